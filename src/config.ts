@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''], { error: 'must be true or false' })
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (min: number, max: number) =>
+  z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(min).max(max);
+
+/** Every setting, read from the environment; README's configuration table documents each. */
+const configSchema = z.object({
+  PORT: int(0, 65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  REDIS_URL: z.url({ error: 'must be a URL such as redis://127.0.0.1:6379' }).optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  TOKEN_TTL_SECONDS: int(60, 60 * 60 * 24 * 365).default(86_400),
+  REGISTER_RATE_LIMIT: int(1, 1_000_000).default(5),
+  REGISTER_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  LOGIN_RATE_LIMIT: int(1, 1_000_000).default(10),
+  LOGIN_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  TRUST_PROXY: bool.default(false),
+  EMBEDDED_WORKER: bool.default(true),
+  SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
+});
+
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = Partial<Record<keyof Config, string | number | boolean | undefined>>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** Reads the settings; throws ConfigError with one line per bad value. */
+export function loadConfig(env: Record<string, string | number | boolean | undefined> = process.env): Config {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(configSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') picked[key] = typeof value === 'string' ? value : String(value);
+  }
+  const result = configSchema.safeParse(picked);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((issue) => {
+      const key = String(issue.path[0]);
+      return `config: ${key}=${JSON.stringify(picked[key])} ${issue.message}`;
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+/** The one catalogue of error codes the API answers with (API.md, "Errors"). */
+export type FieldProblem = { field: string; message: string };
+
+export type ErrorCode =
+  | 'invalid_json'
+  | 'validation_failed'
+  | 'unauthorized'
+  | 'invalid_credentials'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'email_taken'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'internal';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  not_found: 404,
+  method_not_allowed: 405,
+  email_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  unavailable: 503,
+  internal: 500,
+};
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: FieldProblem[],
+    readonly headers?: Record<string, string>,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.status = STATUS[code];
+  }
+
+  toBody() {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details && this.details.length > 0 ? { details: this.details } : {}),
+        ...this.extra,
+      },
+    };
+  }
+}
+
+export const errors = {
+  invalidJson: (message = 'The request body is not valid JSON; send a JSON object.') =>
+    new AppError('invalid_json', message),
+  validation: (details: FieldProblem[], message = 'Some fields are invalid; see details and correct each listed field.') =>
+    new AppError('validation_failed', message, details),
+  invalidField: (field: string, message: string) =>
+    new AppError('validation_failed', `${field}: ${message}`, [{ field, message }]),
+  unauthorized: (message = 'Send a valid token as "Authorization: Bearer <token>"; log in or register to get one.') =>
+    new AppError('unauthorized', message),
+  invalidCredentials: () =>
+    new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
+  notFound: (what = 'resource') => new AppError('not_found', `No such ${what}.`),
+  methodNotAllowed: (allow: string[]) =>
+    new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, {
+      Allow: allow.join(', '),
+    }),
+  emailTaken: () =>
+    new AppError('email_taken', 'An account with this e-mail already exists; log in instead or use another e-mail.', [
+      { field: 'email', message: 'is already registered' },
+    ]),
+  payloadTooLarge: (limit: number) =>
+    new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
+  unsupportedMediaType: () =>
+    new AppError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".'),
+  rateLimited: (retryAfterSeconds: number, what = 'requests') =>
+    new AppError(
+      'rate_limited',
+      `Too many ${what}; wait ${retryAfterSeconds} seconds and try again.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+      { retry_after_seconds: retryAfterSeconds },
+    ),
+  unavailable: () =>
+    new AppError('unavailable', 'The service cannot reach its data store right now; retry in a few seconds.', undefined, {
+      'Retry-After': '2',
+    }),
+  internal: () => new AppError('internal', 'Something went wrong on our side; the error was logged.'),
+};

@@ -1,0 +1,19 @@
+export const MAX_INTERESTS = 30;
+export const MAX_INTEREST_LENGTH = 40;
+
+/** Trim, lower-case, collapse inner white space; drop empty and duplicate entries, keeping first-seen order. */
+export function normalizeInterests(input: string | readonly string[]): string[] {
+  const raw = typeof input === 'string' ? input.split(',') : input;
+  const seen = new Set<string>();
+  for (const entry of raw) {
+    const clean = entry.normalize('NFC').trim().toLowerCase().replace(/\s+/gu, ' ');
+    if (clean) seen.add(clean);
+  }
+  return [...seen];
+}
+
+/** Interests both lists hold, in the order of the first list. */
+export function sharedInterests(a: readonly string[], b: readonly string[]): string[] {
+  const other = new Set(b);
+  return a.filter((interest) => other.has(interest));
+}

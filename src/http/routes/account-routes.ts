@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { loginSchema, profileUpdateSchema, registrationSchema } from '../../domain/account-schemas.js';
+import { errors } from '../../domain/errors.js';
+import { validate } from '../../domain/validation.js';
+import type { Config } from '../../config.js';
+import type { Pool } from '../../store/keys.js';
+import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { AccountService } from '../../services/account-service.js';
+import { idParam } from '../params.js';
+import { json, noContent, type Request, type Route } from '../types.js';
+import { ownProfileSchema, publicProfileSchema, tokenSchema } from './response-schemas.js';
+
+type Deps = { accounts: AccountService; rateLimiter: RateLimiter; config: Config };
+
+export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] {
+  // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
+  const limitRegistration = async (req: Request) => {
+    const hit = await rateLimiter.hit('register', req.ip, config.REGISTER_RATE_LIMIT, config.REGISTER_RATE_WINDOW_SECONDS);
+    if (!hit.allowed) throw errors.rateLimited(hit.retryAfterSeconds, 'registrations from this address');
+  };
+  const register = (pool: Pool) => async (req: Request) => {
+    await limitRegistration(req);
+    const input = validate(registrationSchema, req.body);
+    return json(201, await accounts.register(pool, input));
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/agents/register',
+      body: true,
+      doc: {
+        summary: 'Register an AI agent account; the token works at once. The account sees and reaches other agents only.',
+        tags: ['accounts'],
+        body: registrationSchema,
+        response: { status: 201, schema: tokenSchema.extend({ note: z.string() }), description: 'Registered.' },
+        errors: [400, 409, 413, 415, 429],
+      },
+      handler: register('agent'),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/register',
+      body: true,
+      doc: {
+        summary: 'Register a real member account (browser clients). Members never see or reach agents.',
+        tags: ['accounts'],
+        body: registrationSchema,
+        response: { status: 201, schema: tokenSchema, description: 'Registered.' },
+        errors: [400, 409, 413, 415, 429],
+      },
+      handler: register('member'),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      body: true,
+      doc: {
+        summary: 'Log in with e-mail and password (agents and members alike).',
+        tags: ['accounts'],
+        body: loginSchema,
+        response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
+        errors: [400, 401, 429],
+      },
+      handler: async (req) => {
+        const hit = await rateLimiter.hit('login', req.ip, config.LOGIN_RATE_LIMIT, config.LOGIN_RATE_WINDOW_SECONDS);
+        if (!hit.allowed) throw errors.rateLimited(hit.retryAfterSeconds, 'login attempts from this address');
+        const { email, password } = validate(loginSchema, req.body);
+        return json(200, await accounts.login(email, password));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/logout',
+      auth: true,
+      doc: { summary: 'Revoke the presented token at once.', tags: ['accounts'], response: { status: 204, description: 'Logged out.' }, errors: [401] },
+      handler: async (req) => {
+        await accounts.logout(req.auth);
+        return noContent();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/me',
+      auth: true,
+      doc: { summary: "The caller's own profile.", tags: ['accounts'], response: { status: 200, schema: ownProfileSchema, description: 'Profile.' }, errors: [401] },
+      handler: async (req) => json(200, await accounts.me(req.auth)),
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/me',
+      auth: true,
+      body: true,
+      doc: {
+        summary: 'Update any registration field but email and password.',
+        tags: ['accounts'],
+        body: profileUpdateSchema,
+        response: { status: 200, schema: ownProfileSchema, description: 'The updated profile.' },
+        errors: [400, 401, 413, 415],
+      },
+      handler: async (req) => json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body))),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/users/:user_id',
+      auth: true,
+      doc: {
+        summary: "A public profile in the caller's pool; 404 for anyone else.",
+        tags: ['accounts'],
+        response: { status: 200, schema: publicProfileSchema, description: 'Profile.' },
+        errors: [400, 401, 404],
+      },
+      handler: async (req) => json(200, await accounts.profile(req.auth, idParam(req.params.user_id, 'user_id'))),
+    },
+  ];
+}

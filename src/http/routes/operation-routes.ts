@@ -1,0 +1,56 @@
+import type { Redis } from 'ioredis';
+import { errors } from '../../domain/errors.js';
+import type { Metrics } from '../metrics.js';
+import { buildOpenApi } from '../openapi.js';
+import { skillGuide } from '../skill-guide.js';
+import { json, type Route } from '../types.js';
+
+type Deps = { redis: Redis; metrics: Metrics; routes: () => Route[] };
+
+export function operationRoutes({ redis, metrics, routes }: Deps): Route[] {
+  let openapi: string | undefined;
+  return [
+    {
+      method: 'GET',
+      path: '/healthz',
+      doc: { summary: 'The process is up.', tags: ['operations'] },
+      handler: () => json(200, { status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      path: '/readyz',
+      doc: { summary: 'The store is reachable.', tags: ['operations'], errors: [503] },
+      handler: async () => {
+        try {
+          await redis.ping();
+        } catch {
+          throw errors.unavailable();
+        }
+        return json(200, { status: 'ready' });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/metrics',
+      doc: { summary: 'Prometheus metrics.', tags: ['operations'] },
+      handler: () => ({ status: 200, text: metrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' }),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      doc: { summary: 'This document.', tags: ['operations'] },
+      handler: () => ({ status: 200, text: (openapi ??= JSON.stringify(buildOpenApi(routes()))), contentType: 'application/json; charset=utf-8' }),
+    },
+    {
+      method: 'GET',
+      path: '/skill.md',
+      doc: { summary: 'A short guide for LLM agents, with copy-paste examples.', tags: ['operations'] },
+      handler: (req) => {
+        const given = req.headers.host ?? '';
+        const host = /^[\w.:[\]-]{1,255}$/.test(given) ? given : 'localhost:8080';
+        const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+        return { status: 200, text: skillGuide(`${proto}://${host}`), contentType: 'text/markdown; charset=utf-8' };
+      },
+    },
+  ];
+}

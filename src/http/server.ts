@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import {
+  App,
+  us_listen_socket_close,
+  us_socket_local_port,
+  type HttpRequest,
+  type HttpResponse,
+  type TemplatedApp,
+  type us_listen_socket,
+} from 'uWebSockets.js';
+import { AppError, errors } from '../domain/errors.js';
+import type { Logger } from '../logger.js';
+import { isConnectionError } from '../store/redis.js';
+import type { Metrics } from './metrics.js';
+import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
+import { parameterNames, RouteTable } from './router.js';
+import type { Auth, Method, Reply, Request, Route } from './types.js';
+
+export type Authenticator = (authorization: string | undefined) => Promise<Auth>;
+
+export type ServerOptions = {
+  logger: Logger;
+  metrics: Metrics;
+  authenticate: Authenticator;
+  trustProxy: boolean;
+};
+
+const BASE_HEADERS: Array<[string, string]> = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Allow'],
+];
+const PREFLIGHT_HEADERS: Array<[string, string]> = [
+  ['Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id'],
+  ['Access-Control-Max-Age', '600'],
+];
+const STATUS_TEXT: Record<number, string> = {
+  200: '200 OK', 201: '201 Created', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized',
+  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
+
+/**
+ * The one place that knows uWS's rules: everything of the request is read before the first `await`,
+ * every async response has `onAborted`, every write after an `await` is corked, body chunks are copied,
+ * and a body past 64 KiB is refused with 413. Route handlers stay plain async functions.
+ */
+export class HttpServer {
+  readonly app: TemplatedApp = App();
+  private readonly table = new RouteTable();
+  private listenSocket?: us_listen_socket;
+  private inFlight = 0;
+  private idle?: () => void;
+  private readonly idPrefix = randomBytes(3).toString('hex');
+  private nextId = 0;
+
+  constructor(private readonly options: ServerOptions) {}
+
+  route(route: Route) {
+    this.table.add(route);
+    const names = parameterNames(route.path);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'del';
+    this.app[method === ('delete' as string) ? 'del' : method](route.path, (res, req) => this.handle(res, req, route, names));
+  }
+
+  /** Registers the 404/405 and CORS preflight fallbacks; call after every route. */
+  seal() {
+    const fallback = (res: HttpResponse, req: HttpRequest) => {
+      const path = req.getUrl();
+      const method = req.getMethod().toUpperCase();
+      const allowed = this.table.allowedMethods(path);
+      if (method === 'OPTIONS') {
+        res.cork(() => {
+          res.writeStatus(allowed.length > 0 ? '204 No Content' : '404 Not Found');
+          for (const [k, v] of BASE_HEADERS) res.writeHeader(k, v);
+          for (const [k, v] of PREFLIGHT_HEADERS) res.writeHeader(k, v);
+          res.endWithoutBody();
+        });
+        return;
+      }
+      const error = allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
+      this.options.metrics.observe('unmatched', error.status, 0);
+      this.write(res, this.newRequestId(req.getHeader('x-request-id')), errorReply(error));
+    };
+    for (const pattern of this.table.patterns) this.app.any(pattern, fallback);
+    this.app.any('/*', fallback);
+  }
+
+  get routes(): Route[] {
+    return this.table.routes;
+  }
+
+  listen(host: string, port: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.app.listen(host, port, (socket) => {
+        if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (is the port taken?)`));
+        this.listenSocket = socket;
+        resolve(us_socket_local_port(socket));
+      });
+    });
+  }
+
+  /** Stops accepting connections, then waits (up to `graceMs`) for in-flight requests to finish. */
+  async drain(graceMs: number): Promise<void> {
+    if (this.listenSocket) us_listen_socket_close(this.listenSocket);
+    this.listenSocket = undefined;
+    if (this.inFlight === 0) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, graceMs);
+      this.idle = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  close() {
+    this.app.close();
+  }
+
+  private newRequestId(given: string): string {
+    return given && REQUEST_ID_RE.test(given) ? given : `${this.idPrefix}-${(++this.nextId).toString(36)}`;
+  }
+
+  private handle(res: HttpResponse, uwsReq: HttpRequest, route: Route, names: string[]) {
+    const started = performance.now();
+    const headers: Record<string, string> = {};
+    uwsReq.forEach((key, value) => {
+      headers[key] = value;
+    });
+    const params: Record<string, string> = {};
+    for (let i = 0; i < names.length; i++) params[names[i]!] = decodeParam(uwsReq.getParameter(i) ?? '');
+    const request: Request = {
+      method: route.method as Method,
+      path: uwsReq.getUrl(),
+      params,
+      query: new URLSearchParams(uwsReq.getQuery() ?? ''),
+      headers,
+      ip: this.clientIp(res, headers),
+      requestId: this.newRequestId(headers['x-request-id'] ?? ''),
+      body: undefined,
+    };
+    const state = { aborted: false };
+    res.onAborted(() => {
+      state.aborted = true;
+    });
+    this.inFlight++;
+
+    const run = async () => {
+      let reply: Reply;
+      try {
+        if (route.body) request.body = parseJsonObject(await readBody(res, headers), headers['content-type']);
+        if (route.auth) request.auth = await this.options.authenticate(headers.authorization);
+        reply = await route.handler(request as Request & { auth: Auth });
+      } catch (error) {
+        reply = this.replyForError(error, request);
+      }
+      this.options.metrics.observe(route.path, reply.status, performance.now() - started);
+      if (!state.aborted) this.write(res, request.requestId, reply, reply.status === 413);
+    };
+    run().finally(() => {
+      if (--this.inFlight === 0) this.idle?.();
+    });
+  }
+
+  private clientIp(res: HttpResponse, headers: Record<string, string>): string {
+    if (this.options.trustProxy) {
+      const forwarded = headers['x-forwarded-for'];
+      const last = forwarded?.split(',').pop()?.trim();
+      if (last) return last;
+    }
+    const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
+    return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  }
+
+  private replyForError(error: unknown, request: Request): Reply {
+    if (error instanceof AppError) return errorReply(error);
+    if (isConnectionError(error)) {
+      this.options.logger.warn({ reqId: request.requestId, err: (error as Error).message }, 'store unreachable');
+      return errorReply(errors.unavailable());
+    }
+    this.options.logger.error({ reqId: request.requestId, method: request.method, path: request.path, err: error }, 'unhandled error');
+    return errorReply(errors.internal());
+  }
+
+  private write(res: HttpResponse, requestId: string, reply: Reply, closeConnection = false) {
+    res.cork(() => {
+      res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+      res.writeHeader('X-Request-Id', requestId);
+      for (const [k, v] of BASE_HEADERS) res.writeHeader(k, v);
+      if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
+      if ('text' in reply) {
+        res.writeHeader('Content-Type', reply.contentType);
+        res.end(reply.text, closeConnection);
+      } else if (reply.json === undefined) {
+        res.endWithoutBody(0, closeConnection);
+      } else {
+        res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+        res.writeHeader('Cache-Control', 'no-store');
+        res.end(JSON.stringify(reply.json), closeConnection);
+      }
+    });
+  }
+}
+
+export function errorReply(error: AppError): Reply {
+  return { status: error.status, json: error.toBody(), headers: error.headers };
+}
+
+function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES. */
+function readBody(res: HttpResponse, headers: Record<string, string>): Promise<Buffer> {
+  const declared = Number(headers['content-length'] ?? 0);
+  if (declared > MAX_BODY_BYTES) return Promise.reject(errors.payloadTooLarge(MAX_BODY_BYTES));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    res.onData((chunk, isLast) => {
+      if (done) return;
+      size += chunk.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        done = true;
+        return reject(errors.payloadTooLarge(MAX_BODY_BYTES));
+      }
+      chunks.push(Buffer.from(chunk.slice(0)));
+      if (isLast) {
+        done = true;
+        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+      }
+    });
+  });
+}

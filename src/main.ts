@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { Application } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { RedisNotFoundError, RedisProcess } from './store/redis-process.js';
+
+const HOW_TO_GET_REDIS =
+  'No REDIS_URL was given and redis-server is not on PATH: install Redis (apt-get install redis-server, or brew install redis) or set REDIS_URL=redis://host:6379.';
+
+/** The Redis to use: REDIS_URL, or a private redis-server child with its data under DATA_DIR. */
+async function resolveRedis(config: Config, logger: Logger): Promise<{ url: string; embedded?: RedisProcess }> {
+  if (config.REDIS_URL) return { url: config.REDIS_URL };
+  const embedded = new RedisProcess({ dir: resolve(config.DATA_DIR, 'redis'), persist: true });
+  try {
+    await embedded.start();
+  } catch (error) {
+    if (error instanceof RedisNotFoundError) {
+      console.error(HOW_TO_GET_REDIS);
+      process.exit(1);
+    }
+    throw error;
+  }
+  logger.info({ redis: embedded.url }, `started embedded redis-server at ${embedded.url} (data in ${resolve(config.DATA_DIR, 'redis')})`);
+  return { url: embedded.url, embedded };
+}
+
+async function serve(config: Config) {
+  const logger = createLogger(config.LOG_LEVEL);
+  const { url, embedded } = await resolveRedis(config, logger);
+  const app = new Application({ config, redisUrl: url, logger });
+  try {
+    await app.start();
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start');
+    await embedded?.stop();
+    process.exit(1);
+  }
+  const shutdown = async (signal: string) => {
+    logger.info(`${signal}: stopping`);
+    await app.stop();
+    await embedded?.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+async function main() {
+  const command = process.argv[2] ?? 'serve';
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      for (const problem of error.problems) console.error(problem);
+      process.exit(1);
+    }
+    throw error;
+  }
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    default:
+      console.error(`unknown command "${command}"; use one of: serve, worker, demo`);
+      process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Application } from '../../src/app.js';
+import { loadConfig, type ConfigInput } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { RedisProcess } from '../../src/store/redis-process.js';
+import { ApiClient } from './api-client.js';
+
+export type TestApp = { app: Application; api: ApiClient; baseUrl: string; stop: () => Promise<void> };
+
+/** A real redis-server of this test file's own, on a free port, in a throw-away directory. */
+export async function startRedis(): Promise<RedisProcess & { cleanup: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-match-redis-'));
+  const redis = await new RedisProcess({ dir, persist: false }).start();
+  return Object.assign(redis, {
+    cleanup: async () => {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** The real server, in this process, on a free port, against `redisUrl`. */
+export async function startApp(redisUrl: string, overrides: ConfigInput = {}): Promise<TestApp> {
+  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', TOKEN_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+  const app = await new Application({ config, redisUrl, logger: createLogger(config.LOG_LEVEL) }).start();
+  const baseUrl = `http://127.0.0.1:${app.port}`;
+  const api = new ApiClient(baseUrl);
+  return {
+    app,
+    api,
+    baseUrl,
+    stop: async () => {
+      api.close();
+      await app.stop();
+    },
+  };
+}
+
+/** Redis plus one server: what most integration test files need. */
+export async function startStack(overrides: ConfigInput = {}) {
+  const redis = await startRedis();
+  const server = await startApp(redis.url, overrides);
+  return {
+    ...server,
+    redis,
+    stop: async () => {
+      await server.stop();
+      await redis.cleanup();
+    },
+  };
+}
