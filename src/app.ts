@@ -8,6 +8,7 @@ import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountService } from './services/account-service.js';
+import { nullEventPublisher, type EventPublisher } from './services/events.js';
 import { resolveTokenSecret, TokenService } from './services/token-service.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
@@ -27,6 +28,10 @@ export class Application {
   http!: HttpServer;
   tokens!: TokenService;
   accounts!: AccountService;
+  users!: UserRepository;
+  rateLimiter!: RateLimiter;
+  /** Where domain events go (streams + live fan-out once realtime is wired). */
+  events: EventPublisher = nullEventPublisher;
   port = 0;
   private stopping?: Promise<void>;
 
@@ -57,9 +62,10 @@ export class Application {
     }
     this.tokens = new TokenService(this.redis, secret, config.TOKEN_TTL_SECONDS);
     await this.tokens.start(this.pubsub);
-    const users = new UserRepository(this.redis, this.scripts);
-    const rateLimiter = new RateLimiter(this.scripts);
-    this.accounts = new AccountService(users, this.tokens, this.pubsub);
+    this.users = new UserRepository(this.redis, this.scripts);
+    this.rateLimiter = new RateLimiter(this.scripts);
+    this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
+    // -- services of each feature are built here --
 
     this.http = new HttpServer({
       logger,
@@ -69,9 +75,11 @@ export class Application {
     });
     const routes: Route[] = [
       ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes }),
-      ...accountRoutes({ accounts: this.accounts, rateLimiter, config }),
+      ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
+      // -- routes of each feature are added here --
     ];
     for (const route of routes) this.http.route(route);
+    // -- WebSocket routes are registered here, before the fallbacks --
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
