@@ -3,6 +3,7 @@ import { Application } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { RedisNotFoundError, RedisProcess } from './store/redis-process.js';
+import { isConnectionError } from './store/redis.js';
 
 const HOW_TO_GET_REDIS =
   'No REDIS_URL was given and redis-server is not on PATH: install Redis (apt-get install redis-server, or brew install redis) or set REDIS_URL=redis://host:6379.';
@@ -31,7 +32,13 @@ async function serve(config: Config) {
   try {
     await app.start();
   } catch (error) {
-    logger.fatal({ err: error }, 'could not start');
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(
+      embedded || !isConnectionError(error)
+        ? `could not start: ${reason}`
+        : `cannot reach Redis at ${url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`,
+    );
+    await app.stop().catch(() => {});
     await embedded?.stop();
     process.exit(1);
   }

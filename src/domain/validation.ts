@@ -19,7 +19,8 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : where;
-    const message = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined ? 'is required' : issue.message;
+    const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+    const message = missing ? 'is required' : issue.message;
     details.push({ field, message });
   }
   throw errors.validation(details, summarise(details));

@@ -12,12 +12,21 @@ const STATUS_DESCRIPTION: Record<number, string> = {
   429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
 };
 
+function resolveRefs(components: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(components).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
+}
+
 /** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
 export function buildOpenApi(routes: Route[]) {
+  const components: Record<string, unknown> = {};
+  // Named schemas (zod `.meta({id})`) go to components.schemas and are referenced from there.
   const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
     const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
     delete out.$schema;
-    return out;
+    const defs = (out.$defs ?? {}) as Record<string, unknown>;
+    delete out.$defs;
+    for (const [name, def] of Object.entries(defs)) components[name] ??= def;
+    return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
   };
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -70,7 +79,7 @@ export function buildOpenApi(routes: Route[]) {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { Error: jsonSchema(errorSchema, 'output') },
+      schemas: { ...resolveRefs(components), Error: jsonSchema(errorSchema, 'output') },
     },
   };
 }

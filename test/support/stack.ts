@@ -10,9 +10,9 @@ import { ApiClient } from './api-client.js';
 export type TestApp = { app: Application; api: ApiClient; baseUrl: string; stop: () => Promise<void> };
 
 /** A real redis-server of this test file's own, on a free port, in a throw-away directory. */
-export async function startRedis(): Promise<RedisProcess & { cleanup: () => Promise<void> }> {
+export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisProcess & { cleanup: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-match-redis-'));
-  const redis = await new RedisProcess({ dir, persist: false }).start();
+  const redis = await new RedisProcess({ dir, persist: options.persist ?? false }).start();
   return Object.assign(redis, {
     cleanup: async () => {
       await redis.stop();

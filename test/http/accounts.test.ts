@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextLoopbackIp } from '../support/api-client.js';
+import { PASSWORD, registerAgent, registerMember, registrationBody } from '../support/accounts.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const registerRaw = (body: unknown, path = '/api/v1/agents/register') => stack.api.post(path, { body, ip: nextLoopbackIp() });
+
+describe('agent registration', () => {
+  it('answers 201 with a token that works on the very next request', async () => {
+    const res = await registerRaw(registrationBody({ display_name: 'Ada Bot', interests: ' Chess, JAZZ  Music,chess' }));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ token_type: 'Bearer', user_id: expect.any(Number) });
+    expect(res.body.note).toMatch(/isolated to other AI agents only/);
+    expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    const me = await stack.api.get('/api/v1/me', { token: res.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: res.body.user_id, display_name: 'Ada Bot', is_agent: true, interests: ['chess', 'jazz music'], theme_id: 2 });
+    expect(me.body.age).toBeGreaterThanOrEqual(18);
+    expect(me.body).not.toHaveProperty('password_hash');
+  });
+
+  it('refuses a taken e-mail case-insensitively, across both pools', async () => {
+    const body = registrationBody();
+    expect((await registerRaw(body)).status).toBe(201);
+    const again = await registerRaw({ ...body, email: String(body.email).toUpperCase() });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('email_taken');
+    const asMember = await registerRaw({ ...body }, '/api/v1/auth/register');
+    expect(asMember.status).toBe(409);
+  });
+
+  it('creates exactly one account when the same e-mail registers twice at once', async () => {
+    const body = registrationBody();
+    const results = await Promise.all([registerRaw(body), registerRaw(body), registerRaw(body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  });
+
+  it('lists every failing field in details', async () => {
+    const res = await registerRaw({ email: 'nope', password: 'short', display_name: '', birthdate: '2023-02-30', gender: 'x', theme_id: 9 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
+      ['birthdate', 'display_name', 'email', 'gender', 'password', 'theme_id'],
+    );
+  });
+
+  it('creates members on /auth/register without the agent note', async () => {
+    const res = await registerRaw(registrationBody(), '/api/v1/auth/register');
+    expect(res.status).toBe(201);
+    expect(res.body.note).toBeUndefined();
+    const me = await stack.api.get('/api/v1/me', { token: res.body.token });
+    expect(me.body.is_agent).toBe(false);
+  });
+});
+
+describe('login and logout', () => {
+  it('logs in with the registered e-mail in any case', async () => {
+    const agent = await registerAgent(stack.api);
+    const res = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email.toUpperCase(), password: PASSWORD }, ip: nextLoopbackIp() });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ token_type: 'Bearer', user_id: agent.user_id });
+    expect((await stack.api.get('/api/v1/me', { token: res.body.token })).status).toBe(200);
+  });
+
+  it('gives the same 401 for a wrong password and an unknown e-mail', async () => {
+    const agent = await registerAgent(stack.api);
+    const wrong = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: 'Wrong-Pass-42' }, ip: nextLoopbackIp() });
+    const unknown = await stack.api.post('/api/v1/auth/login', { body: { email: 'nobody@example.com', password: 'Wrong-Pass-42' }, ip: nextLoopbackIp() });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.error.code).toBe('invalid_credentials');
+  });
+
+  it('revokes the presented token at once, and only that one', async () => {
+    const agent = await registerAgent(stack.api);
+    const second = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD }, ip: nextLoopbackIp() });
+    expect((await stack.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
+    const out = await stack.api.post('/api/v1/auth/logout', { token: agent.token });
+    expect(out.status).toBe(204);
+    const after = await stack.api.get('/api/v1/me', { token: agent.token });
+    expect(after.status).toBe(401);
+    expect(after.body.error.code).toBe('unauthorized');
+    expect((await stack.api.get('/api/v1/me', { token: second.body.token })).status).toBe(200);
+  });
+
+  it('limits login attempts per address', async () => {
+    const ip = nextLoopbackIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      statuses.push((await stack.api.post('/api/v1/auth/login', { body: { email: 'x@example.com', password: 'Wrong-Pass-42' }, ip })).status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});
+
+describe('profile', () => {
+  it('updates any registration field but email and password', async () => {
+    const agent = await registerAgent(stack.api);
+    const res = await stack.api.patch('/api/v1/me', { token: agent.token, body: { display_name: 'Renamed', interests: 'Go, Rust', theme_id: 5, city: 'Porto' } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ display_name: 'Renamed', interests: ['go', 'rust'], theme_id: 5, city: 'Porto', state: 'Lisboa' });
+    expect((await stack.api.get('/api/v1/me', { token: agent.token })).body.display_name).toBe('Renamed');
+    const refused = await stack.api.patch('/api/v1/me', { token: agent.token, body: { email: 'new@example.com', password: 'Other-Pass-42', theme_id: 0 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual(
+      expect.arrayContaining([
+        { field: 'email', message: 'cannot be changed here' },
+        { field: 'password', message: 'cannot be changed here' },
+        { field: 'theme_id', message: expect.any(String) },
+      ]),
+    );
+  });
+
+  it('shows public profiles within a pool without private fields', async () => {
+    const a = await registerAgent(stack.api);
+    const b = await registerAgent(stack.api, { display_name: 'Bee' });
+    const res = await stack.api.get(`/api/v1/users/${b.user_id}`, { token: a.token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(
+      ['age', 'bio', 'city', 'created_at', 'display_name', 'gender', 'id', 'interests', 'state', 'theme_id'],
+    );
+  });
+
+  it('answers 404 across pools exactly as for an unknown id', async () => {
+    const agent = await registerAgent(stack.api);
+    const member = await registerMember(stack.api);
+    const agentSeesMember = await stack.api.get(`/api/v1/users/${member.user_id}`, { token: agent.token });
+    const memberSeesAgent = await stack.api.get(`/api/v1/users/${agent.user_id}`, { token: member.token });
+    const unknown = await stack.api.get('/api/v1/users/99999999', { token: agent.token });
+    expect(agentSeesMember.status).toBe(404);
+    expect(memberSeesAgent.status).toBe(404);
+    expect(agentSeesMember.body).toEqual(unknown.body);
+    expect(memberSeesAgent.body).toEqual(unknown.body);
+  });
+});

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextLoopbackIp } from '../support/api-client.js';
+import { registerAgent, registrationBody, type Account } from '../support/accounts.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+let agent: Account;
+beforeAll(async () => {
+  stack = await startStack();
+  agent = await registerAgent(stack.api);
+});
+afterAll(() => stack?.stop());
+
+type Case = {
+  name: string;
+  method: string;
+  path: string;
+  raw?: string | Buffer;
+  body?: unknown;
+  headers?: Record<string, string>;
+  auth?: boolean;
+  status: number;
+  code?: string;
+};
+
+const REGISTER = '/api/v1/agents/register';
+const json = { 'content-type': 'application/json' };
+const valid = () => registrationBody();
+
+const cases: Case[] = [
+  { name: 'not JSON', method: 'POST', path: REGISTER, raw: '{"email": ', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'JSON array', method: 'POST', path: REGISTER, raw: '[1,2]', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'JSON null', method: 'POST', path: REGISTER, raw: 'null', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'JSON string', method: 'POST', path: REGISTER, raw: '"hello"', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'JSON number', method: 'POST', path: REGISTER, raw: '42', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'empty body', method: 'POST', path: REGISTER, raw: '', headers: json, status: 400, code: 'invalid_json' },
+  { name: 'invalid UTF-8', method: 'POST', path: REGISTER, raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), headers: json, status: 400, code: 'invalid_json' },
+  { name: 'text/plain body', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()), headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },
+  { name: 'no content type', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()), status: 415, code: 'unsupported_media_type' },
+  { name: 'form body', method: 'POST', path: REGISTER, raw: 'email=a%40b.co', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
+  { name: 'body over 64 KiB', method: 'POST', path: REGISTER, raw: JSON.stringify({ ...valid(), bio: 'x'.repeat(70_000) }), headers: json, status: 413, code: 'payload_too_large' },
+  { name: 'deeply nested JSON', method: 'POST', path: REGISTER, raw: '['.repeat(5000) + ']'.repeat(5000), headers: json, status: 400, code: 'invalid_json' },
+  { name: 'wrong types everywhere', method: 'POST', path: REGISTER, body: { email: 1, password: true, display_name: [], birthdate: {}, gender: null, theme_id: 'x' }, status: 400, code: 'validation_failed' },
+  { name: 'absurd date 2023-02-30', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '2023-02-30' }, status: 400, code: 'validation_failed' },
+  { name: 'date with time', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '1990-01-01T00:00:00Z' }, status: 400, code: 'validation_failed' },
+  { name: 'year 0000', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '0000-01-01' }, status: 400, code: 'validation_failed' },
+  { name: 'lone surrogate in name', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace(/"display_name":"[^"]*"/, '"display_name":"a\\ud800b"'), headers: json, status: 400, code: 'validation_failed' },
+  { name: 'NUL in name', method: 'POST', path: REGISTER, body: { ...valid(), display_name: 'a\u0000b' }, status: 400, code: 'validation_failed' },
+  { name: 'only zero-width and spaces', method: 'POST', path: REGISTER, body: { ...valid(), display_name: '   ' }, status: 400, code: 'validation_failed' },
+  { name: '51 emoji name', method: 'POST', path: REGISTER, body: { ...valid(), display_name: '👩‍🚀'.repeat(20) }, status: 400, code: 'validation_failed' },
+  { name: 'theme_id 1e400', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace(/"theme_id":\d+/, '"theme_id":1e400'), headers: json, status: 400, code: 'validation_failed' },
+  { name: 'negative theme', method: 'POST', path: REGISTER, body: { ...valid(), theme_id: -1 }, status: 400, code: 'validation_failed' },
+  { name: 'unknown field', method: 'POST', path: REGISTER, body: { ...valid(), is_admin: true }, status: 400, code: 'validation_failed' },
+  { name: '__proto__ field', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace('{', '{"__proto__":{"x":1},'), headers: json, status: 400, code: 'validation_failed' },
+  { name: 'e-mail with NUL', method: 'POST', path: REGISTER, body: { ...valid(), email: 'a\u0000@b.co' }, status: 400, code: 'validation_failed' },
+  { name: 'very long e-mail', method: 'POST', path: REGISTER, body: { ...valid(), email: `${'a'.repeat(300)}@example.com` }, status: 400, code: 'validation_failed' },
+  { name: 'interests as object', method: 'POST', path: REGISTER, body: { ...valid(), interests: { a: 1 } }, status: 400, code: 'validation_failed' },
+  { name: 'huge password', method: 'POST', path: REGISTER, body: { ...valid(), password: `Aa1!${'x'.repeat(10_000)}` }, status: 400, code: 'validation_failed' },
+  { name: 'login with object e-mail', method: 'POST', path: '/api/v1/auth/login', body: { email: { $gt: '' }, password: 'x' }, status: 400, code: 'validation_failed' },
+  { name: 'login without body', method: 'POST', path: '/api/v1/auth/login', status: 400, code: 'invalid_json' },
+  { name: 'user id not a number', method: 'GET', path: '/api/v1/users/abc', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'user id zero', method: 'GET', path: '/api/v1/users/0', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'user id negative', method: 'GET', path: '/api/v1/users/-5', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'user id huge', method: 'GET', path: '/api/v1/users/999999999999999999999999', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'user id exponent', method: 'GET', path: '/api/v1/users/1e3', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'user id encoded traversal', method: 'GET', path: '/api/v1/users/..%2F..%2Fme', auth: true, status: 400, code: 'validation_failed' },
+  { name: 'unknown path', method: 'GET', path: '/api/v1/nothing-here', status: 404, code: 'not_found' },
+  { name: 'trailing slash', method: 'GET', path: '/api/v1/me/', auth: true, status: 404, code: 'not_found' },
+  { name: 'wrong method', method: 'DELETE', path: '/api/v1/me', auth: true, status: 405, code: 'method_not_allowed' },
+  { name: 'GET on register', method: 'GET', path: REGISTER, status: 405, code: 'method_not_allowed' },
+  { name: 'PATCH me with array', method: 'PATCH', path: '/api/v1/me', raw: '[]', headers: json, auth: true, status: 400, code: 'invalid_json' },
+  { name: 'PATCH me with bad birthdate', method: 'PATCH', path: '/api/v1/me', body: { birthdate: '1990-02-31' }, auth: true, status: 400, code: 'validation_failed' },
+  { name: 'absurdly long token', method: 'GET', path: '/api/v1/me', headers: { authorization: `Bearer ${'a'.repeat(3000)}` }, status: 401, code: 'unauthorized' },
+  { name: 'token of garbage', method: 'GET', path: '/api/v1/me', headers: { authorization: 'Bearer a.b.c' }, status: 401, code: 'unauthorized' },
+];
+
+describe('malformed input never yields a 5xx', () => {
+  it('has at least 30 cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(cases)('$name → $status', async (c) => {
+    const headers = { ...c.headers };
+    const res = await stack.api.request(c.method, c.path, {
+      raw: c.raw,
+      body: c.raw === undefined ? c.body : undefined,
+      headers,
+      token: c.auth ? agent.token : undefined,
+      ip: c.path === REGISTER ? nextLoopbackIp() : undefined,
+    });
+    expect(res.status).toBe(c.status);
+    expect(res.body.error.message).toEqual(expect.any(String));
+    expect(res.text).not.toMatch(/at \S+ \(|node_modules|\.ts:\d+/);
+    if (c.code) expect(res.body.error.code).toBe(c.code);
+    if (c.status === 405) expect(res.headers.allow).toBeTruthy();
+  });
+
+  it('still serves normally afterwards', async () => {
+    expect((await stack.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
+  });
+});

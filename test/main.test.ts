@@ -1,0 +1,75 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../src/store/free-port.js';
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function run(env: Record<string, string>, args = ['serve']) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const waitFor = async (pattern: RegExp, ms = 20_000) => {
+    const started = Date.now();
+    while (!pattern.test(output)) {
+      if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
+      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}):\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  return { child, exited, waitFor, output: () => output };
+}
+
+describe('npm start (the embedded default)', () => {
+  it('starts a private redis-server, serves, and on SIGTERM stops both and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-main-'));
+    const port = await freePort();
+    const proc = run({ PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' });
+    try {
+      await proc.waitFor(/listening on/);
+      const health = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(health.status).toBe(200);
+      const redisPort = Number(/redis:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())![1]);
+      expect(existsSync(join(dataDir, 'redis', 'appendonlydir'))).toBe(true);
+      proc.child.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+      // the private redis-server is gone with it
+      await expect(fetch(`http://127.0.0.1:${redisPort}`)).rejects.toThrow();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints one clear line per bad setting and exits non-zero', async () => {
+    const proc = run({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5', LOG_LEVEL: 'loud' });
+    expect(await proc.exited).toBe(1);
+    const lines = proc.output().trim().split('\n').filter((l) => l.startsWith('config:'));
+    expect(lines).toHaveLength(3);
+    expect(proc.output()).toMatch(/config: PORT="eighty"/);
+    expect(proc.output()).toMatch(/config: TOKEN_TTL_SECONDS="5"/);
+  });
+
+  it('says how to get Redis when REDIS_URL is unreachable', async () => {
+    const port = await freePort();
+    const proc = run({ PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${port}` });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+.*unset REDIS_URL/);
+  });
+
+  it('says how to get Redis when redis-server is not on PATH', async () => {
+    const proc = run({ PORT: String(await freePort()), REDIS_URL: '', PATH: '/nonexistent', DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-match-nopath-')) });
+    expect(await proc.exited).toBe(1);
+    expect(proc.output()).toMatch(/redis-server is not on PATH: install Redis/);
+  });
+});
