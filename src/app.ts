@@ -2,19 +2,40 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import { bearerAuthenticator } from './http/bearer.js';
+import { EventLoopDelay } from './http/event-loop-delay.js';
 import { Metrics } from './http/metrics.js';
 import { accountRoutes } from './http/routes/account-routes.js';
+import { likeRoutes } from './http/routes/like-routes.js';
+import { matchRoutes } from './http/routes/match-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountService } from './services/account-service.js';
+import { Realtime } from './realtime/realtime.js';
+import { socketDocRoutes } from './realtime/socket-doc-routes.js';
+import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
+import { spectatorRoutes } from './http/routes/spectator-routes.js';
+import { SpectatorService } from './services/spectator-service.js';
 import { nullEventPublisher, type EventPublisher } from './services/events.js';
+import { MatchService } from './services/match-service.js';
+import { MessageService } from './services/message-service.js';
+import { SwipeService } from './services/swipe-service.js';
 import { resolveTokenSecret, TokenService } from './services/token-service.js';
+import { MatchRepository } from './store/match-repository.js';
+import { MessageRepository } from './store/message-repository.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
 import { createBlockingRedis, createRedis } from './store/redis.js';
 import { Scripts } from './store/scripts.js';
+import { SwipeRepository } from './store/swipe-repository.js';
 import { UserRepository } from './store/user-repository.js';
+import { discoveryRoutes } from './http/routes/discovery-routes.js';
+import { RankingJobs } from './jobs/ranking-jobs.js';
+import { DiscoveryIndexer } from './services/discovery-indexer.js';
+import { DiscoveryService } from './services/discovery-service.js';
+import { FeedRanker } from './services/feed-ranker.js';
+import { DiscoveryIndex } from './store/discovery-index.js';
+import { FeedStore } from './store/feed-store.js';
 
 export type AppOptions = { config: Config; redisUrl: string; logger: Logger };
 
@@ -23,6 +44,7 @@ export class Application {
   readonly redis: Redis;
   private readonly subscriber: Redis;
   readonly metrics = new Metrics();
+  private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
   readonly pubsub: PubSub;
   http!: HttpServer;
@@ -32,6 +54,20 @@ export class Application {
   rateLimiter!: RateLimiter;
   /** Where domain events go (streams + live fan-out once realtime is wired). */
   events: EventPublisher = nullEventPublisher;
+  /** Event streams, the live relay and the WebSocket endpoints. */
+  realtime!: Realtime;
+  /** The public, synthetic view of agent matches behind /spectator. */
+  spectator!: SpectatorService;
+  /** The swipe graph, matches and their conversations. */
+  swipes!: SwipeRepository;
+  matches!: MatchRepository;
+  messages!: MessageRepository;
+  swipeService!: SwipeService;
+  matchService!: MatchService;
+  messageService!: MessageService;
+  /** Discovery: feed and browse reads, and the ranking queue (plus a worker when EMBEDDED_WORKER). */
+  discovery!: DiscoveryService;
+  rankingJobs?: RankingJobs;
   port = 0;
   private stopping?: Promise<void>;
 
@@ -55,6 +91,7 @@ export class Application {
 
   async start(): Promise<this> {
     const { config, logger } = this.options;
+    this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
     await Promise.all([this.redis.connect(), this.subscriber.connect()]);
     const { secret, generated } = await resolveTokenSecret(this.redis, config.TOKEN_SECRET);
     if (generated) {
@@ -66,6 +103,22 @@ export class Application {
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
     // -- services of each feature are built here --
+    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
+    const feeds = new FeedStore(this.redis, this.scripts);
+    const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
+    this.rankingJobs = await RankingJobs.start({ redisUrl: this.options.redisUrl, ranker, logger, worker: config.EMBEDDED_WORKER });
+    this.accounts.addListener(new DiscoveryIndexer(discoveryIndex, this.rankingJobs.queue, logger));
+    this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
+    this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });
+    await this.realtime.start();
+    this.events = this.realtime.publisher;
+    this.swipes = new SwipeRepository(this.redis, this.scripts);
+    this.matches = new MatchRepository(this.redis, this.scripts);
+    this.messages = new MessageRepository(this.redis, this.scripts);
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.events, logger);
+    this.matchService = new MatchService(this.matches, this.users, this.events, logger);
+    this.messageService = new MessageService(this.matchService, this.messages, this.events, logger);
+    this.spectator = new SpectatorService(this.matches, this.messages, this.users);
 
     this.http = new HttpServer({
       logger,
@@ -77,9 +130,16 @@ export class Application {
       ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes }),
       ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
       // -- routes of each feature are added here --
+      ...discoveryRoutes({ discovery: this.discovery }),
+      ...likeRoutes({ swipes: this.swipeService }),
+      ...matchRoutes({ matches: this.matchService, messages: this.messageService }),
+      ...spectatorRoutes({ spectator: this.spectator }),
+      ...spectatorPageRoutes(),
+      ...socketDocRoutes(),
     ];
     for (const route of routes) this.http.route(route);
     // -- WebSocket routes are registered here, before the fallbacks --
+    this.realtime.registerSockets(this.http.app, this.tokens, this.metrics);
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
@@ -90,8 +150,11 @@ export class Application {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
+      await this.rankingJobs?.stop();
+      this.realtime?.stop();
       this.http?.close();
       this.tokens?.stop();
+      this.eventLoopDelay.stop();
       await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
       this.redis.disconnect();
       this.subscriber.disconnect();

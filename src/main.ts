@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { Application } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
+import { runWorkerCommand } from './jobs/worker-command.js';
+import { runDemo } from './demo/run-demo.js';
 import { RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
 
@@ -51,6 +53,14 @@ async function serve(config: Config) {
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
+  return app;
+}
+
+/** The service (as `serve` starts it) plus simulated agents using its public API. */
+async function demo(config: Config) {
+  const app = await serve(config);
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  await runDemo(`http://${host.includes(':') ? `[${host}]` : host}:${app.port}`, app.logger);
 }
 
 async function main() {
@@ -68,6 +78,10 @@ async function main() {
   switch (command) {
     case 'serve':
       return serve(config);
+    case 'worker':
+      return runWorkerCommand(config);
+    case 'demo':
+      return demo(config);
     default:
       console.error(`unknown command "${command}"; use one of: serve, worker, demo`);
       process.exit(1);

@@ -157,7 +157,9 @@ export class HttpServer {
       } catch (error) {
         reply = this.replyForError(error, request);
       }
-      this.options.metrics.observe(route.path, reply.status, performance.now() - started);
+      const ms = performance.now() - started;
+      this.options.metrics.observe(route.path, reply.status, ms);
+      this.options.logger.debug({ reqId: request.requestId, method: request.method, path: request.path, status: reply.status, ms: Math.round(ms * 100) / 100 }, 'request');
       if (!state.aborted) this.write(res, request.requestId, reply, reply.status === 413);
     };
     run().finally(() => {

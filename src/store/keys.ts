@@ -23,9 +23,55 @@ export const keys = {
   swipes: (pool: Pool, id: number | string) => `swipes:${pool}:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */
   feed: (pool: Pool, id: number | string) => `feed:${pool}:${id}`,
+  /** Sorted set: the pool's accounts whose feed has been ranked, id → ranked-at ms. */
+  rankedFeeds: (pool: Pool) => `disc:${pool}:ranked`,
+  /** Sorted set: ranked account id → its feed's floor (lowest score when the feed is full, else 0). */
+  feedFloors: (pool: Pool) => `disc:${pool}:floors`,
+  /** Sorted set with TTL: scratch of one ranking, candidate id → score over everyone sharing an interest. */
+  rankScratch: (pool: Pool, id: number | string) => `disc:${pool}:scratch:${id}`,
+  /** Set: ids of the pool's accounts holding an interest (its size is the interest's frequency). */
+  interestIndex: (pool: Pool, interest: string) => `disc:${pool}:interest:${interest}`,
+  /** Set: ids of the pool's accounts of a gender. */
+  genderIndex: (pool: Pool, gender: string) => `disc:${pool}:gender:${gender}`,
+  /** Set: ids of the pool's accounts in a city (normalised: lower-cased, white space collapsed). */
+  cityIndex: (pool: Pool, city: string) => `disc:${pool}:city:${city}`,
+  /** Set: ids of the pool's accounts in a state (normalised like cities). */
+  stateIndex: (pool: Pool, state: string) => `disc:${pool}:state:${state}`,
+  /** Sorted set: the pool's account ids by birthdate as YYYYMMDD. */
+  birthIndex: (pool: Pool) => `disc:${pool}:birth`,
+  /**
+   * Hash: id → the account's profile card (compact JSON of its public profile): what feed and browse pages
+   * show, read in the same script that picks the page, and what the indexes hold, so a change removes the
+   * old entries.
+   */
+  profileCards: (pool: Pool) => `disc:${pool}:cards`,
+  /** Hash: id → the interests (JSON) the account was last placed into other feeds with. */
+  spreadInterests: (pool: Pool) => `disc:${pool}:spread`,
+  /** Counter for match ids (one sequence for both pools). */
+  matchSeq: () => 'seq:match',
+  /** Counter for message ids (one sequence for both pools). */
+  messageSeq: () => 'seq:message',
+  /** Hash: a match (its two users, creation, shared interests, last message; `ended_at` once unmatched). */
+  match: (pool: Pool, id: number | string) => `match:${pool}:${id}`,
+  /** String: the pair's match id, or "ended:<id>" once unmatched (an ended pair never matches again). */
+  pairMatch: (pool: Pool, a: number, b: number) => `pair:${pool}:${Math.min(a, b)}:${Math.max(a, b)}`,
+  /** Sorted set: the user's current matches, match id → last activity (ms). */
+  userMatches: (pool: Pool, id: number | string) => `matches:${pool}:${id}`,
+  /** Sorted set: every current match of the pool, match id → last activity (ms). */
+  poolMatches: (pool: Pool) => `pool:${pool}:matches`,
+  /** Sorted set: a match's messages, message id → the message as JSON. Deleted on unmatch. */
+  messages: (pool: Pool, matchId: number | string) => `messages:${pool}:${matchId}`,
+  /** String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint. */
+  idempotency: (pool: Pool, userId: number, endpoint: string, key: string) => `idem:${pool}:${userId}:${endpoint}:${key}`,
   /** Sorted set: a sliding-window rate-limit log. */
   rateLimit: (name: string, subject: string) => `rl:${name}:${subject}`,
+  /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
+  userEvents: (pool: Pool, id: number | string) => `events:${pool}:${id}`,
+  /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
+  spectatorEvents: (pool: 'agent') => `events:spectator:${pool}`,
 };
 
 /** Pub/sub channel on which revoked token ids are announced to every process. */
 export const REVOCATION_CHANNEL = 'events:revocations';
+/** Pub/sub channel on which every new event entry is announced, so each process relays it to its sockets. */
+export const EVENTS_CHANNEL = 'events:live';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SWIPE_KINDS } from '../../domain/swipe-kinds.js';
 
 /** Response shapes, for the OpenAPI document. */
 export const tokenSchema = z
@@ -37,3 +38,37 @@ export const errorSchema = z
 
 /** The list envelope every paginated endpoint answers with. */
 export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+
+export const messageSchema = z
+  .object({
+    id: z.number().int(),
+    match_id: z.number().int(),
+    sender_id: z.number().int(),
+    body: z.string(),
+    created_at: z.string(),
+    shared_interests_mentioned: z.array(z.string()).meta({ description: "The pair's shared interests this message mentions." }),
+  })
+  .meta({ id: 'Message' });
+
+export const matchSchema = z
+  .object({
+    id: z.number().int(),
+    user: publicProfileSchema.meta({ description: 'The other user of the match.' }),
+    created_at: z.string(),
+    shared_interests: z.array(z.string()),
+    last_message: messageSchema.nullable(),
+  })
+  .meta({ id: 'Match' });
+
+export const likeResultSchema = z
+  .object({
+    like: z.object({
+      from_user_id: z.number().int(),
+      to_user_id: z.number().int(),
+      kind: z.enum(SWIPE_KINDS),
+      created_at: z.string(),
+    }),
+    matched: z.boolean(),
+    match: matchSchema.nullable(),
+  })
+  .meta({ id: 'LikeResult' });

@@ -1,0 +1,88 @@
+--[[
+  Records a swipe and, when it completes a mutual like, creates the pair's one match, all or nothing.
+  The latest swipe on a target replaces the earlier one. The target is looked up under the caller's own
+  pool, so a target of the other pool is not found. A like or super_like whose target already liked or
+  super-liked back creates the match, unless the pair already has one (then that match is returned) or
+  once had one that was ended (an unmatched pair never matches again). The target leaves the swiper's feed.
+
+  KEYS[1]  user:<pool>:<from>          the swiper (interests, for the match)
+  KEYS[2]  user:<pool>:<to>            the target; must exist
+  KEYS[3]  swipes:<pool>:<from>        target id -> kind
+  KEYS[4]  swipes:<pool>:<to>          read only: did the target like the swiper?
+  KEYS[5]  feed:<pool>:<from>          the target is removed from it
+  KEYS[6]  pair:<pool>:<lo>:<hi>       the pair's match id, or "ended:<id>"
+  KEYS[7]  match:<pool>:<candidate>    written only when a match is created
+  KEYS[8]  matches:<pool>:<from>       the users' current matches by last activity
+  KEYS[9]  matches:<pool>:<to>
+  KEYS[10] pool:<pool>:matches         the pool's current matches by last activity
+  KEYS[11] idem:...                    optional: the Idempotency-Key record
+  ARGV[1] from id
+  ARGV[2] to id
+  ARGV[3] kind: like | pass | super_like
+  ARGV[4] now, ms (the match's activity score)
+  ARGV[5] now, ISO-8601 (the swipe's and the match's created_at)
+  ARGV[6] candidate match id (reserved by the caller; used only if a match is created)
+  ARGV[7] Idempotency-Key record lifetime, seconds
+
+  Returns {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
+  was seen (nothing written); else {'ok', record, shared interests as JSON or '', previous kind or ''},
+  where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>".
+]]
+local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
+local idem = KEYS[11]
+
+if idem then
+  local done = redis.call('GET', idem)
+  if done then return {'replay', done} end
+end
+if redis.call('EXISTS', KEYS[2]) == 0 then return {'not_found'} end
+if redis.call('EXISTS', KEYS[7]) == 1 then return redis.error_reply('candidate match id ' .. ARGV[6] .. ' is taken') end
+
+local previous = redis.call('HGET', KEYS[3], to) or ''
+redis.call('HSET', KEYS[3], to, kind)
+redis.call('ZREM', KEYS[5], to)
+
+local function interests(key)
+  local raw = redis.call('HGET', key, 'interests')
+  if not raw then return {} end
+  local ok, list = pcall(cjson.decode, raw)
+  if ok and type(list) == 'table' then return list end
+  return {}
+end
+
+-- The pair's shared interests, in the order of the lower id's list, as a JSON array.
+local function shared_interests()
+  local first, second = interests(KEYS[1]), interests(KEYS[2])
+  if tonumber(to) < tonumber(from) then first, second = second, first end
+  local other = {}
+  for _, interest in ipairs(second) do other[interest] = true end
+  local out = {}
+  for _, interest in ipairs(first) do
+    if other[interest] then out[#out + 1] = cjson.encode(interest) end
+  end
+  return '[' .. table.concat(out, ',') .. ']'
+end
+
+local state, match_id, shared = 'none', '', ''
+if kind ~= 'pass' then
+  local pair = redis.call('GET', KEYS[6])
+  if pair then
+    if string.sub(pair, 1, 6) ~= 'ended:' then state, match_id = 'existing', pair end
+  else
+    local back = redis.call('HGET', KEYS[4], from)
+    if back == 'like' or back == 'super_like' then
+      state, match_id, shared = 'created', ARGV[6], shared_interests()
+      local lo, hi = from, to
+      if tonumber(to) < tonumber(from) then lo, hi = to, from end
+      redis.call('HSET', KEYS[7], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
+      redis.call('SET', KEYS[6], match_id)
+      redis.call('ZADD', KEYS[8], ARGV[4], match_id)
+      redis.call('ZADD', KEYS[9], ARGV[4], match_id)
+      redis.call('ZADD', KEYS[10], ARGV[4], match_id)
+    end
+  end
+end
+
+local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id
+if idem then redis.call('SET', idem, record, 'EX', ARGV[7]) end
+return {'ok', record, shared, previous}

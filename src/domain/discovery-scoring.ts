@@ -1,0 +1,31 @@
+/**
+ * How discovery ranks: a candidate's score is the sum of the weights of the interests it shares with the
+ * viewer, and an interest's weight is its inverse frequency over the pool, so a rare shared interest counts
+ * for more than a common one. Scores are kept as integers (weight × SCORE_SCALE) so that Redis stores them
+ * compactly and sums them exactly.
+ */
+
+/** How many best-scored candidates a ranked feed keeps; the rest of the pool follows, newest first. */
+export const RANKED_FEED_SIZE = 100;
+
+export const SCORE_SCALE = 1000;
+
+/**
+ * The integer weight of an interest held by `holders` accounts in a pool of `poolSize`:
+ * `ln(1 + poolSize / holders)`, scaled. Always positive, so sharing any interest beats sharing none.
+ */
+export function interestWeight(poolSize: number, holders: number): number {
+  const size = Math.max(poolSize, 1);
+  const count = Math.min(Math.max(holders, 1), size);
+  return Math.round(SCORE_SCALE * Math.log(1 + size / count));
+}
+
+/** The score shown in the API for a stored integer score. */
+export const displayScore = (stored: number): number => stored / SCORE_SCALE;
+
+/** The stored score of a candidate for a viewer: the summed weights of the interests they share. */
+export function sharedScore(shared: readonly string[], weightOf: (interest: string) => number): number {
+  let score = 0;
+  for (const interest of shared) score += weightOf(interest);
+  return score;
+}

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { text } from './text.js';
+
+export const MESSAGE_MAX = 2000;
+
+/** Body of `POST /matches/{id}/messages`. The text is kept as sent (trimmed); nothing in it is interpreted. */
+export const newMessageSchema = z
+  .strictObject({ body: text({ min: 1, max: MESSAGE_MAX, multiline: true }).meta({ description: `1–${MESSAGE_MAX} characters after trimming.` }) })
+  .meta({ id: 'NewMessage' });

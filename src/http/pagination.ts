@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { errors } from '../domain/errors.js';
+import { validate } from '../domain/validation.js';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${MAX_LIMIT}`;
+const BAD_CURSOR = 'is not a cursor this list gave out; use next_cursor unchanged, or start again without a cursor';
+
+/** The `limit` query parameter: a whole number 1–100, 20 when absent. */
+export const limitParam = z
+  .string()
+  .regex(/^\d{1,6}$/, { error: LIMIT_MESSAGE })
+  .transform(Number)
+  .pipe(z.number().int().min(1, { error: LIMIT_MESSAGE }).max(MAX_LIMIT, { error: LIMIT_MESSAGE }))
+  .default(DEFAULT_LIMIT)
+  // Documented as the integer it stands for (a query string is text on the wire).
+  .meta({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT });
+
+/** The `cursor` query parameter: the `next_cursor` of the page before, passed back unchanged. */
+export const cursorParam = z
+  .string()
+  .min(1, { error: BAD_CURSOR })
+  .max(1024, { error: BAD_CURSOR })
+  .optional()
+  .meta({ description: 'The next_cursor of the previous page.' });
+
+/** `limit` and `cursor`, to spread into a list endpoint's query schema. */
+export const pageParams = { limit: limitParam, cursor: cursorParam };
+export const pageQuerySchema = z.strictObject(pageParams);
+
+/** A `limit` query value on its own (400 naming `limit` when bad). */
+export function parseLimit(raw: string | null | undefined): number {
+  return validate(z.object({ limit: limitParam }), { limit: raw ?? undefined }, 'query').limit;
+}
+
+/** An opaque cursor: base64url of JSON. */
+export function encodeCursor(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
+}
+
+/**
+ * The value inside a cursor; 400 `validation_failed` naming `cursor` for anything this service did not
+ * give out (bad base64, bad JSON, or a value `isValid` refuses).
+ */
+export function decodeCursor<T>(cursor: string, isValid: (value: unknown) => value is T = (v): v is T => v !== undefined): T {
+  let value: unknown;
+  try {
+    if (!/^[\w-]+$/.test(cursor)) throw new Error('not base64url');
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw errors.invalidField('cursor', BAD_CURSOR);
+  }
+  if (!isValid(value)) throw errors.invalidField('cursor', BAD_CURSOR);
+  return value;
+}
+
+/** The list envelope: `{items, next_cursor}`, the cursor encoded (null on the last page). */
+export function toPage<T>(items: T[], next: unknown): { items: T[]; next_cursor: string | null } {
+  return { items, next_cursor: next === null || next === undefined ? null : encodeCursor(next) };
+}

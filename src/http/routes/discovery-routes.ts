@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { browseFilterFields, checkAgeRange } from '../../domain/browse-filters.js';
+import { validate } from '../../domain/validation.js';
+import type { DiscoveryService } from '../../services/discovery-service.js';
+import type { FeedPosition } from '../../store/feed-store.js';
+import { decodeCursor, pageParams, pageQuerySchema, toPage } from '../pagination.js';
+import { json, type Route } from '../types.js';
+import { page, publicProfileSchema } from './response-schemas.js';
+
+type Deps = { discovery: DiscoveryService };
+
+/** Parameters that take a comma list may also be repeated; their values are joined. */
+const LIST_PARAMS = new Set(['gender', 'interests']);
+
+const browseQuerySchema = z
+  .strictObject({ ...browseFilterFields, ...pageParams })
+  .superRefine(checkAgeRange);
+
+const feedEntrySchema = z
+  .object({ user: publicProfileSchema, score: z.number(), shared_interests: z.array(z.string()) })
+  .meta({ id: 'FeedEntry' });
+
+type FeedCursor = { p: 'r' | 't'; s: number; i: number };
+type BrowseCursor = { s: number; i: number };
+
+const isPosition = (v: Record<string, unknown>) => Number.isFinite(v.s) && Number.isSafeInteger(v.i) && (v.i as number) > 0;
+const isFeedCursor = (v: unknown): v is FeedCursor =>
+  typeof v === 'object' && v !== null && ((v as FeedCursor).p === 'r' || (v as FeedCursor).p === 't') && isPosition(v as Record<string, unknown>);
+const isBrowseCursor = (v: unknown): v is BrowseCursor => typeof v === 'object' && v !== null && isPosition(v as Record<string, unknown>);
+
+/** The query as an object for validation: a repeated list parameter is joined, any other repeated one stays a list (and is refused). */
+function queryInput(query: URLSearchParams): Record<string, string | string[]> {
+  const input: Record<string, string | string[]> = {};
+  for (const name of new Set(query.keys())) {
+    const values = query.getAll(name);
+    input[name] = values.length === 1 ? values[0]! : LIST_PARAMS.has(name) ? values.join(',') : values;
+  }
+  return input;
+}
+
+export function discoveryRoutes({ discovery }: Deps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/discovery/feed',
+      auth: true,
+      doc: {
+        summary:
+          "The caller's swipe queue, best first: accounts of the caller's pool sharing interests (rarer interests weigh more), then everyone else, newest first. Never the caller, nor anyone already swiped.",
+        tags: ['discovery'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(feedEntrySchema), description: 'A page of feed entries.' },
+        errors: [400, 401],
+      },
+      handler: async (req) => {
+        const { limit, cursor } = validate(pageQuerySchema, queryInput(req.query), 'query');
+        const c = cursor ? decodeCursor(cursor, isFeedCursor) : undefined;
+        const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
+        const result = await discovery.feed(req.auth, limit, after);
+        const next: FeedCursor | null = result.next ? { p: result.next.part, s: result.next.score, i: result.next.id } : null;
+        return json(200, toPage(result.items, next));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/discovery/browse',
+      auth: true,
+      doc: {
+        summary:
+          "Search the caller's pool, newest first. Filters combine with AND: min_age, max_age, age, gender (comma list), interests (comma list, interests_mode any|all), city, state (case-insensitive).",
+        tags: ['discovery'],
+        query: browseQuerySchema,
+        response: { status: 200, schema: page(publicProfileSchema), description: 'A page of public profiles.' },
+        errors: [400, 401],
+      },
+      handler: async (req) => {
+        const { limit, cursor, ...filters } = validate(browseQuerySchema, queryInput(req.query), 'query');
+        const c = cursor ? decodeCursor(cursor, isBrowseCursor) : undefined;
+        const result = await discovery.browse(req.auth, filters, limit, c ? { ms: c.s, id: c.i } : undefined);
+        return json(200, toPage(result.items, result.next ? { s: result.next.ms, i: result.next.id } : null));
+      },
+    },
+  ];
+}

@@ -1,0 +1,32 @@
+import { likeQuerySchema } from '../../domain/swipe-kinds.js';
+import { validate } from '../../domain/validation.js';
+import type { SwipeService } from '../../services/swipe-service.js';
+import { idempotencyKey } from '../idempotency.js';
+import { idParam } from '../params.js';
+import { json, type Route } from '../types.js';
+import { likeResultSchema } from './response-schemas.js';
+
+type Deps = { swipes: SwipeService };
+
+export function likeRoutes({ swipes }: Deps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/likes/:user_id',
+      auth: true,
+      doc: {
+        summary:
+          'Swipe on a user of your pool: like, pass or super_like. The latest swipe on a user replaces the earlier one. A like answered by a like (either may be a super_like) creates a match; liking someone you are matched with returns that match. Send an Idempotency-Key header to make retries safe.',
+        tags: ['likes'],
+        query: likeQuerySchema,
+        response: { status: 200, schema: likeResultSchema, description: 'The swipe, and the match it made or found (match is null otherwise).' },
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        const targetId = idParam(req.params.user_id, 'user_id');
+        const { kind } = validate(likeQuerySchema, Object.fromEntries(req.query), 'query');
+        return json(200, await swipes.swipe(req.auth, targetId, kind, idempotencyKey(req.headers)));
+      },
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+import { newMessageSchema } from '../../domain/message-schemas.js';
+import { validate } from '../../domain/validation.js';
+import type { MatchService } from '../../services/match-service.js';
+import type { MessageService } from '../../services/message-service.js';
+import { isActivityCursor } from '../../store/activity-page.js';
+import { isMessageCursor } from '../../store/message-repository.js';
+import { idempotencyKey } from '../idempotency.js';
+import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
+import { idParam } from '../params.js';
+import { json, noContent, type Request, type Route } from '../types.js';
+import { matchSchema, messageSchema, page } from './response-schemas.js';
+
+type Deps = { matches: MatchService; messages: MessageService };
+
+/** `limit` and the decoded `cursor` of a list request. */
+function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
+  const { limit, cursor } = validate(pageQuerySchema, Object.fromEntries(req.query), 'query');
+  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
+}
+
+const matchId = (req: Request) => idParam(req.params.match_id, 'match_id');
+
+export function matchRoutes({ matches, messages }: Deps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/matches',
+      auth: true,
+      doc: {
+        summary: 'Your current matches, latest activity (match or message) first.',
+        tags: ['matches'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(matchSchema), description: 'A page of matches.' },
+        errors: [400],
+      },
+      handler: async (req) => {
+        const { items, next } = await matches.list(req.auth, pageOf(req, isActivityCursor));
+        return json(200, toPage(items, next));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/matches/:match_id',
+      auth: true,
+      doc: {
+        summary: 'One of your current matches.',
+        tags: ['matches'],
+        response: { status: 200, schema: matchSchema, description: 'The match.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => json(200, await matches.get(req.auth, matchId(req))),
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/matches/:match_id',
+      auth: true,
+      doc: {
+        summary: 'Unmatch: the match and its conversation are gone for both of you, and neither appears in the other\'s feed again.',
+        tags: ['matches'],
+        response: { status: 204, description: 'Unmatched.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        await matches.unmatch(req.auth, matchId(req));
+        return noContent();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/matches/:match_id/messages',
+      auth: true,
+      doc: {
+        summary: 'The conversation of one of your matches: the newest `limit` messages, oldest first within the page; next_cursor pages towards older messages.',
+        tags: ['messages'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(messageSchema), description: 'A page of messages.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        const id = matchId(req);
+        const { items, next } = await messages.list(req.auth, id, pageOf(req, isMessageCursor));
+        return json(200, toPage(items, next));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/matches/:match_id/messages',
+      auth: true,
+      body: true,
+      doc: {
+        summary:
+          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe.',
+        tags: ['messages'],
+        body: newMessageSchema,
+        response: { status: 201, schema: messageSchema, description: 'The message.' },
+        errors: [400, 404, 413, 415],
+      },
+      handler: async (req) => {
+        const id = matchId(req);
+        const { body } = validate(newMessageSchema, req.body);
+        return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));
+      },
+    },
+  ];
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { validate } from '../../domain/validation.js';
+import type { SpectatorService } from '../../services/spectator-service.js';
+import { isActivityCursor } from '../../store/activity-page.js';
+import { isMessageCursor } from '../../store/message-repository.js';
+import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
+import { idParam } from '../params.js';
+import { json, type Request, type Route } from '../types.js';
+import { messageSchema } from './response-schemas.js';
+
+const synthetic = z.literal(true).meta({ description: 'Always true: these are AI agents, not people.' });
+
+const spectatorUserSchema = z.object({
+  id: z.number().int(),
+  display_name: z.string(),
+  theme_id: z.number().int(),
+  interests: z.array(z.string()),
+});
+
+const spectatorMessageSchema = messageSchema.extend({ synthetic }).meta({ id: 'SpectatorMessage' });
+
+const spectatorMatchSchema = z
+  .object({
+    id: z.number().int(),
+    created_at: z.string(),
+    shared_interests: z.array(z.string()),
+    users: z.tuple([spectatorUserSchema, spectatorUserSchema]),
+    last_message: messageSchema.nullable(),
+    synthetic,
+  })
+  .meta({ id: 'SpectatorMatch' });
+
+const spectatorPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable(), synthetic });
+
+function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
+  const { limit, cursor } = validate(pageQuerySchema, Object.fromEntries(req.query), 'query');
+  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
+}
+
+/** The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic. */
+export function spectatorRoutes({ spectator }: { spectator: SpectatorService }): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches',
+      doc: {
+        summary: 'Public, no login: current matches between AI agents (synthetic), latest activity first. Live updates: WebSocket /api/v1/spectator/stream.',
+        tags: ['spectator'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: spectatorPage(spectatorMatchSchema), description: 'A page of agent matches.' },
+        errors: [400],
+      },
+      handler: async (req) => {
+        const { items, next } = await spectator.listMatches(pageOf(req, isActivityCursor));
+        return json(200, { ...toPage(items, next), synthetic: true });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches/:match_id/messages',
+      doc: {
+        summary: 'Public, no login: the conversation of a current agent match, newest `limit` messages oldest first; next_cursor pages towards older ones.',
+        tags: ['spectator'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: spectatorPage(spectatorMessageSchema), description: 'A page of messages.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        const matchId = idParam(req.params.match_id, 'match_id');
+        const { items, next } = await spectator.listMessages(matchId, pageOf(req, isMessageCursor));
+        return json(200, { ...toPage(items, next), synthetic: true });
+      },
+    },
+  ];
+}

@@ -1,0 +1,48 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { RankingScheduler } from '../services/feed-ranker.js';
+import type { Pool } from '../store/keys.js';
+
+export const RANKING_QUEUE = 'discovery-ranking';
+export type RankingJob = { pool: Pool; userId: number };
+
+/**
+ * The ranking jobs, one per account at a time: BullMQ deduplication by account id merges a burst of
+ * changes into the job already waiting, and one that arrives while the account's job runs queues exactly
+ * one more (`keepLastIfActive`), so the last change is always ranked. Failed jobs retry with back-off.
+ */
+export class RankingQueue implements RankingScheduler {
+  readonly queue: Queue<RankingJob>;
+
+  constructor(connection: Redis) {
+    this.queue = new Queue<RankingJob>(RANKING_QUEUE, {
+      connection,
+      defaultJobOptions: {
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 200 },
+        removeOnComplete: true,
+        removeOnFail: { count: 1_000 },
+      },
+    });
+  }
+
+  async schedule(pool: Pool, userId: number): Promise<void> {
+    await this.queue.add('rank', { pool, userId }, { deduplication: { id: `${pool}:${userId}`, keepLastIfActive: true } });
+  }
+
+  async scheduleMany(pool: Pool, userIds: readonly number[]): Promise<void> {
+    for (let i = 0; i < userIds.length; i += 1_000) {
+      await this.queue.addBulk(
+        userIds.slice(i, i + 1_000).map((userId) => ({
+          name: 'rank',
+          data: { pool, userId },
+          opts: { deduplication: { id: `${pool}:${userId}`, keepLastIfActive: true } },
+        })),
+      );
+    }
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}

@@ -1,0 +1,71 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../logger.js';
+import type { FeedRanker } from '../services/feed-ranker.js';
+import { POOLS } from '../store/keys.js';
+import { RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
+
+export type RankingWorkerOptions = {
+  concurrency?: number;
+  /** How long a job stays locked to this worker; a job of a worker that died is retried after it lapses. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** On start, queue a ranking for every account whose feed was never ranked (default true). */
+  reconcile?: boolean;
+};
+
+/**
+ * A BullMQ worker running ranking jobs. Any number of them (in-process or `npm run worker`) share the
+ * queue. Stopping waits for the jobs in hand to finish; a worker killed mid-job leaves its jobs locked
+ * until the lock lapses, then another worker takes them again (ranking is idempotent).
+ */
+export class RankingWorker {
+  private worker?: Worker<RankingJob>;
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly ranker: FeedRanker,
+    private readonly queue: RankingQueue,
+    private readonly logger: Logger,
+    private readonly options: RankingWorkerOptions = {},
+  ) {}
+
+  async start(): Promise<this> {
+    const { concurrency = 4, lockDurationMs = 10_000, stalledIntervalMs = 5_000, reconcile = true } = this.options;
+    if (reconcile) await this.queueUnranked();
+    this.worker = new Worker<RankingJob>(RANKING_QUEUE, (job) => this.process(job), {
+      connection: this.connection,
+      concurrency,
+      lockDuration: lockDurationMs,
+      stalledInterval: stalledIntervalMs,
+      maxStalledCount: 3,
+    });
+    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'ranking worker error'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'),
+    );
+    await this.worker.waitUntilReady();
+    return this;
+  }
+
+  /** Graceful: takes no new job, waits for the running ones. */
+  async stop(): Promise<void> {
+    await this.worker?.close();
+  }
+
+  private async process(job: Job<RankingJob>) {
+    const { pool, userId } = job.data;
+    const outcome = await this.ranker.refresh(pool, userId);
+    this.logger.debug({ pool, userId, ...outcome }, 'ranked feed');
+    return outcome ?? null;
+  }
+
+  private async queueUnranked() {
+    for (const pool of POOLS) {
+      const ids = await this.ranker.unranked(pool);
+      if (ids.length === 0) continue;
+      this.logger.info({ pool, accounts: ids.length }, 'queueing ranking for feeds never ranked');
+      await this.queue.scheduleMany(pool, ids);
+    }
+  }
+}

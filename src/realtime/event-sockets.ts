@@ -1,0 +1,302 @@
+import {
+  type HttpRequest,
+  type HttpResponse,
+  type TemplatedApp,
+  type us_socket_context_t,
+  type WebSocket,
+  type WebSocketBehavior,
+} from 'uWebSockets.js';
+import { compareEventIds, parseSince } from '../domain/event-ids.js';
+import { AppError, errors } from '../domain/errors.js';
+import type { Metrics } from '../http/metrics.js';
+import { errorReply } from '../http/server.js';
+import type { Logger } from '../logger.js';
+import type { TokenService } from '../services/token-service.js';
+import type { EventStreams } from '../store/event-streams.js';
+import { keys } from '../store/keys.js';
+import { isConnectionError } from '../store/redis.js';
+import type { EventRelay } from './event-relay.js';
+import { SPECTATOR_TOPIC, userTopic } from './topics.js';
+
+export const USER_SOCKET_PATH = '/api/v1/ws';
+export const SPECTATOR_SOCKET_PATH = '/api/v1/spectator/stream';
+
+/** Close codes and reasons a client can act on (the reason is at most 123 bytes). */
+export const CLOSE = {
+  tooSlow: { code: 4008, reason: 'too slow; reconnect with since=<last id>' },
+  tokenExpired: { code: 4001, reason: 'token expired; log in again, then reconnect with since=<last id>' },
+  shuttingDown: { code: 1001, reason: 'server shutting down; reconnect with since=<last id>' },
+  relayInterrupted: { code: 1012, reason: 'live relay was interrupted; reconnect with since=<last id>' },
+  replayFailed: { code: 1011, reason: 'could not replay; reconnect with since=<last id>' },
+} as const;
+
+export type SocketLimits = {
+  /** A live socket with more unsent bytes than this is closed as too slow (checked every `sweepMs`). */
+  slowBytes: number;
+  /** uWS's own cap per socket, the last line of defence: past it uWS drops frames (and the socket is closed). */
+  maxBackpressure: number;
+  sweepMs: number;
+  /** Seconds without traffic before uWS pings (sendPingsAutomatically) and then reaps a silent socket. */
+  idleTimeoutSeconds: number;
+  /** Events per XRANGE page during replay. */
+  replayPage: number;
+  /** How long a replay waits for a socket to drain before calling it too slow. */
+  replayDrainMs: number;
+};
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
+  slowBytes: 1024 * 1024,
+  maxBackpressure: 16 * 1024 * 1024,
+  sweepMs: 250,
+  idleTimeoutSeconds: 32,
+  replayPage: 200,
+  replayDrainMs: 10_000,
+};
+
+/** What a socket follows: its uWS topic, the stream it replays from, where to start, and until when it may. */
+type Target = { topic: string; streamKey: string; since?: string; expiresAtMs?: number };
+
+type SocketData = Target & { closed: boolean; closing: boolean; replaying: boolean; onDrain?: () => void };
+
+type Socket = WebSocket<SocketData>;
+
+export type EventSocketDeps = {
+  app: TemplatedApp;
+  tokens: TokenService;
+  streams: EventStreams;
+  relay: EventRelay;
+  /** False while this process cannot hear live events (its pub/sub connection is down): new sockets get 503. */
+  relayUp: () => boolean;
+  logger: Logger;
+  metrics: Metrics;
+  limits?: Partial<SocketLimits>;
+};
+
+const STATUS_LINE: Record<number, string> = {
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+};
+
+/**
+ * The WebSocket endpoints: `/api/v1/ws` (a user's own events) and `/api/v1/spectator/stream` (the public
+ * agent feed). A socket with `since` holds its topic (live events are kept aside), replays the stream
+ * after that id, waits for a fence so that every replayed event's announcement has arrived too, then
+ * sends the held events newer than the last replayed one and joins the topic in one synchronous step:
+ * neither a gap nor a duplicate at the seam.
+ */
+export class EventSockets {
+  private readonly sockets = new Set<Socket>();
+  private readonly limits: SocketLimits;
+  private sweepTimer?: NodeJS.Timeout;
+
+  constructor(private readonly deps: EventSocketDeps) {
+    this.limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
+  }
+
+  register() {
+    const { app, metrics } = this.deps;
+    app.ws<SocketData>(USER_SOCKET_PATH, this.behavior((authorization, query) => this.userTarget(authorization, query)));
+    app.ws<SocketData>(
+      SPECTATOR_SOCKET_PATH,
+      this.behavior(async (_authorization, query) => ({
+        topic: SPECTATOR_TOPIC,
+        streamKey: keys.spectatorEvents('agent'),
+        since: parseSince(query.get('since')),
+      })),
+    );
+    this.sweepTimer = setInterval(() => this.sweep(), this.limits.sweepMs);
+    this.sweepTimer.unref();
+    metrics.gauge('websocket_connections', () => this.sockets.size);
+  }
+
+  get size() {
+    return this.sockets.size;
+  }
+
+  /** Ends every socket with `close`; clients resume with `since`. */
+  closeAll(close: { code: number; reason: string }) {
+    for (const ws of [...this.sockets]) this.end(ws, close);
+  }
+
+  stop() {
+    clearInterval(this.sweepTimer);
+    this.closeAll(CLOSE.shuttingDown);
+  }
+
+  private async userTarget(authorization: string, query: URLSearchParams): Promise<Target> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (authorization && !match) throw errors.unauthorized('The Authorization header must be "Bearer <token>".');
+    const token = match?.[1] ?? query.get('access_token');
+    if (!token) {
+      throw errors.unauthorized('Send the token as "Authorization: Bearer <token>", or (from a browser) as the access_token query parameter.');
+    }
+    const claims = await this.deps.tokens.verify(token);
+    return {
+      topic: userTopic(claims.pool, claims.userId),
+      streamKey: keys.userEvents(claims.pool, claims.userId),
+      since: parseSince(query.get('since')),
+      expiresAtMs: claims.exp * 1000,
+    };
+  }
+
+  private behavior(resolve: (authorization: string, query: URLSearchParams) => Promise<Target>): WebSocketBehavior<SocketData> {
+    return {
+      // compression stays at uWS's default, disabled: frames are small and CPU is better spent elsewhere
+      maxPayloadLength: 4 * 1024,
+      idleTimeout: this.limits.idleTimeoutSeconds,
+      sendPingsAutomatically: true,
+      maxBackpressure: this.limits.maxBackpressure,
+      // Closing is ours to do (sweep), with a code the client can act on; uWS would only cut the connection.
+      closeOnBackpressureLimit: false,
+      upgrade: (res, req, context) => this.upgrade(res, req, context, resolve),
+      open: (ws) => this.open(ws),
+      // Clients have nothing to say on these sockets; whatever they send is ignored.
+      message: () => {},
+      drain: (ws) => ws.getUserData().onDrain?.(),
+      dropped: (ws) => this.end(ws, CLOSE.tooSlow),
+      close: (ws) => {
+        const data = ws.getUserData();
+        data.closed = true;
+        data.onDrain?.();
+        this.sockets.delete(ws);
+      },
+    };
+  }
+
+  /** uWS rule: everything of `req` is read before the first await; the response is corked after it. */
+  private upgrade(
+    res: HttpResponse,
+    req: HttpRequest,
+    context: us_socket_context_t,
+    resolve: (authorization: string, query: URLSearchParams) => Promise<Target>,
+  ) {
+    const key = req.getHeader('sec-websocket-key');
+    const protocol = req.getHeader('sec-websocket-protocol');
+    const extensions = req.getHeader('sec-websocket-extensions');
+    const authorization = req.getHeader('authorization');
+    const query = new URLSearchParams(req.getQuery() ?? '');
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+    const accept = async (): Promise<Target> => {
+      if (!this.deps.relayUp()) throw errors.unavailable();
+      return resolve(authorization, query);
+    };
+    accept().then(
+      (target) => {
+        if (aborted) return;
+        const data: SocketData = { ...target, closed: false, closing: false, replaying: target.since !== undefined };
+        res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+      },
+      (error: unknown) => {
+        if (!aborted) this.refuse(res, error);
+      },
+    );
+  }
+
+  private refuse(res: HttpResponse, error: unknown) {
+    let appError: AppError;
+    if (error instanceof AppError) appError = error;
+    else if (isConnectionError(error)) appError = errors.unavailable();
+    else {
+      this.deps.logger.error({ err: error }, 'websocket upgrade failed');
+      appError = errors.internal();
+    }
+    const reply = errorReply(appError);
+    res.cork(() => {
+      res.writeStatus(STATUS_LINE[reply.status] ?? String(reply.status));
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
+      res.writeHeader('Content-Type', 'application/json; charset=utf-8');
+      res.writeHeader('Cache-Control', 'no-store');
+      res.end(JSON.stringify('json' in reply ? reply.json : {}), true);
+    });
+  }
+
+  private open(ws: Socket) {
+    this.sockets.add(ws);
+    const data = ws.getUserData();
+    if (data.since === undefined) {
+      ws.subscribe(data.topic);
+      return;
+    }
+    this.replay(ws, data, data.since).catch((error: unknown) => {
+      if (data.closed) return;
+      this.deps.logger.warn({ err: (error as Error).message, topic: data.topic }, 'websocket replay failed');
+      this.end(ws, CLOSE.replayFailed);
+    });
+  }
+
+  private async replay(ws: Socket, data: SocketData, since: string) {
+    const hold = this.deps.relay.hold(data.topic);
+    try {
+      let last = since;
+      for (;;) {
+        const page = await this.deps.streams.after(data.streamKey, last, this.limits.replayPage);
+        if (data.closed) return;
+        if (page.length > 0) {
+          ws.cork(() => {
+            for (const event of page) ws.send(event.frame);
+          });
+          last = page[page.length - 1]!.id;
+        }
+        if (hold.overflowed) return this.end(ws, CLOSE.tooSlow);
+        if (page.length < this.limits.replayPage) break;
+        if (!(await this.drained(ws, data))) return;
+      }
+      // Every event the replay read has now been announced here too, so the hold has what came after.
+      await this.deps.relay.fence(this.limits.replayDrainMs);
+      if (data.closed) return;
+      if (hold.overflowed) return this.end(ws, CLOSE.tooSlow);
+      // The seam: no await from here on, so no live event can slip between these sends and subscribe().
+      const lastReplayed = last;
+      ws.cork(() => {
+        for (const event of hold.events) if (compareEventIds(event.id, lastReplayed) > 0) ws.send(event.frame);
+      });
+      ws.subscribe(data.topic);
+      data.replaying = false;
+    } finally {
+      this.deps.relay.release(hold);
+    }
+  }
+
+  /** Waits until the socket has room for another replay page; false (and the socket closed) when it does not get it in time. */
+  private async drained(ws: Socket, data: SocketData): Promise<boolean> {
+    const deadline = Date.now() + this.limits.replayDrainMs;
+    while (!data.closed && ws.getBufferedAmount() > this.limits.slowBytes / 2) {
+      if (Date.now() >= deadline) {
+        this.end(ws, CLOSE.tooSlow);
+        return false;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 200);
+        data.onDrain = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      data.onDrain = undefined;
+    }
+    return !data.closed;
+  }
+
+  /** Closes live sockets that fall too far behind, and those whose token has expired. */
+  private sweep() {
+    const now = Date.now();
+    for (const ws of this.sockets) {
+      const data = ws.getUserData();
+      if (data.closing) continue;
+      if (data.expiresAtMs !== undefined && data.expiresAtMs <= now) this.end(ws, CLOSE.tokenExpired);
+      else if (!data.replaying && ws.getBufferedAmount() > this.limits.slowBytes) this.end(ws, CLOSE.tooSlow);
+    }
+  }
+
+  private end(ws: Socket, close: { code: number; reason: string }) {
+    const data = ws.getUserData();
+    if (data.closed || data.closing) return;
+    data.closing = true;
+    ws.end(close.code, close.reason);
+  }
+}

@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { Metrics } from '../http/metrics.js';
+import type { Logger } from '../logger.js';
+import type { TokenService } from '../services/token-service.js';
+import { EventStreams } from '../store/event-streams.js';
+import { EVENTS_CHANNEL } from '../store/keys.js';
+import type { PubSub } from '../store/pubsub.js';
+import type { Scripts } from '../store/scripts.js';
+import { EventRelay } from './event-relay.js';
+import { CLOSE, EventSockets, type SocketLimits } from './event-sockets.js';
+import { StreamEventPublisher } from './stream-event-publisher.js';
+
+type Deps = { redis: Redis; scripts: Scripts; pubsub: PubSub; subscriber: Redis; logger: Logger };
+
+/**
+ * Realtime delivery: the event publisher (Redis streams + a pub/sub announcement), the one relay per
+ * process, and the WebSocket endpoints that replay and then follow uWS topics.
+ */
+export class Realtime {
+  readonly streams: EventStreams;
+  readonly publisher: StreamEventPublisher;
+  private relay?: EventRelay;
+  sockets?: EventSockets;
+  private app?: TemplatedApp;
+
+  constructor(private readonly deps: Deps) {
+    this.streams = new EventStreams(deps.redis, deps.scripts);
+    this.publisher = new StreamEventPublisher(this.streams);
+  }
+
+  /** Subscribes this process to the live announcements (before any socket can open). */
+  async start(): Promise<void> {
+    this.relay = new EventRelay((topic, frame) => this.app?.publish(topic, frame));
+    await this.relay.start(this.deps.pubsub);
+    this.watchRelayConnection();
+  }
+
+  /** Registers `/api/v1/ws` and `/api/v1/spectator/stream` on the uWS app. */
+  registerSockets(app: TemplatedApp, tokens: TokenService, metrics: Metrics, limits?: Partial<SocketLimits>) {
+    if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
+    this.app = app;
+    this.sockets = new EventSockets({
+      app,
+      tokens,
+      streams: this.streams,
+      relay: this.relay,
+      relayUp: () => this.deps.subscriber.status === 'ready',
+      logger: this.deps.logger,
+      metrics,
+      limits,
+    });
+    this.sockets.register();
+  }
+
+  stop() {
+    this.sockets?.stop();
+  }
+
+  /**
+   * Announcements made while the subscriber connection was down are lost to live delivery (the streams
+   * still hold them), so once it is back every socket is asked to reconnect with `since` and replay them.
+   */
+  private watchRelayConnection() {
+    const { subscriber, logger } = this.deps;
+    let interrupted = false;
+    subscriber.on('close', () => {
+      interrupted = true;
+    });
+    subscriber.on('ready', () => {
+      if (!interrupted) return;
+      interrupted = false;
+      subscriber.subscribe(EVENTS_CHANNEL).then(
+        () => {
+          logger.info('live event relay reconnected; asking sockets to resume with since');
+          this.sockets?.closeAll(CLOSE.relayInterrupted);
+        },
+        (error: Error) => logger.warn({ err: error.message }, 'could not resubscribe to live events'),
+      );
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { errors } from '../domain/errors.js';
+import type { Route } from '../http/types.js';
+import { SPECTATOR_SOCKET_PATH, USER_SOCKET_PATH } from './event-sockets.js';
+
+const sinceQuery = z.object({
+  since: z.string().optional().meta({ description: 'The id of the last event you received (or 0): what came after it is replayed first, then live events.' }),
+});
+
+/**
+ * The WebSocket endpoints as plain HTTP routes: they put them in the OpenAPI document, and answer a GET
+ * that is not a WebSocket upgrade (uWS hands upgrades to the socket handler first) with a clear 400.
+ */
+export function socketDocRoutes(): Route[] {
+  const notAnUpgrade = () => {
+    throw errors.invalidField('upgrade', 'this endpoint is a WebSocket: connect with a WebSocket client (Upgrade: websocket)');
+  };
+  return [
+    {
+      method: 'GET',
+      path: USER_SOCKET_PATH,
+      doc: {
+        summary:
+          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received. Close 4008: too slow, reconnect with since.',
+        tags: ['realtime'],
+        query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
+        response: { status: 101, description: 'Switched to the WebSocket protocol.' },
+        errors: [400, 401],
+      },
+      handler: notAnUpgrade,
+    },
+    {
+      method: 'GET',
+      path: SPECTATOR_SOCKET_PATH,
+      doc: {
+        summary:
+          'Public WebSocket of agent matches (synthetic): match.created, message.created, match.ended. Frames: {id, type, at, synthetic: true, data}. Close 4008: too slow, reconnect with since.',
+        tags: ['spectator', 'realtime'],
+        query: sinceQuery,
+        response: { status: 101, description: 'Switched to the WebSocket protocol.' },
+        errors: [400],
+      },
+      handler: notAnUpgrade,
+    },
+  ];
+}

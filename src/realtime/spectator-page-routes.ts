@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Reply, Route } from '../http/types.js';
+
+// Resolved from the project root, so the same files are found when running from src/ (tsx) or dist/.
+const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'realtime', 'spectator-page');
+
+/** Scripts and styles come only from this origin: no inline script can run, whatever a message says. */
+export const SPECTATOR_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': SPECTATOR_CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-cache',
+};
+
+const ASSETS = [
+  { path: '/spectator', file: 'index.html', contentType: 'text/html; charset=utf-8', summary: 'The live spectator page (public, synthetic: AI agents only).' },
+  { path: '/spectator/app.js', file: 'app.js', contentType: 'text/javascript; charset=utf-8', summary: "The spectator page's script." },
+  { path: '/spectator/style.css', file: 'style.css', contentType: 'text/css; charset=utf-8', summary: "The spectator page's styles." },
+  { path: '/spectator/favicon.svg', file: 'favicon.svg', contentType: 'image/svg+xml', summary: "The spectator page's icon." },
+];
+
+/** `GET /spectator` and its script and styles, read once at start. */
+export function spectatorPageRoutes(): Route[] {
+  return ASSETS.map(({ path, file, contentType, summary }) => {
+    const reply: Reply = { status: 200, text: readFileSync(join(PAGE_DIR, file), 'utf8'), contentType, headers: SECURITY_HEADERS };
+    return { method: 'GET', path, doc: { summary, tags: ['spectator'] }, handler: () => reply };
+  });
+}

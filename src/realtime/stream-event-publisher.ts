@@ -1,0 +1,42 @@
+import type { DomainEvent, EventPublisher, EventType } from '../services/events.js';
+import type { EventStreams, StreamAppend } from '../store/event-streams.js';
+import { keys } from '../store/keys.js';
+import { SPECTATOR_TOPIC, userTopic } from './topics.js';
+
+/** Length caps: memory guards far above a day's traffic, so the 24 h of replay holds in practice. */
+export const USER_STREAM_MAX_LENGTH = 10_000;
+export const SPECTATOR_STREAM_MAX_LENGTH = 100_000;
+
+const SPECTATOR_TYPES: ReadonlySet<EventType> = new Set(['match.created', 'message.created', 'match.ended']);
+
+/**
+ * The real event publisher: one Lua call appends the event to each recipient's stream (and, for agent
+ * matches, to the spectator stream) and announces each entry, so every process relays it live.
+ */
+export class StreamEventPublisher implements EventPublisher {
+  constructor(private readonly streams: EventStreams) {}
+
+  async publish(event: DomainEvent): Promise<void> {
+    const at = new Date().toISOString();
+    const entries: StreamAppend[] = [];
+    for (const recipient of new Set(event.recipients)) {
+      entries.push({
+        key: keys.userEvents(event.pool, recipient),
+        route: userTopic(event.pool, recipient),
+        maxLength: USER_STREAM_MAX_LENGTH,
+        body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
+      });
+    }
+    // Only agents are ever shown to spectators; a member event never reaches the spectator stream.
+    if (event.pool === 'agent' && event.spectator !== undefined && SPECTATOR_TYPES.has(event.type)) {
+      const data = typeof event.spectator === 'object' && event.spectator !== null ? { ...event.spectator, synthetic: true } : event.spectator;
+      entries.push({
+        key: keys.spectatorEvents('agent'),
+        route: SPECTATOR_TOPIC,
+        maxLength: SPECTATOR_STREAM_MAX_LENGTH,
+        body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
+      });
+    }
+    if (entries.length > 0) await this.streams.append(entries);
+  }
+}

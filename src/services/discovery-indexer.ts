@@ -1,0 +1,33 @@
+import type { Logger } from '../logger.js';
+import type { DiscoveryIndex } from '../store/discovery-index.js';
+import type { UserRecord } from '../store/user-repository.js';
+import type { ProfileListener } from './account-service.js';
+import type { RankingScheduler } from './feed-ranker.js';
+
+/**
+ * Keeps discovery in step with accounts: every saved profile is (re)indexed for browse and ranking at
+ * once, and a new account, or one whose interests changed, gets a ranking job.
+ */
+export class DiscoveryIndexer implements ProfileListener {
+  constructor(
+    private readonly index: DiscoveryIndex,
+    private readonly scheduler: RankingScheduler,
+    private readonly logger: Logger,
+  ) {}
+
+  async profileSaved(user: UserRecord, previous?: UserRecord): Promise<void> {
+    await this.index.save(user.pool, user.id, user);
+    if (previous && sameInterests(previous.interests, user.interests)) return;
+    try {
+      await this.scheduler.schedule(user.pool, user.id);
+    } catch (error) {
+      // The account is saved and indexed; its feed is ranked on first read, and a worker starting later
+      // ranks every feed never ranked.
+      this.logger.warn({ err: (error as Error).message, userId: user.id }, 'could not schedule feed ranking');
+    }
+  }
+}
+
+function sameInterests(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((interest) => b.includes(interest));
+}

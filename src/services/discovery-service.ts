@@ -1,0 +1,120 @@
+import { birthRange, type BrowseFilters } from '../domain/browse-filters.js';
+import { displayScore, interestWeight, RANKED_FEED_SIZE, sharedScore } from '../domain/discovery-scoring.js';
+import { sharedInterests } from '../domain/interests.js';
+import { publicProfile, type ProfileSource, type PublicProfile } from '../domain/profile.js';
+import type { DiscoveryIndex, FilterGroup } from '../store/discovery-index.js';
+import type { FeedPosition, FeedStore } from '../store/feed-store.js';
+import { keys, type Pool } from '../store/keys.js';
+import type { UserRepository } from '../store/user-repository.js';
+import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
+
+export type Viewer = { userId: number; pool: Pool };
+export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
+export type Page<T, C> = { items: T[]; next: C | null };
+export type BrowsePosition = { ms: number; id: number };
+
+export type DiscoveryLimits = {
+  /** Most accounts a page of the feed's unranked rest, or of a browse walk, looks at before answering. */
+  scanLimit: number;
+  /** A browse filter holding at most this many accounts is read whole rather than walking the pool. */
+  browseDriverLimit: number;
+};
+const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: 5_000, browseDriverLimit: 5_000 };
+/** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
+const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
+const TOP_UP_AFTER_MS = 60_000;
+
+/** The discovery reads: the ranked feed and browse. */
+export class DiscoveryService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly index: DiscoveryIndex,
+    private readonly feeds: FeedStore,
+    private readonly ranker: FeedRanker,
+    private readonly scheduler: RankingScheduler,
+    private readonly limits: DiscoveryLimits = DEFAULT_LIMITS,
+  ) {}
+
+  /**
+   * One page of the viewer's feed: the ranked part best first, then the rest of the pool newest first.
+   * A feed no worker has ranked yet is ranked here first, so a reader never sees an unranked feed; one
+   * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
+   */
+  async feed({ pool, userId }: Viewer, limit: number, after?: FeedPosition): Promise<Page<FeedEntry, FeedPosition>> {
+    const { scanLimit } = this.limits;
+    let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
+    if (rows.rankedAt === undefined && (await this.ranker.rank(pool, userId))) {
+      rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
+    } else if (rows.rankedSize < TOP_UP_BELOW && rows.rankedAt !== undefined && Date.now() - rows.rankedAt > TOP_UP_AFTER_MS) {
+      this.scheduler.schedule(pool, userId).catch(() => {}); // best effort: the page is served either way
+    }
+
+    const shown = rows.rows.slice(0, limit);
+    const found = await this.withProfiles(pool, shown);
+    const mine = rows.viewer?.interests ?? [];
+    const entries = shown.flatMap((row, i) => {
+      const user = found[i];
+      return user ? [{ row, user, shared: sharedInterests(mine, user.interests) }] : [];
+    });
+    const unrankedWeights = await this.weightsFor(pool, entries.filter((e) => e.row.part === 't').flatMap((e) => e.shared));
+    const now = new Date();
+    const items = entries.map(({ row, user, shared }) => ({
+      user: publicProfile(user, now),
+      score: displayScore(row.part === 'r' ? row.score : sharedScore(shared, (i) => unrankedWeights.get(i) ?? 0)),
+      shared_interests: shared,
+    }));
+
+    const last = shown[shown.length - 1];
+    const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
+    return { items, next };
+  }
+
+  /** One page of the pool's accounts passing every filter (AND), newest first; never the viewer. */
+  async browse({ pool, userId }: Viewer, filters: BrowseFilters, limit: number, after?: BrowsePosition): Promise<Page<PublicProfile, BrowsePosition>> {
+    const birth = birthRange(filters);
+    if (birth && birth.min > birth.max) return { items: [], next: null };
+    const groups: FilterGroup[] = [];
+    if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, g)));
+    if (filters.interests) {
+      const sets = filters.interests.map((i) => keys.interestIndex(pool, i));
+      if (filters.interests_mode === 'all') groups.push(...sets.map((key) => [key]));
+      else groups.push(sets);
+    }
+    if (filters.city) groups.push([keys.cityIndex(pool, filters.city)]);
+    if (filters.state) groups.push([keys.stateIndex(pool, filters.state)]);
+
+    const result = await this.index.browse({
+      pool,
+      viewerId: userId,
+      groups,
+      birth,
+      want: limit + 1,
+      after,
+      driverLimit: this.limits.browseDriverLimit,
+      walkLimit: this.limits.scanLimit,
+    });
+    const shown = result.rows.slice(0, limit);
+    const found = await this.withProfiles(pool, shown);
+    const now = new Date();
+    const items = found.filter((user): user is ProfileSource => user !== undefined).map((user) => publicProfile(user, now));
+    const last = shown[shown.length - 1];
+    const next = result.rows.length > limit && last ? { ms: last.ms, id: last.id } : (result.stop ?? null);
+    return { items, next };
+  }
+
+  /** Each row's profile: its card, or (for an account indexed before cards existed) the account itself. */
+  private async withProfiles(pool: Pool, rows: ReadonlyArray<{ id: number; card?: ProfileSource }>): Promise<Array<ProfileSource | undefined>> {
+    const missing = rows.filter((row) => !row.card).map((row) => row.id);
+    if (missing.length === 0) return rows.map((row) => row.card);
+    const loaded = new Map((await this.users.findMany(pool, missing)).flatMap((user) => (user ? [[user.id, user] as const] : [])));
+    return rows.map((row) => row.card ?? loaded.get(row.id));
+  }
+
+  /** Current weights of the given interests (for entries of the unranked rest that share some). */
+  private async weightsFor(pool: Pool, interests: string[]): Promise<Map<string, number>> {
+    const distinct = [...new Set(interests)];
+    if (distinct.length === 0) return new Map();
+    const { poolSize, counts } = await this.index.holderCounts(pool, distinct);
+    return new Map(distinct.map((interest, i) => [interest, interestWeight(poolSize, counts[i] ?? 0)]));
+  }
+}

@@ -1,0 +1,63 @@
+import { errors } from '../domain/errors.js';
+import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from '../domain/match.js';
+import { publicProfile } from '../domain/profile.js';
+import type { Logger } from '../logger.js';
+import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
+import type { Pool } from '../store/keys.js';
+import type { MatchRepository } from '../store/match-repository.js';
+import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { EventPublisher } from './events.js';
+import { matchEnded } from './match-events.js';
+import { safePublisher } from './safe-publish.js';
+
+export type Caller = { userId: number; pool: Pool };
+
+/** A caller's matches: list, read one, unmatch. */
+export class MatchService {
+  private readonly publish;
+
+  constructor(
+    private readonly matches: MatchRepository,
+    private readonly users: UserRepository,
+    events: EventPublisher,
+    logger: Logger,
+  ) {
+    this.publish = safePublisher(events, logger);
+  }
+
+  async list(caller: Caller, page: PageRequest<ActivityCursor>): Promise<PageResult<MatchView, ActivityCursor>> {
+    const { items, next } = await this.matches.listForUser(caller.pool, caller.userId, page);
+    return { items: await this.views(caller, items), next };
+  }
+
+  async get(caller: Caller, matchId: number): Promise<MatchView> {
+    const [view] = await this.views(caller, [await this.require(caller, matchId)]);
+    if (!view) throw notFound();
+    return view;
+  }
+
+  /** Ends the match for both users; 404 when it is not (or no longer) a current match of the caller's. */
+  async unmatch(caller: Caller, matchId: number): Promise<void> {
+    const match = await this.require(caller, matchId);
+    const endedAt = new Date();
+    if (!(await this.matches.end(caller.pool, match, caller.userId, endedAt))) throw notFound();
+    await this.publish(matchEnded(caller.pool, match, endedAt.toISOString()));
+  }
+
+  /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */
+  async require(caller: Caller, matchId: number): Promise<Match> {
+    const match = await this.matches.find(caller.pool, matchId);
+    if (!match || !isParticipant(match, caller.userId)) throw notFound();
+    return match;
+  }
+
+  private async views(caller: Caller, matches: Match[]): Promise<MatchView[]> {
+    const others = await this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId)));
+    return matches.flatMap((match, i) => {
+      const other = others[i] as UserRecord | undefined;
+      return other ? [matchView(match, publicProfile(other))] : [];
+    });
+  }
+}
+
+const notFound = () => errors.notFound('match of yours with this id');

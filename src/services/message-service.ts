@@ -1,0 +1,53 @@
+import { errors } from '../domain/errors.js';
+import type { Message } from '../domain/match.js';
+import { mentionedInterests } from '../domain/mentions.js';
+import type { Logger } from '../logger.js';
+import type { PageRequest, PageResult } from '../store/activity-page.js';
+import type { MessageRepository } from '../store/message-repository.js';
+import type { EventPublisher } from './events.js';
+import { messageCreated } from './match-events.js';
+import type { Caller, MatchService } from './match-service.js';
+import { safePublisher } from './safe-publish.js';
+
+/** The conversation of a match: send, read. Only the match's two users reach it. */
+export class MessageService {
+  private readonly publish;
+
+  constructor(
+    private readonly matches: MatchService,
+    private readonly messages: MessageRepository,
+    events: EventPublisher,
+    logger: Logger,
+  ) {
+    this.publish = safePublisher(events, logger);
+  }
+
+  /** Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. */
+  async send(caller: Caller, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
+    const match = await this.matches.require(caller, matchId);
+    const now = new Date();
+    const outcome = await this.messages.append(
+      caller.pool,
+      match,
+      {
+        match_id: match.id,
+        sender_id: caller.userId,
+        body,
+        created_at: now.toISOString(),
+        shared_interests_mentioned: mentionedInterests(body, match.sharedInterests),
+      },
+      now,
+      idempotencyKey,
+    );
+    if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id');
+    if (outcome.status === 'created') await this.publish(messageCreated(caller.pool, match, outcome.message));
+    return outcome.message;
+  }
+
+  /** The newest messages first by page, oldest first within a page; the cursor goes towards older ones. */
+  async list(caller: Caller, matchId: number, page: PageRequest<number>): Promise<PageResult<Message, number>> {
+    // Both reads in one round trip; the page is dropped if the match is not the caller's.
+    const [, messages] = await Promise.all([this.matches.require(caller, matchId), this.messages.list(caller.pool, matchId, page)]);
+    return messages;
+  }
+}

@@ -1,0 +1,77 @@
+import { errors } from '../domain/errors.js';
+import { matchView, type Match, type MatchView } from '../domain/match.js';
+import { publicProfile } from '../domain/profile.js';
+import type { SwipeKind } from '../domain/swipe-kinds.js';
+import type { Logger } from '../logger.js';
+import type { Pool } from '../store/keys.js';
+import type { MatchRepository } from '../store/match-repository.js';
+import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
+import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { EventPublisher } from './events.js';
+import { likeReceived, matchCreated } from './match-events.js';
+import { safePublisher } from './safe-publish.js';
+
+type Caller = { userId: number; pool: Pool };
+
+export type LikeResult = {
+  like: { from_user_id: number; to_user_id: number; kind: SwipeKind; created_at: string };
+  matched: boolean;
+  match: MatchView | null;
+};
+
+/** Swipes: like, pass, super like; a mutual like makes a match. */
+export class SwipeService {
+  private readonly publish;
+
+  constructor(
+    private readonly swipes: SwipeRepository,
+    private readonly matches: MatchRepository,
+    private readonly users: UserRepository,
+    events: EventPublisher,
+    logger: Logger,
+  ) {
+    this.publish = safePublisher(events, logger);
+  }
+
+  /**
+   * Records the caller's swipe on `targetId` (in the caller's pool only). The hot path is one Lua call;
+   * profiles are read only when there is a match to show or a super like to announce.
+   */
+  async swipe({ userId, pool }: Caller, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
+    if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
+    const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
+    if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id');
+
+    const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
+    const announce = outcome.kind === 'super_like' && !outcome.replay && outcome.previousKind !== 'super_like';
+    if (outcome.effect === 'none' && !announce) return { like, matched: false, match: null };
+
+    const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, [userId, targetId])]);
+    const target = users.get(targetId);
+    if (!target) throw errors.notFound('user in your pool with this id');
+
+    if (announce) await this.publish(likeReceived(pool, users.get(userId)!, targetId, outcome.createdAt));
+    if (match && outcome.effect === 'created' && !outcome.replay) await this.publish(matchCreated(pool, match, users));
+    return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null };
+  }
+
+  private async matchOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, pair: [number, number]): Promise<Match | undefined> {
+    if (outcome.effect === 'none' || outcome.matchId === null) return undefined;
+    if (outcome.effect === 'created' && !outcome.replay) {
+      return {
+        id: outcome.matchId,
+        userIds: [Math.min(...pair), Math.max(...pair)],
+        createdAt: outcome.createdAt,
+        sharedInterests: outcome.sharedInterests ?? [],
+        lastMessage: null,
+        endedAt: null,
+      };
+    }
+    return this.matches.find(pool, outcome.matchId, { includeEnded: true });
+  }
+
+  private async userMap(pool: Pool, ids: number[]): Promise<Map<number, UserRecord>> {
+    const users = await this.users.findMany(pool, ids);
+    return new Map(users.filter((u): u is UserRecord => u !== undefined).map((u) => [u.id, u]));
+  }
+}

@@ -1,0 +1,118 @@
+import type { Redis } from 'ioredis';
+import { birthdateNumber, normalizePlace } from '../domain/browse-filters.js';
+import type { ProfileSource } from '../domain/profile.js';
+import { keys, type Pool } from './keys.js';
+import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
+import type { Scripts } from './scripts.js';
+
+/** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
+export type IndexedProfile = { interests: string[]; gender: string; birth: number; city: string; state: string };
+
+/** What the indexes hold for an account with this profile. */
+export function indexedProfile(user: Pick<ProfileCard, 'interests' | 'gender' | 'birthdate' | 'city' | 'state'>): IndexedProfile {
+  return {
+    interests: user.interests,
+    gender: user.gender,
+    birth: birthdateNumber(user.birthdate),
+    city: normalizePlace(user.city),
+    state: normalizePlace(user.state),
+  };
+}
+
+/** A browse filter: the account must be in at least one of the group's index sets. */
+export type FilterGroup = string[];
+
+export type BrowseQuery = {
+  pool: Pool;
+  viewerId: number;
+  groups: FilterGroup[];
+  birth?: { min: number; max: number };
+  /** Entries wanted (the page size plus one). */
+  want: number;
+  after?: { ms: number; id: number };
+  driverLimit: number;
+  walkLimit: number;
+};
+
+/** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
+export type BrowseRows = { rows: Array<{ id: number; ms: number; card?: ProfileSource }>; stop?: { ms: number; id: number } };
+
+const MAX_ATTEMPTS = 10;
+
+/**
+ * The per-pool discovery indexes: one set per interest (its size is the interest's frequency), per
+ * gender, per city and per state, and a birthdate sorted set, plus each account's profile card (what the
+ * indexes were built from, so a change can take its old entries out; and what pages show).
+ */
+export class DiscoveryIndex {
+  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+
+  /** Puts the account into the indexes of what its profile holds now, taking it out of the old ones. */
+  async save(pool: Pool, id: number, profile: ProfileCard): Promise<void> {
+    const card = encodeCard(profile);
+    const indexed = indexedProfile(profile);
+    const joining = setKeys(pool, indexed);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const before = (await this.redis.hget(keys.profileCards(pool), String(id))) ?? '';
+      const leaving = before ? setKeys(pool, indexedProfile(decodeCard(id, before))).filter((key) => !joining.includes(key)) : [];
+      const applied = await this.scripts.run<number>(
+        'index_profile',
+        [keys.profileCards(pool), keys.birthIndex(pool), ...leaving, ...joining],
+        [id, before, card, leaving.length, indexed.birth],
+      );
+      if (applied === 1) return;
+    }
+    throw new Error(`discovery index of ${pool}:${id} kept changing; gave up after ${MAX_ATTEMPTS} attempts`);
+  }
+
+  /** What is indexed for the account; undefined when it never was. */
+  async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
+    const card = await this.redis.hget(keys.profileCards(pool), String(id));
+    return card ? indexedProfile(decodeCard(id, card)) : undefined;
+  }
+
+  /** How many accounts of the pool hold each interest, and how many accounts the pool has. */
+  async holderCounts(pool: Pool, interests: readonly string[]): Promise<{ poolSize: number; counts: number[] }> {
+    const [poolSize, ...counts] = await Promise.all([
+      this.redis.zcard(keys.poolUsers(pool)),
+      ...interests.map((interest) => this.redis.scard(keys.interestIndex(pool, interest))),
+    ]);
+    return { poolSize: poolSize ?? 0, counts };
+  }
+
+  /** One page of accounts passing every filter, newest first, after the cursor position (see lua/browse.lua). */
+  async browse(query: BrowseQuery): Promise<BrowseRows> {
+    const { pool } = query;
+    const reply = await this.scripts.run<string[]>(
+      'browse',
+      [keys.poolUsers(pool), keys.birthIndex(pool), keys.profileCards(pool), ...query.groups.flat()],
+      [
+        query.viewerId,
+        query.want,
+        query.after ? query.after.ms : '+inf',
+        query.after ? query.after.id : '',
+        query.birth ? query.birth.min : '',
+        query.birth ? query.birth.max : '',
+        query.groups.map((group) => group.length).join(','),
+        query.driverLimit,
+        query.walkLimit,
+      ],
+    );
+    const rows: BrowseRows['rows'] = [];
+    for (let i = 2; i < reply.length; i += 3) {
+      const id = Number(reply[i]);
+      const card = reply[i + 2];
+      rows.push({ id, ms: Number(reply[i + 1]), ...(card ? { card: decodeCard(id, card) } : {}) });
+    }
+    return { rows, ...(reply[0] ? { stop: { ms: Number(reply[0]), id: Number(reply[1]) } } : {}) };
+  }
+}
+
+/** The index sets an account with this profile belongs to. */
+function setKeys(pool: Pool, profile: IndexedProfile): string[] {
+  const out = profile.interests.map((interest) => keys.interestIndex(pool, interest));
+  out.push(keys.genderIndex(pool, profile.gender));
+  if (profile.city) out.push(keys.cityIndex(pool, profile.city));
+  if (profile.state) out.push(keys.stateIndex(pool, profile.state));
+  return out;
+}

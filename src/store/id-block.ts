@@ -1,0 +1,37 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Ids reserved from a Redis counter in blocks, handed out one per caller. A script that may create a
+ * record is told the record's id (and so its key) before it runs; an id it did not use is given back
+ * for the next caller. Blocks are disjoint between processes, so ids stay unique; gaps are harmless.
+ */
+export class IdBlock {
+  private readonly free: number[] = [];
+  private refill?: Promise<void>;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly counterKey: string,
+    private readonly blockSize = 64,
+  ) {}
+
+  async take(): Promise<number> {
+    while (this.free.length === 0) {
+      this.refill ??= this.reserve().finally(() => {
+        this.refill = undefined;
+      });
+      await this.refill;
+    }
+    return this.free.pop()!;
+  }
+
+  give(id: number) {
+    this.free.push(id);
+  }
+
+  private async reserve() {
+    const last = await this.redis.incrby(this.counterKey, this.blockSize);
+    // Pushed highest first, so the lowest id is taken first.
+    for (let id = last; id > last - this.blockSize; id--) this.free.push(id);
+  }
+}

@@ -1,0 +1,68 @@
+import type { Redis } from 'ioredis';
+import type { Match, Message } from '../domain/match.js';
+import { activityPage, type ActivityCursor, type PageRequest, type PageResult } from './activity-page.js';
+import { keys, type Pool } from './keys.js';
+import type { Scripts } from './scripts.js';
+
+/** Matches, one hash each under their pool, listed per user and per pool by last activity. */
+export class MatchRepository {
+  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+
+  /** The current match `id` of `pool`; undefined when unknown there or ended (unless `includeEnded`). */
+  async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
+    const match = fromHash(await this.redis.hgetall(keys.match(pool, id)));
+    return match && (includeEnded || !match.endedAt) ? match : undefined;
+  }
+
+  /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
+  async findMany(pool: Pool, ids: readonly number[]): Promise<Match[]> {
+    if (ids.length === 0) return [];
+    const hashes = await Promise.all(ids.map((id) => this.redis.hgetall(keys.match(pool, id))));
+    return hashes.map(fromHash).filter((m): m is Match => m !== undefined && !m.endedAt);
+  }
+
+  /** A user's current matches, latest activity first. */
+  listForUser(pool: Pool, userId: number, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+    return this.list(pool, keys.userMatches(pool, userId), page);
+  }
+
+  /** Every current match of the pool, latest activity first. */
+  listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+    return this.list(pool, keys.poolMatches(pool), page);
+  }
+
+  /** Ends a current match on behalf of one of its users; false when it is not (or no longer) theirs to end. */
+  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<boolean> {
+    const [a, b] = match.userIds;
+    const ended = await this.scripts.run<number>(
+      'end_match',
+      [
+        keys.match(pool, match.id),
+        keys.pairMatch(pool, a, b),
+        keys.userMatches(pool, a),
+        keys.userMatches(pool, b),
+        keys.poolMatches(pool),
+        keys.messages(pool, match.id),
+      ],
+      [byUserId, endedAt.toISOString(), match.id],
+    );
+    return ended === 1;
+  }
+
+  private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+    const { items, next } = await activityPage(this.redis, key, page);
+    return { items: await this.findMany(pool, items), next };
+  }
+}
+
+function fromHash(h: Record<string, string>): Match | undefined {
+  if (!h.id) return undefined;
+  return {
+    id: Number(h.id),
+    userIds: [Number(h.user_a), Number(h.user_b)],
+    createdAt: h.created_at ?? '',
+    sharedInterests: h.shared_interests ? (JSON.parse(h.shared_interests) as string[]) : [],
+    lastMessage: h.last_message ? (JSON.parse(h.last_message) as Message) : null,
+    endedAt: h.ended_at ?? null,
+  };
+}

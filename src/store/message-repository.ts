@@ -1,0 +1,50 @@
+import type { Redis } from 'ioredis';
+import type { Match, Message } from '../domain/match.js';
+import type { PageRequest, PageResult } from './activity-page.js';
+import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
+import { keys, type Pool } from './keys.js';
+import type { Scripts } from './scripts.js';
+
+export type MessageDraft = Omit<Message, 'id'>;
+export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message };
+
+/** A match's thread: a sorted set of message JSON scored by message id. */
+export class MessageRepository {
+  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+
+  /**
+   * Appends a message to a current match of the sender's (checked again atomically: a match ended
+   * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message.
+   */
+  async append(pool: Pool, match: Match, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
+    const [a, b] = match.userIds;
+    const keyList = [
+      keys.match(pool, match.id),
+      keys.messages(pool, match.id),
+      keys.messageSeq(),
+      keys.userMatches(pool, a),
+      keys.userMatches(pool, b),
+      keys.poolMatches(pool),
+    ];
+    if (idempotencyKey) keyList.push(keys.idempotency(pool, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
+    const [status, json] = await this.scripts.run<string[]>('append_message', keyList, [
+      draft.sender_id,
+      JSON.stringify(draft),
+      now.getTime(),
+      match.id,
+      IDEMPOTENCY_TTL_SECONDS,
+    ]);
+    if (status === 'not_found' || !json) return { status: 'not_found' };
+    return { status: status === 'replay' ? 'replay' : 'created', message: JSON.parse(json) as Message };
+  }
+
+  /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
+  async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<PageResult<Message, number>> {
+    const raw = await this.redis.zrevrangebyscore(keys.messages(pool, matchId), after ? `(${after}` : '+inf', '-inf', 'LIMIT', 0, limit + 1);
+    const page = raw.slice(0, limit).map((json) => JSON.parse(json) as Message);
+    const oldest = page.at(-1);
+    return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
+  }
+}
+
+export const isMessageCursor = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;

@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import type { SwipeKind } from '../domain/swipe-kinds.js';
+import { IdBlock } from './id-block.js';
+import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
+import { keys, type Pool } from './keys.js';
+import type { Scripts } from './scripts.js';
+
+/** What a recorded swipe did to the pair's match. */
+export type MatchEffect = 'none' | 'created' | 'existing';
+
+export type SwipeOutcome =
+  | { status: 'not_found' }
+  | {
+      status: 'recorded';
+      /** True when an earlier request with the same Idempotency-Key did the work; nothing was written now. */
+      replay: boolean;
+      kind: SwipeKind;
+      createdAt: string;
+      effect: MatchEffect;
+      matchId: number | null;
+      /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
+      sharedInterests: string[] | null;
+      /** The swiper's earlier swipe on this target, if any. */
+      previousKind: SwipeKind | null;
+    };
+
+/** The swipe graph: one Lua call records a swipe and creates the match a mutual like completes. */
+export class SwipeRepository {
+  private readonly matchIds: IdBlock;
+
+  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {
+    this.matchIds = new IdBlock(redis, keys.matchSeq());
+  }
+
+  async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
+    const candidate = await this.matchIds.take();
+    const keyList = [
+      keys.user(pool, fromId),
+      keys.user(pool, toId),
+      keys.swipes(pool, fromId),
+      keys.swipes(pool, toId),
+      keys.feed(pool, fromId),
+      keys.pairMatch(pool, fromId, toId),
+      keys.match(pool, candidate),
+      keys.userMatches(pool, fromId),
+      keys.userMatches(pool, toId),
+      keys.poolMatches(pool),
+    ];
+    if (idempotencyKey) keyList.push(keys.idempotency(pool, fromId, `likes/${toId}`, idempotencyKey));
+    // On an error the candidate is not given back: the script may have used it before the reply was lost.
+    const reply = await this.scripts.run<string[]>('record_swipe', keyList, [
+      fromId,
+      toId,
+      kind,
+      now.getTime(),
+      now.toISOString(),
+      candidate,
+      IDEMPOTENCY_TTL_SECONDS,
+    ]);
+    const [status, record = '', shared = '', previous = ''] = reply;
+    if (status === 'not_found') {
+      this.matchIds.give(candidate);
+      return { status: 'not_found' };
+    }
+    const [recordedKind, createdAt, effect, matchId] = record.split('|') as [SwipeKind, string, MatchEffect, string];
+    const replay = status === 'replay';
+    if (replay || effect !== 'created') this.matchIds.give(candidate);
+    return {
+      status: 'recorded',
+      replay,
+      kind: recordedKind,
+      createdAt,
+      effect,
+      matchId: matchId ? Number(matchId) : null,
+      sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
+      previousKind: previous ? (previous as SwipeKind) : null,
+    };
+  }
+}

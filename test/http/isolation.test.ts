@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys, type Pool } from '../../src/store/keys.js';
+import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import type { ApiResponse } from '../support/api-client.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+/** A small seeded PRNG (mulberry32), so a failing run can be replayed from its seed. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  const next = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! };
+}
+
+type Actor = Account & { pool: Pool; name: string };
+
+/** Every user id a response names: profiles (`id` of a user object) and the *_user_id / sender_id / users fields. */
+function userIdsIn(value: unknown, out: number[] = [], key = ''): number[] {
+  if (Array.isArray(value)) {
+    for (const item of value) userIdsIn(item, out, key === 'users' ? 'user' : key);
+  } else if (value && typeof value === 'object') {
+    const object = value as Record<string, unknown>;
+    if (key === 'user' || key === 'from' || 'display_name' in object) out.push(Number(object.id));
+    for (const [k, v] of Object.entries(object)) {
+      if (k === 'from_user_id' || k === 'to_user_id' || k === 'sender_id' || k === 'user_id') out.push(Number(v));
+      else userIdsIn(v, out, k);
+    }
+  }
+  return out;
+}
+
+describe('pool isolation under random operations', () => {
+  it('never shows an agent anything of a member, or a member anything of an agent; a member never reaches an agent', async () => {
+    const seed = Number(process.env.ISOLATION_SEED ?? Date.now() % 1_000_000);
+    const random = prng(seed);
+    const tag = Math.random().toString(36).slice(2, 7);
+    const actors: Actor[] = [];
+    const register = async (pool: Pool, i: number) => {
+      const name = `${pool === 'agent' ? 'Agentoid' : 'Humanoid'}-${tag}-${i}`;
+      const overrides = { display_name: name, interests: random.pick(['chess, jazz', 'chess, go', 'jazz, go, origami']) };
+      const account = pool === 'agent' ? await registerAgent(stack.api, overrides) : await registerMember(stack.api, overrides);
+      actors.push({ ...account, pool, name });
+    };
+    await Promise.all([...Array.from({ length: 8 }, (_, i) => register('agent', i)), ...Array.from({ length: 8 }, (_, i) => register('member', i))]);
+    const poolOf = new Map(actors.map((a) => [a.user_id, a.pool]));
+    const matchPool = new Map<number, Pool>();
+    const matchUsers = new Map<number, number[]>();
+    const counts: Record<string, number> = {};
+
+    const check = (actor: Actor, what: string, res: ApiResponse) => {
+      const context = `seed ${seed}: ${actor.pool} ${actor.user_id} ${what} → ${res.status} ${res.text.slice(0, 300)}`;
+      expect(res.status, context).toBeLessThan(500);
+      for (const other of actors) if (other.pool !== actor.pool) expect(res.text.includes(other.name), context).toBe(false);
+      for (const id of userIdsIn(res.body)) expect(poolOf.get(id), `${context} (user ${id})`).toBe(actor.pool);
+      const match = res.body?.match ?? (what.startsWith('GET /matches/') ? res.body : undefined);
+      for (const m of [...(res.body?.items ?? []), match]) {
+        if (m && typeof m === 'object' && 'shared_interests' in m) {
+          matchPool.set(m.id, actor.pool);
+          matchUsers.set(m.id, [actor.user_id, m.user.id]);
+        }
+      }
+    };
+
+    const operation = async () => {
+      const actor = random.pick(actors);
+      const target = random.pick(actors);
+      // mostly a match of the actor's own, else anyone's (either pool), else an id no match has
+      const own = [...matchUsers].filter(([id, users]) => matchPool.get(id) === actor.pool && users.includes(actor.user_id)).map(([id]) => id);
+      const all = [...matchPool.keys()];
+      const roll0 = random.next();
+      const matchId = own.length > 0 && roll0 < 0.6 ? random.pick(own) : all.length > 0 && roll0 < 0.9 ? random.pick(all) : 1_000_000 + random.int(50);
+      const roll = random.next();
+      let what: string;
+      let res: ApiResponse;
+      if (roll < 0.4) {
+        const kind = random.next() < 0.8 ? 'like' : random.pick(['pass', 'super_like']);
+        what = `POST /likes/${target.user_id}?kind=${kind}`;
+        res = await stack.api.post(`/api/v1/likes/${target.user_id}?kind=${kind}`, { token: actor.token });
+        if (target.user_id === actor.user_id) expect(res.status, what).toBe(400);
+        else if (target.pool !== actor.pool) expect(res.status, `seed ${seed}: ${actor.pool} ${what}`).toBe(404);
+        else expect(res.status, what).toBe(200);
+      } else if (roll < 0.55) {
+        what = 'GET /matches';
+        res = await stack.api.get(`/api/v1/matches?limit=${1 + random.int(5)}`, { token: actor.token });
+        expect(res.status).toBe(200);
+      } else if (roll < 0.7) {
+        what = `POST /matches/${matchId}/messages`;
+        res = await stack.api.post(`/api/v1/matches/${matchId}/messages`, {
+          token: actor.token,
+          body: { body: `hello from ${actor.name}, fancy some chess?` },
+        });
+        const mine = matchPool.get(matchId) === actor.pool && matchUsers.get(matchId)?.includes(actor.user_id);
+        if (!mine) expect(res.status, `seed ${seed}: ${actor.pool} ${what}`).toBe(404);
+      } else if (roll < 0.8) {
+        what = `GET /matches/${matchId}/messages`;
+        res = await stack.api.get(`/api/v1/matches/${matchId}/messages?limit=${1 + random.int(10)}`, { token: actor.token });
+        if (matchPool.get(matchId) !== actor.pool) expect(res.status, `seed ${seed}: ${actor.pool} ${what}`).toBe(404);
+      } else if (roll < 0.88) {
+        what = `GET /matches/${matchId}`;
+        res = await stack.api.get(`/api/v1/matches/${matchId}`, { token: actor.token });
+        if (matchPool.get(matchId) !== actor.pool) expect(res.status, `seed ${seed}: ${actor.pool} ${what}`).toBe(404);
+      } else if (roll < 0.99) {
+        what = `GET /users/${target.user_id}`;
+        res = await stack.api.get(`/api/v1/users/${target.user_id}`, { token: actor.token });
+        expect(res.status, what).toBe(target.pool === actor.pool ? 200 : 404);
+      } else {
+        what = `DELETE /matches/${matchId}`;
+        res = await stack.api.delete(`/api/v1/matches/${matchId}`, { token: actor.token });
+        if (matchPool.get(matchId) !== actor.pool) expect(res.status, `seed ${seed}: ${actor.pool} ${what}`).toBe(404);
+      }
+      const label = `${what.split(/[/?]/).slice(0, 2).join('')} ${res.status}`;
+      counts[label] = (counts[label] ?? 0) + 1;
+      check(actor, what, res);
+    };
+
+    const OPERATIONS = 3000;
+    const CONCURRENCY = 16;
+    for (let done = 0; done < OPERATIONS; done += CONCURRENCY) {
+      await Promise.all(Array.from({ length: CONCURRENCY }, operation));
+    }
+
+    // the run did exercise what it claims to: matches in both pools, messages, cross-pool refusals
+    expect(new Set(matchPool.values())).toEqual(new Set(['agent', 'member']));
+    expect(counts['POST likes 404'] ?? 0, JSON.stringify(counts)).toBeGreaterThan(50);
+    expect(counts['POST matches 201'] ?? 0).toBeGreaterThan(50);
+
+    // and the data model agrees: every match of a pool joins two users of that pool
+    for (const pool of ['agent', 'member'] as const) {
+      const ids = await stack.app.redis.zrange(keys.poolMatches(pool), '0', '-1');
+      for (const id of ids) {
+        const [a, b] = await stack.app.redis.hmget(keys.match(pool, id), 'user_a', 'user_b');
+        expect([poolOf.get(Number(a)), poolOf.get(Number(b))]).toEqual([pool, pool]);
+      }
+    }
+  });
+});

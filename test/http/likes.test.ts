@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
+import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import { seedAccounts } from '../support/seeded-accounts.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+const like = (from: { token: string }, to: number | string, kind: string | null = 'like', headers?: Record<string, string>) =>
+  stack.api.post(`/api/v1/likes/${to}${kind === null ? '' : `?kind=${kind}`}`, { token: from.token, headers });
+
+describe('POST /api/v1/likes/{user_id}', () => {
+  let a: Account;
+  let b: Account;
+  beforeAll(async () => {
+    [a, b] = await Promise.all([
+      registerAgent(stack.api, { interests: 'chess, jazz music, go' }),
+      registerAgent(stack.api, { interests: 'go, jazz music, origami' }),
+    ]);
+  });
+
+  it('records a like without a match, then a like back creates the match with the shared interests', async () => {
+    const first = await like(a, b.user_id);
+    expect(first.status).toBe(200);
+    expect(first.body).toEqual({
+      like: { from_user_id: a.user_id, to_user_id: b.user_id, kind: 'like', created_at: expect.any(String) },
+      matched: false,
+      match: null,
+    });
+    expect(new Date(first.body.like.created_at).toISOString()).toBe(first.body.like.created_at);
+
+    const back = await like(b, a.user_id, 'super_like');
+    expect(back.status).toBe(200);
+    expect(back.body.matched).toBe(true);
+    expect(back.body.like.kind).toBe('super_like');
+    const match = back.body.match;
+    expect(match).toMatchObject({ id: expect.any(Number), created_at: expect.any(String), last_message: null });
+    // the lower id's order
+    expect(match.shared_interests).toEqual(a.user_id < b.user_id ? ['jazz music', 'go'] : ['go', 'jazz music']);
+    expect(match.user.id).toBe(a.user_id);
+    expect(Object.keys(match.user).sort()).toEqual(['age', 'bio', 'city', 'created_at', 'display_name', 'gender', 'id', 'interests', 'state', 'theme_id']);
+
+    // liking an already matched user returns that match
+    const again = await like(a, b.user_id);
+    expect(again.body.matched).toBe(true);
+    expect(again.body.match.id).toBe(match.id);
+    expect(again.body.match.user.id).toBe(b.user_id);
+    expect((await stack.api.get('/api/v1/matches', { token: a.token })).body.items.map((m: any) => m.id)).toEqual([match.id]);
+  });
+
+  it('removes the target from the swiper\'s feed and records it in the swipes hash at once', async () => {
+    const [c, d] = await seedAccounts(stack.app, 'agent', 2);
+    await stack.app.redis.zadd(keys.feed('agent', c!.user_id), 5, String(d!.user_id));
+    expect((await like(c!, d!.user_id, 'pass')).status).toBe(200);
+    expect(await stack.app.redis.zscore(keys.feed('agent', c!.user_id), String(d!.user_id))).toBeNull();
+    expect(await stack.app.redis.hkeys(keys.swipes('agent', c!.user_id))).toEqual([String(d!.user_id)]);
+  });
+
+  it('lets the latest swipe win', async () => {
+    const [c, d] = await seedAccounts(stack.app, 'agent', 2);
+    await like(c!, d!.user_id, 'like');
+    await like(c!, d!.user_id, 'pass');
+    const back = await like(d!, c!.user_id, 'like');
+    expect(back.body).toMatchObject({ matched: false, match: null });
+    const changed = await like(c!, d!.user_id, 'like');
+    expect(changed.body.matched).toBe(true);
+    expect(changed.body.match.user.id).toBe(d!.user_id);
+    // a pass on a matched user is recorded, but does not unmatch
+    const pass = await like(d!, c!.user_id, 'pass');
+    expect(pass.body).toMatchObject({ like: { kind: 'pass' }, matched: false, match: null });
+    expect((await stack.api.get(`/api/v1/matches/${changed.body.match.id}`, { token: d!.token })).status).toBe(200);
+  });
+
+  it('answers 400 for a bad or missing kind, an unknown parameter, a bad id, and a swipe on yourself', async () => {
+    for (const kind of [null, '', 'love', 'LIKE']) {
+      const res = await like(a, b.user_id, kind);
+      expect(res.status, String(kind)).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+      expect(res.body.error.details).toEqual([{ field: 'kind', message: expect.any(String) }]);
+    }
+    const extra = await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like&force=1`, { token: a.token });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.details).toEqual([{ field: 'force', message: 'is not a known parameter' }]);
+    for (const id of ['abc', '0', '-1', '1.5']) {
+      const res = await like(a, id);
+      expect(res.status, id).toBe(400);
+      expect(res.body.error.details[0].field).toBe('user_id');
+    }
+    const self = await like(a, a.user_id);
+    expect(self.status).toBe(400);
+    expect(self.body.error.details[0].field).toBe('user_id');
+  });
+
+  it('answers 404 for an unknown target and for a target in the other pool, writing nothing', async () => {
+    const member = await registerMember(stack.api);
+    expect((await like(a, 999_999)).status).toBe(404);
+    const cross = await like(a, member.user_id);
+    expect(cross.status).toBe(404);
+    expect(cross.body.error.code).toBe('not_found');
+    expect((await like(member, a.user_id)).status).toBe(404);
+    expect(await stack.app.redis.hexists(keys.swipes('agent', a.user_id), String(member.user_id))).toBe(0);
+    expect(await stack.app.redis.hexists(keys.swipes('member', member.user_id), String(a.user_id))).toBe(0);
+  });
+
+  it('needs a token', async () => {
+    expect((await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`)).status).toBe(401);
+  });
+
+  it('with an Idempotency-Key, a retry (even a concurrent one) writes once and returns the first result', async () => {
+    const [c, d] = await seedAccounts(stack.app, 'agent', 2);
+    await like(d!, c!.user_id);
+    const headers = { 'Idempotency-Key': 'like-retry-1' };
+    const results = await Promise.all([like(c!, d!.user_id, 'like', headers), like(c!, d!.user_id, 'like', headers)]);
+    const retried = await like(c!, d!.user_id, 'pass', headers);
+    for (const res of [...results, retried]) {
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(results[0]!.body);
+    }
+    expect(results[0]!.body.matched).toBe(true);
+    // the pass was not recorded: the retry wrote nothing
+    expect(await stack.app.redis.hget(keys.swipes('agent', c!.user_id), String(d!.user_id))).toBe('like');
+    expect(await stack.app.redis.zcard(keys.userMatches('agent', c!.user_id))).toBe(1);
+    // another key is another request
+    expect((await like(c!, d!.user_id, 'pass', { 'Idempotency-Key': 'like-retry-2' })).body.like.kind).toBe('pass');
+    expect((await like(c!, d!.user_id, 'like', { 'Idempotency-Key': 'has space' })).status).toBe(400);
+  });
+
+  it('creates exactly one match per pair when 200 pairs like each other at the same instant', async () => {
+    const accounts = await seedAccounts(stack.app, 'agent', 400);
+    const pairs = Array.from({ length: 200 }, (_, i) => [accounts[2 * i]!, accounts[2 * i + 1]!] as const);
+    const before = await stack.app.redis.zcard(keys.poolMatches('agent'));
+    const responses = await Promise.all(pairs.flatMap(([x, y]) => [like(x, y.user_id), like(y, x.user_id, 'super_like')]));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    for (let i = 0; i < 200; i++) {
+      const [first, second] = [responses[2 * i]!.body, responses[2 * i + 1]!.body];
+      // the likes of a pair are serialised: exactly one of the two saw the other's like
+      expect([first, second].filter((r) => r.matched)).toHaveLength(1);
+    }
+    expect((await stack.app.redis.zcard(keys.poolMatches('agent'))) - before).toBe(200);
+    const lists = await Promise.all(accounts.map((x) => stack.app.redis.zcard(keys.userMatches('agent', x.user_id))));
+    expect(lists.every((n) => n === 1)).toBe(true);
+  });
+});

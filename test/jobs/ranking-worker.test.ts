@@ -1,0 +1,129 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { RankingJobs } from '../../src/jobs/ranking-jobs.js';
+import { createLogger } from '../../src/logger.js';
+import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
+import { FeedRanker } from '../../src/services/feed-ranker.js';
+import { DiscoveryIndex } from '../../src/store/discovery-index.js';
+import { FeedStore } from '../../src/store/feed-store.js';
+import { keys } from '../../src/store/keys.js';
+import { registerAgent } from '../support/accounts.js';
+import { startApp, startRedis } from '../support/stack.js';
+
+// A server that only queues ranking jobs: every worker in this file is started by the test itself.
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let server: Awaited<ReturnType<typeof startApp>>;
+beforeAll(async () => {
+  redis = await startRedis();
+  server = await startApp(redis.url, { EMBEDDED_WORKER: false });
+});
+afterAll(async () => {
+  await server?.stop();
+  await redis?.cleanup();
+});
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function spawnNode(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, output: () => output };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const rankedCount = () => server.app.redis.zcard(keys.rankedFeeds('agent'));
+const isRanked = (id: number) => server.app.redis.zscore(keys.rankedFeeds('agent'), String(id)).then((s) => s !== null);
+
+describe('ranking jobs', () => {
+  it('are queued by registration and run by `npm run worker`, which stops gracefully on SIGTERM', async () => {
+    const a = await registerAgent(server.api, { interests: 'tango' });
+    const b = await registerAgent(server.api, { interests: 'tango' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await isRanked(a.user_id)).toBe(false);
+    expect(await server.app.rankingJobs!.queue.queue.getWaitingCount()).toBeGreaterThanOrEqual(2);
+
+    const worker = spawnNode(['src/main.ts', 'worker'], { REDIS_URL: redis.url });
+    await until('the worker to rank both feeds', async () => (await isRanked(a.user_id)) && (await isRanked(b.user_id)));
+    expect(await server.app.redis.zrange(keys.feed('agent', a.user_id), '0', '-1')).toEqual([String(b.user_id)]);
+    expect(await server.app.redis.zrange(keys.feed('agent', b.user_id), '0', '-1')).toEqual([String(a.user_id)]);
+
+    worker.child.kill('SIGTERM');
+    expect(await worker.exited).toBe(0);
+    expect(worker.output()).toMatch(/stopped/);
+  });
+
+  it('`npm run worker` without REDIS_URL says so in one line and exits non-zero', async () => {
+    const worker = spawnNode(['src/main.ts', 'worker'], { REDIS_URL: '' });
+    expect(await worker.exited).toBe(1);
+    expect(worker.output().trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toEqual([expect.stringMatching(/REDIS_URL/)]);
+  });
+
+  it('a worker killed mid-job leaves no account without a ranked feed once a worker runs again', async () => {
+    const app = server.app;
+    const index = new DiscoveryIndex(app.redis, app.scripts);
+    const feeds = new FeedStore(app.redis, app.scripts);
+    const indexer = new DiscoveryIndexer(index, app.rankingJobs!.queue, app.logger);
+    // Seeded straight through the store and the indexer (registration would be rate limited and slow).
+    const total = 400;
+    const ids: number[] = [];
+    for (let batch = 0; batch < total; batch += 100) {
+      const created = await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const user = await app.users.create({
+            pool: 'agent', email: `seed-${batch + i}-${Date.now()}@example.com`, passwordHash: 'seeded', displayName: `Seed ${batch + i}`,
+            birthdate: '1990-01-01', gender: 'woman', bio: '', interests: ['common', `group-${(batch + i) % 7}`], city: '', state: '', themeId: 1,
+          });
+          await indexer.profileSaved(user!);
+          return user!.id;
+        }),
+      );
+      ids.push(...created);
+    }
+    const before = await rankedCount();
+
+    const first = spawnNode(['test/support/ranking-worker-child.ts'], { REDIS_URL: redis.url });
+    await until('the first worker to have ranked some', async () => (await rankedCount()) >= before + 20, 15_000);
+    first.child.kill('SIGKILL');
+    await first.exited;
+    const queue = app.rankingJobs!.queue.queue;
+    expect(await queue.getActiveCount(), 'jobs held by the killed worker').toBeGreaterThan(0);
+    expect(await rankedCount()).toBeLessThan(before + total);
+
+    const second = await RankingJobs.start({
+      redisUrl: redis.url,
+      ranker: new FeedRanker(index, feeds, app.users),
+      logger: createLogger('silent'),
+      worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },
+    });
+    try {
+      await until('every feed ranked and the queue drained', async () => {
+        const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
+        return (await feeds.unranked('agent')).length === 0 && (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.delayed ?? 0) === 0 && counts;
+      }, 30_000);
+      expect((await queue.getJobCounts('failed')).failed).toBe(0);
+      const sizes = await Promise.all(ids.map((id) => app.redis.zcard(keys.feed('agent', id))));
+      expect(sizes.every((size) => size === 100)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+});

@@ -1,0 +1,81 @@
+import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { Metrics } from '../../src/http/metrics.js';
+import { EventRelay } from '../../src/realtime/event-relay.js';
+import { EventSockets, SPECTATOR_SOCKET_PATH } from '../../src/realtime/event-sockets.js';
+import { StreamEventPublisher } from '../../src/realtime/stream-event-publisher.js';
+import { TokenService } from '../../src/services/token-service.js';
+import { EventStreams } from '../../src/store/event-streams.js';
+import { PubSub } from '../../src/store/pubsub.js';
+import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { startRedis } from '../support/stack.js';
+
+let redisServer: Awaited<ReturnType<typeof startRedis>>;
+const redis = () => clients[0]!;
+const clients: ReturnType<typeof createRedis>[] = [];
+let sockets: EventSockets;
+let publisher: StreamEventPublisher;
+let listenSocket: us_listen_socket;
+let url = '';
+
+// The real socket endpoints on their own uWS app, with the shortest idle timeout uWS allows.
+beforeAll(async () => {
+  redisServer = await startRedis();
+  clients.push(createRedis(redisServer.url), createBlockingRedis(redisServer.url));
+  await Promise.all(clients.map((c) => c.connect()));
+  const app = App();
+  const streams = new EventStreams(redis(), new Scripts(redis()));
+  const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
+  await relay.start(new PubSub(redis(), clients[1]!));
+  sockets = new EventSockets({
+    app,
+    tokens: new TokenService(redis(), new TextEncoder().encode('idle-test-secret-idle-test-secret'), 3600),
+    streams,
+    relay,
+    relayUp: () => true,
+    logger: createLogger('silent'),
+    metrics: new Metrics(),
+    limits: { idleTimeoutSeconds: 8 },
+  });
+  sockets.register();
+  listenSocket = await new Promise((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s as us_listen_socket)));
+  url = `ws://127.0.0.1:${us_socket_local_port(listenSocket)}${SPECTATOR_SOCKET_PATH}`;
+  publisher = new StreamEventPublisher(streams);
+});
+afterAll(async () => {
+  sockets?.stop();
+  if (listenSocket) us_listen_socket_close(listenSocket);
+  for (const client of clients) client.disconnect();
+  await redisServer?.cleanup();
+});
+
+describe('idle sockets', () => {
+  it('pings every socket; one that never answers is closed, one that does stays and keeps receiving', async () => {
+    const open = (autoPong: boolean) =>
+      new Promise<WebSocket>((resolve) => {
+        const ws = new WebSocket(url, { autoPong });
+        ws.once('open', () => resolve(ws));
+      });
+    const [polite, silent] = await Promise.all([open(true), open(false)]);
+    let pinged = 0;
+    silent.on('ping', () => pinged++);
+    const started = Date.now();
+    const silentClosed = new Promise<number>((resolve) => silent.once('close', () => resolve(Date.now() - started)));
+    const frames: string[] = [];
+    polite.on('message', (data) => frames.push(data.toString()));
+
+    const afterMs = await silentClosed;
+    expect(pinged).toBeGreaterThan(0);
+    expect(afterMs).toBeLessThan(13_000);
+    expect(polite.readyState).toBe(WebSocket.OPEN);
+    expect(sockets.size).toBe(1);
+
+    await publisher.publish({ type: 'match.ended', pool: 'agent', recipients: [], dataFor: () => null, spectator: { match_id: 1 } });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(frames.map((f) => JSON.parse(f).type)).toEqual(['match.ended']);
+    polite.close();
+  }, 20_000);
+});

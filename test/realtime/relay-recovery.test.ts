@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/services/events.js';
+import { registerAgent } from '../support/accounts.js';
+import { EventSocket } from '../support/event-socket.js';
+import { startApp, startRedis, type TestApp } from '../support/stack.js';
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let server: TestApp;
+beforeAll(async () => {
+  redis = await startRedis({ persist: true });
+  server = await startApp(redis.url);
+});
+afterAll(async () => {
+  await server?.stop();
+  await redis?.cleanup();
+});
+
+const event = (userId: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
+
+async function eventually<T>(attempt: () => Promise<T>, ms = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() - started > ms) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+describe('when Redis goes away and comes back', () => {
+  it('refuses new sockets with 503, then asks open ones to resume with since, and nothing is lost', async () => {
+    const agent = await registerAgent(server.api);
+    const socket = await EventSocket.open(server.baseUrl, '/api/v1/ws', { token: agent.token });
+    await server.app.events.publish(event(agent.user_id, 1));
+    const [first] = await socket.waitFor(1);
+
+    await redis.stop();
+    const refused = await EventSocket.open(server.baseUrl, '/api/v1/ws', { token: agent.token }).catch((e) => e);
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('unavailable');
+
+    await redis.start();
+    // Published as soon as Redis takes writes, possibly before this process hears live events again.
+    await eventually(() => server.app.events.publish(event(agent.user_id, 2)));
+    expect(await socket.closed).toEqual({ code: 1012, reason: 'live relay was interrupted; reconnect with since=<last id>' });
+
+    const lastSeen = socket.frames.at(-1)!.id;
+    expect(socket.frames[0]!.id).toBe(first!.id);
+    const resumed = await eventually(() => EventSocket.open(server.baseUrl, `/api/v1/ws?since=${lastSeen}`, { token: agent.token }));
+    await server.app.events.publish(event(agent.user_id, 3));
+    await resumed.waitFor(3 - socket.frames.length);
+    await new Promise((r) => setTimeout(r, 100));
+    expect([...socket.frames, ...resumed.frames].map((f) => f.data.n)).toEqual([1, 2, 3]);
+    resumed.ws.terminate();
+  });
+});

@@ -1,0 +1,66 @@
+import WebSocket from 'ws';
+
+export type Frame = { id: string; type: string; at: string; data: any; synthetic?: boolean };
+
+/** A `ws` client that records every frame and lets a test wait for the ones it expects. */
+export class EventSocket {
+  readonly frames: Frame[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  private waiters: Array<() => void> = [];
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      this.frames.push(JSON.parse(data.toString()));
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  }
+
+  /** Opens `path` on `baseUrl` (http:// becomes ws://); rejects with the refusal's status and body. */
+  static open(baseUrl: string, path: string, options: { token?: string; headers?: Record<string, string> } = {}): Promise<EventSocket> {
+    const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers });
+    const socket = new EventSocket(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(socket));
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body || 'null') })));
+      });
+      ws.once('error', reject);
+    });
+  }
+
+  /** Waits until `count` frames have arrived (all of them, in order). */
+  async waitFor(count: number, timeoutMs = 5_000): Promise<Frame[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.frames.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`expected ${count} frames, got ${this.frames.length}: ${JSON.stringify(this.frames.map((f) => f.type))}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.frames.slice(0, count);
+  }
+
+  /** Waits for the first frame matching `predicate`. */
+  async waitForFrame(predicate: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.frames.find(predicate);
+      if (found) return found;
+      await this.waitFor(this.frames.length + 1, Math.max(1, deadline - Date.now()));
+    }
+  }
+
+  close() {
+    this.ws.close();
+    return this.closed;
+  }
+}
