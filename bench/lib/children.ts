@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+
+/** Every child process the bench started, so that it can always stop them, however it ends. */
+const running = new Set<ChildProcess>();
+
+export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
+
+/**
+ * Starts a TypeScript entry point in its own Node process (tsx loader), tracked for cleanup. The shell
+ * raises the child's open-file limit to the hard limit first (sockets are files), then execs Node, so the
+ * child's pid is Node's. Children get their own process group, so a Ctrl-C at the terminal reaches only
+ * the bench, which then finishes its phase, writes the report and stops them itself.
+ */
+export function spawnTs(file: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, ipc = false): ChildProcess {
+  const script = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
+  const child = spawn('/bin/sh', ['-c', script, process.execPath, '--import', 'tsx', file, ...args], {
+    cwd: REPO_ROOT,
+    env,
+    detached: true,
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
+/** Resolves with the first stdout line `accept` returns a value for; rejects on exit or timeout. */
+export function waitForLine<T>(child: ChildProcess, accept: (line: string) => T | undefined, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const tail: string[] = [];
+    const lines = createInterface({ input: child.stdout! });
+    const errors = createInterface({ input: child.stderr! });
+    errors.on('line', (line) => tail.push(line) > 20 && tail.shift());
+    const finish = (error?: Error, value?: T) => {
+      clearTimeout(timer);
+      lines.off('line', onLine);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(value as T);
+    };
+    const onLine = (line: string) => {
+      tail.push(line) > 20 && tail.shift();
+      const value = accept(line);
+      if (value !== undefined) finish(undefined, value);
+    };
+    const onExit = (code: number | null) => finish(new Error(`${what} exited (${code}) before it was ready:\n${tail.join('\n')}`));
+    const timer = setTimeout(() => finish(new Error(`${what} was not ready within ${timeoutMs / 1000}s:\n${tail.join('\n')}`)), timeoutMs);
+    lines.on('line', onLine);
+    child.once('exit', onExit);
+  });
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+/** Last resort on exit: SIGKILL whatever is still running. */
+export function killAllChildren() {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+export function processCpuSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The soft open-file limit of a process, from /proc (Linux); undefined elsewhere. */
+export function openFileLimit(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    const line = readFileSync(`/proc/${pid}/limits`, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}

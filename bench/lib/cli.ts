@@ -1,0 +1,147 @@
+import { parseArgs } from 'node:util';
+import type { BenchOptions } from './types.js';
+
+export type ScenarioInfo = { name: string; summary: string };
+
+const DEFAULTS = {
+  duration: 10,
+  soak: 60,
+  warmup: 1,
+  connections: 64,
+  agents: 200,
+  registrations: 300,
+  pairs: 100,
+  spectators: 10_000,
+  backgroundRate: 1_000,
+  scaleAgents: 100_000,
+  maxRequests: 5_000_000,
+  maxMinutes: 30,
+  out: 'bench/results',
+};
+const QUICK = { duration: 3, soak: 10, agents: 100, registrations: 100, pairs: 30, spectators: 2_000, scaleAgents: 10_000 };
+
+export function helpText(scenarios: ScenarioInfo[], defaultScenarios: string[]): string {
+  const width = Math.max(...scenarios.map((s) => s.name.length));
+  return `Load bench for the agent matching service.
+
+Usage: npm run bench -- [options] [scenario ...]
+
+By default the bench starts the service itself (tsx src/main.ts serve, the embedded default: its own
+redis-server in a throw-away DATA_DIR and the in-process ranking worker, on a free port) and stops it at
+the end. With --url it loads a running service instead. Clients are spread over loopback source
+addresses (127.x.y.z) so the real per-address limits (5 registrations a minute) stay on.
+
+Every run also measures the ceilings that give the figures meaning: a trivial uWS route in its own
+process loaded by the same generator, the service's GET /healthz, and a Redis PING. Results: a table on
+stdout, plus bench/results/<timestamp>.json and .html (self-contained charts).
+
+Scenarios (default: ${defaultScenarios.join(' ')}):
+${scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join('\n')}
+
+Options:
+  --url URL             load a running service at URL instead of starting one (loopback or given host only)
+  --redis-url URL       the Redis of the --url service (memory and CPU figures, --seed); optional
+  --duration S          seconds per measured phase (default ${DEFAULTS.duration})
+  --soak S              seconds of the mixed soak (default ${DEFAULTS.soak})
+  --warmup S            seconds of warm-up before each throughput phase, not measured (default ${DEFAULTS.warmup})
+  --connections N       keep-alive HTTP connections for throughput phases (default ${DEFAULTS.connections})
+  --agents N            agents registered through the API for the swipe and discovery scenarios (default ${DEFAULTS.agents})
+  --registrations N     registrations in the auth scenario, at most (default ${DEFAULTS.registrations})
+  --pairs N             agent pairs living register → feed → swipe → match → chat (default ${DEFAULTS.pairs})
+  --spectators N        spectator sockets opened at once (default ${DEFAULTS.spectators})
+  --ws-processes N      client processes holding the spectator sockets (default: one per 2,500 sockets)
+  --background-rate N   requests/s of steady background load during the push-latency measurement (default ${DEFAULTS.backgroundRate})
+  --seed N              first write N more agents straight into Redis through the project's store code;
+                        results that include them are labelled "seeded" (default 0: none)
+  --scale-agents N      seeded agents of the discovery-scale scenario (default ${DEFAULTS.scaleAgents})
+  --max-requests N      upper bound of requests per phase (default ${DEFAULTS.maxRequests})
+  --max-minutes M       the whole run stops after M minutes (default ${DEFAULTS.maxMinutes})
+  --out DIR             where the JSON and HTML reports go (default ${DEFAULTS.out})
+  --report FILE.json    run nothing: print the table of an earlier run and rewrite its HTML report
+  --quick               short run: --duration ${QUICK.duration} --soak ${QUICK.soak} --agents ${QUICK.agents} --registrations ${QUICK.registrations}
+                        --pairs ${QUICK.pairs} --spectators ${QUICK.spectators} --scale-agents ${QUICK.scaleAgents}
+  -h, --help            this text
+
+Examples:
+  npm run bench                               # every default scenario against the embedded default (minutes)
+  npm run bench -- --quick                    # a short run (about a minute and a half)
+  npm run bench -- swipes --duration 20       # one scenario
+  npm run bench -- --url http://127.0.0.1:8080 --redis-url redis://127.0.0.1:6379 discovery
+`;
+}
+
+export class UsageError extends Error {}
+
+/** Parses argv; throws UsageError with a clear line on a bad option. Returns undefined for --help. */
+export function parseCli(argv: string[], known: string[], defaultScenarios: string[]): BenchOptions | undefined {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      quick: { type: 'boolean' },
+      url: { type: 'string' },
+      'redis-url': { type: 'string' },
+      scenarios: { type: 'string' },
+      duration: { type: 'string' },
+      soak: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      agents: { type: 'string' },
+      registrations: { type: 'string' },
+      pairs: { type: 'string' },
+      spectators: { type: 'string' },
+      'ws-processes': { type: 'string' },
+      'background-rate': { type: 'string' },
+      seed: { type: 'string' },
+      'scale-agents': { type: 'string' },
+      'max-requests': { type: 'string' },
+      'max-minutes': { type: 'string' },
+      out: { type: 'string' },
+      report: { type: 'string' },
+    },
+  });
+  if (values.help) return undefined;
+  const base = values.quick ? { ...DEFAULTS, ...QUICK } : DEFAULTS;
+  const number = (name: keyof typeof values, fallback: number, min: number, max: number): number => {
+    const raw = values[name];
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} must be a number from ${min} to ${max} (got ${String(raw)})`);
+    return n;
+  };
+  const requested = [...(values.scenarios?.split(',') ?? []), ...positionals].map((s) => s.trim()).filter(Boolean);
+  for (const name of requested) {
+    if (!known.includes(name)) throw new UsageError(`unknown scenario "${name}"; choose from: ${known.join(', ')}`);
+  }
+  if (values.url) {
+    try {
+      new URL(values.url);
+    } catch {
+      throw new UsageError(`--url must be a URL such as http://127.0.0.1:8080 (got ${values.url})`);
+    }
+  }
+  const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
+  return {
+    url: values.url,
+    redisUrl: values['redis-url'],
+    scenarios: requested.length > 0 ? requested : defaultScenarios,
+    duration: number('duration', base.duration, 1, 3_600),
+    soak: number('soak', base.soak, 1, 86_400),
+    warmup: number('warmup', base.warmup, 0, 60),
+    connections: Math.round(number('connections', base.connections, 1, 5_000)),
+    agents: Math.round(number('agents', base.agents, 4, 100_000)),
+    registrations: Math.round(number('registrations', base.registrations, 1, 100_000)),
+    pairs: Math.round(number('pairs', base.pairs, 1, 10_000)),
+    spectators,
+    wsProcesses: Math.round(number('ws-processes', Math.max(1, Math.ceil(spectators / 2_500)), 1, 64)),
+    backgroundRate: number('background-rate', base.backgroundRate, 0, 1_000_000),
+    seed: Math.round(number('seed', 0, 0, 10_000_000)),
+    scaleAgents: Math.round(number('scale-agents', base.scaleAgents, 100, 10_000_000)),
+    maxRequests: Math.round(number('max-requests', base.maxRequests, 1, 1e9)),
+    maxMinutes: number('max-minutes', base.maxMinutes, 1, 24 * 60),
+    out: values.out ?? base.out,
+    report: values.report,
+  };
+}

@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { normalizeInterests } from '../../src/domain/interests.js';
+import { createLogger } from '../../src/logger.js';
+import { hashPassword } from '../../src/services/password-hasher.js';
+import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
+import { DiscoveryIndex } from '../../src/store/discovery-index.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { UserRepository } from '../../src/store/user-repository.js';
+import { agentProfile, BENCH_PASSWORD } from './profiles.js';
+import type { Progress } from './progress.js';
+
+const BATCH = 500;
+
+/**
+ * Writes `count` agents straight into the target's Redis through the service's own repository and
+ * discovery indexer (no HTTP, one password hash shared by all), so that the scenarios run against a large
+ * pool. Seeded agents get no ranking job of their own (they are the population others' feeds are ranked
+ * over); every result of a run that seeded is labelled "seeded".
+ */
+export async function seedAgents(redisUrl: string, count: number, runId: string, progress: Progress): Promise<{ seconds: number }> {
+  const redis = new Redis(redisUrl, { enableAutoPipelining: true, lazyConnect: true });
+  await redis.connect();
+  const started = performance.now();
+  try {
+    const scripts = new Scripts(redis);
+    const users = new UserRepository(redis, scripts);
+    const indexer = new DiscoveryIndexer(new DiscoveryIndex(redis, scripts), { schedule: async () => {} }, createLogger('warn'));
+    const passwordHash = await hashPassword(BENCH_PASSWORD);
+    for (let done = 0; done < count; ) {
+      const batch = Math.min(BATCH, count - done);
+      await Promise.all(
+        Array.from({ length: batch }, async (_, i) => {
+          const profile = agentProfile(`${runId}-seeded`, done + i);
+          const user = await users.create({
+            pool: 'agent',
+            email: profile.email,
+            passwordHash,
+            displayName: profile.display_name.replace('Bench Agent', 'Seeded Agent'),
+            birthdate: profile.birthdate,
+            gender: profile.gender,
+            bio: 'Seeded straight into Redis by the load bench.',
+            interests: normalizeInterests(profile.interests),
+            city: profile.city,
+            state: profile.state,
+            themeId: profile.theme_id,
+          });
+          if (!user) throw new Error(`seeding: e-mail ${profile.email} is taken`);
+          await indexer.profileSaved(user);
+        }),
+      );
+      done += batch;
+      if (done % 10_000 === 0 || done === count) progress.info(`seeded ${done}/${count}`);
+    }
+  } finally {
+    redis.disconnect();
+  }
+  return { seconds: (performance.now() - started) / 1000 };
+}

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { Redis } from 'ioredis';
+import { freePort } from '../../src/store/free-port.js';
+import { spawnTs, stopChild, waitForLine } from './children.js';
+
+/** The service under test: started by the bench (embedded default) or reached at a given URL. */
+export type Target = {
+  kind: 'embedded' | 'url';
+  baseUrl: string;
+  host: string;
+  port: number;
+  /** The Redis the service uses, when known (embedded, or --redis-url). */
+  redisUrl?: string;
+  /** The server's process id, when the bench started it (for CPU figures). */
+  pid?: number;
+  /** Warnings and errors the server logged while the bench ran. */
+  problems: string[];
+  stop(): Promise<void>;
+};
+
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[?::1\]?)$/;
+
+export const isLoopback = (host: string) => LOOPBACK.test(host);
+
+export function urlTarget(url: string, redisUrl?: string): Target {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'http:') throw new Error(`--url must be http:// (got ${parsed.protocol})`);
+  return {
+    kind: 'url',
+    baseUrl: parsed.origin,
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port || 80),
+    redisUrl,
+    problems: [],
+    stop: async () => {},
+  };
+}
+
+/**
+ * `tsx src/main.ts serve` as a child process on a free port with a throw-away DATA_DIR: the embedded default,
+ * with its own redis-server and the in-process ranking worker. The loader runs in the server's own process
+ * (node --import tsx) so that its CPU time is the server's.
+ */
+export async function startEmbeddedService(log: (line: string) => void): Promise<Target> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-'));
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    EMBEDDED_WORKER: 'true',
+    LOG_LEVEL: 'info',
+    SHUTDOWN_GRACE_MS: '3000',
+  };
+  delete env.REDIS_URL;
+  const child = spawnTs('src/main.ts', ['serve'], env);
+  const problems: string[] = [];
+  let redisUrl: string | undefined;
+  const stderr = createInterface({ input: child.stderr! });
+  stderr.on('line', (line) => problems.length < 50 && problems.push(line));
+  try {
+    await waitForLine(
+      child,
+      (line) => {
+        const entry = parseLogLine(line);
+        if (typeof entry?.redis === 'string') redisUrl = entry.redis;
+        return typeof entry?.msg === 'string' && entry.msg.startsWith('listening on') ? true : undefined;
+      },
+      60_000,
+      'the service',
+    );
+  } catch (error) {
+    await stopChild(child, 1_000);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  keepReadingProblems(child, problems);
+  log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${redisUrl ?? 'unknown'}, data in ${dataDir}`);
+  return {
+    kind: 'embedded',
+    baseUrl: `http://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    redisUrl,
+    pid: child.pid,
+    problems,
+    stop: async () => {
+      await stopChild(child, 8_000);
+      if (redisUrl) await shutdownOrphanRedis(redisUrl);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function parseLogLine(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keeps the server's stdout drained, remembering warnings and errors (pino level 40 and up). */
+function keepReadingProblems(child: ChildProcess, problems: string[]) {
+  const lines = createInterface({ input: child.stdout! });
+  lines.on('line', (line) => {
+    const entry = parseLogLine(line);
+    if (entry && Number(entry.level) >= 40 && problems.length < 50) {
+      const { level: _level, time: _time, pid: _pid, hostname: _hostname, msg, ...details } = entry;
+      const err = details.err as { message?: string } | undefined;
+      if (err?.message) details.err = err.message;
+      problems.push(`${String(msg ?? '')} ${JSON.stringify(details)}`.slice(0, 300));
+    }
+  });
+}
+
+/** If the server died without stopping its embedded Redis, stop that Redis through its own protocol. */
+async function shutdownOrphanRedis(url: string) {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 500 });
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+    await redis.call('SHUTDOWN', 'NOSAVE');
+  } catch {
+    // Gone already: nothing to do.
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** The hello-world uWS child used as the HTTP ceiling. */
+export async function startHelloServer(): Promise<{ port: number; pid?: number; stop(): Promise<void> }> {
+  const child = spawnTs('bench/lib/hello-server.ts');
+  const port = await waitForLine(
+    child,
+    (line) => {
+      const entry = parseLogLine(line);
+      return typeof entry?.port === 'number' ? entry.port : undefined;
+    },
+    20_000,
+    'the hello-world server',
+  );
+  child.stdout!.resume();
+  child.stderr!.resume();
+  return { port, pid: child.pid, stop: () => stopChild(child, 2_000) };
+}

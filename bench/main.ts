@@ -1,0 +1,216 @@
+/**
+ * `npm run bench`: starts (or reaches) the service, measures the ceilings, runs the chosen scenarios,
+ * prints a table and writes bench/results/<timestamp>.json and .html. See `npm run bench -- --help`.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Redis } from 'ioredis';
+import { HelloCeiling, measureCeilings } from './lib/ceilings.js';
+import { killAllChildren, REPO_ROOT } from './lib/children.js';
+import { helpText, parseCli, UsageError } from './lib/cli.js';
+import { JsonClient } from './lib/json-client.js';
+import { LoopbackAddresses } from './lib/loopback.js';
+import { Monitor, redisInfo } from './lib/monitor.js';
+import { Population } from './lib/population.js';
+import { Progress } from './lib/progress.js';
+import { machineInfo, type BenchReport } from './lib/report.js';
+import { renderHtml } from './lib/report-html.js';
+import { renderTable } from './lib/report-table.js';
+import { seedAgents } from './lib/seed.js';
+import { isLoopback, startEmbeddedService, urlTarget, type Target } from './lib/target.js';
+import { emptyResult, type BenchContext, type BenchOptions, type ScenarioResult } from './lib/types.js';
+import { DEFAULT_SCENARIOS, SCENARIOS } from './scenarios/index.js';
+
+async function main(): Promise<number> {
+  let options: BenchOptions | undefined;
+  try {
+    options = parseCli(process.argv.slice(2), SCENARIOS.map((s) => s.name), DEFAULT_SCENARIOS);
+  } catch (error) {
+    if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+      console.error(`${(error as Error).message}\n(npm run bench -- --help lists the options)`);
+      return 2;
+    }
+    throw error;
+  }
+  if (!options) {
+    console.log(helpText(SCENARIOS, DEFAULT_SCENARIOS));
+    return 0;
+  }
+  if (options.report) {
+    const earlier = JSON.parse(readFileSync(options.report, 'utf8')) as BenchReport;
+    writeFileSync(options.report.replace(/\.json$/, '.html'), renderHtml(earlier));
+    console.log(renderTable(earlier));
+    return 0;
+  }
+
+  const progress = new Progress();
+  const startedAt = new Date();
+  let aborted = false;
+  const abort = (why: string) => {
+    if (aborted) return;
+    aborted = true;
+    progress.info(`${why}: finishing the current phase, then writing the report`);
+  };
+  const overall = setTimeout(() => abort(`the ${options!.maxMinutes}-minute bound is reached`), options.maxMinutes * 60_000);
+  overall.unref();
+  const hardStop = setTimeout(() => {
+    console.error('the bench overran its time bound by two minutes: stopping its children and exiting');
+    killAllChildren();
+    process.exit(3);
+  }, (options.maxMinutes + 2) * 60_000);
+  hardStop.unref();
+  process.on('SIGTERM', () => {
+    console.error('SIGTERM: stopping the children and exiting without a report');
+    killAllChildren();
+    process.exit(143);
+  });
+  // npm and tsx relay the terminal's SIGINT too, so one Ctrl-C can arrive two or three times at once.
+  let firstInterrupt = 0;
+  process.on('SIGINT', () => {
+    if (firstInterrupt === 0) {
+      firstInterrupt = Date.now();
+      abort('interrupted (Ctrl-C again to stop at once)');
+    } else if (Date.now() - firstInterrupt > 1_000) {
+      console.error('interrupted twice: stopping the children and exiting without a report');
+      killAllChildren();
+      process.exit(130);
+    }
+  });
+
+  progress.section(options.url ? `target ${options.url}` : 'starting the service (embedded default)');
+  const target: Target = options.url ? urlTarget(options.url, options.redisUrl) : await startEmbeddedService((line) => progress.info(line));
+  const redis = target.redisUrl ? new Redis(target.redisUrl, { lazyConnect: true, enableAutoPipelining: false, maxRetriesPerRequest: 2 }) : undefined;
+  redis?.on('error', () => {});
+  const api = new JsonClient(target.baseUrl);
+  const monitor = new Monitor(target.baseUrl, target.pid, redis);
+  const scenarios: ScenarioResult[] = [];
+  let report: BenchReport | undefined;
+  let hello: HelloCeiling | undefined;
+  try {
+    await redis?.connect();
+    await waitReady(api);
+    const routes = await openApiRoutes(api);
+    const addresses = new LoopbackAddresses(isLoopback(target.host));
+    if (!isLoopback(target.host)) progress.info('the target is not on loopback: clients cannot spread over source addresses, so registrations are paced by the real limit');
+    monitor.start();
+
+    progress.section('ceilings');
+    hello = await HelloCeiling.start(addresses);
+    const ceiling = hello;
+    const ceilings = await measureCeilings(options, target, ceiling, addresses, progress);
+
+    const runId = `${startedAt.getTime().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+    const ctx: BenchContext = {
+      options,
+      target,
+      redis,
+      api,
+      monitor,
+      addresses,
+      population: new Population(target, addresses, runId, progress),
+      progress,
+      ceilings,
+      helloNow: async (durationMs) =>
+        (await ceiling.measure({ connections: options.connections, durationMs, warmupMs: options.warmup * 1000, maxRequests: options.maxRequests })).throughput,
+      runId,
+      hasRoute: (method, path) => routes.has(`${method.toUpperCase()} ${path}`),
+      aborted: () => aborted,
+    };
+
+    let seeded = false;
+    if (options.seed > 0) {
+      progress.section(`seeding ${options.seed} agents straight into Redis`);
+      if (!target.redisUrl) throw new Error('--seed needs the target Redis: it is known for the embedded default, or pass --redis-url');
+      const { seconds } = await seedAgents(target.redisUrl, options.seed, runId, progress);
+      progress.info(`seeded ${options.seed} agents in ${seconds.toFixed(1)}s`);
+      seeded = true;
+    }
+
+    for (const name of options.scenarios) {
+      const scenario = SCENARIOS.find((s) => s.name === name)!;
+      if (aborted) {
+        scenarios.push({ ...emptyResult(scenario), skipped: 'the run was stopped before it' });
+        continue;
+      }
+      progress.section(`${scenario.name}: ${scenario.title}`);
+      const started = performance.now();
+      let result: ScenarioResult;
+      try {
+        result = await scenario.run(ctx);
+      } catch (error) {
+        progress.endLive();
+        progress.info(`failed: ${(error as Error).stack ?? error}`);
+        result = { ...emptyResult(scenario), error: (error as Error).message };
+      }
+      result.seconds = (performance.now() - started) / 1000;
+      if (seeded && !result.skipped) result.seeded = true;
+      scenarios.push(result);
+    }
+
+    const redisVersion = redis ? await redis.info('server').then((info) => /redis_version:(\S+)/.exec(info)?.[1], () => undefined) : undefined;
+    report = {
+      version: 1,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+      durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
+      command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+      machine: machineInfo(redisVersion),
+      target: { kind: target.kind, baseUrl: target.baseUrl, redis: target.redisUrl },
+      options,
+      ceilings,
+      scenarios,
+      serverProblems: target.problems,
+    };
+  } finally {
+    monitor.stop();
+    api.close();
+    redis?.disconnect();
+    progress.section('stopping');
+    await hello?.stop();
+    await target.stop();
+    clearTimeout(overall);
+    clearTimeout(hardStop);
+  }
+
+  if (!report) return 1;
+  const outDir = resolve(REPO_ROOT, options.out);
+  mkdirSync(outDir, { recursive: true });
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const jsonPath = join(outDir, `${stamp}.json`);
+  const htmlPath = join(outDir, `${stamp}.html`);
+  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(htmlPath, renderHtml(report));
+  console.log(`\n${renderTable(report)}\n`);
+  console.log(`Reports: ${jsonPath}\n         ${htmlPath}`);
+  return scenarios.some((s) => s.error) ? 1 : 0;
+}
+
+async function waitReady(api: JsonClient) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const res = await api.get('/readyz').catch(() => undefined);
+    if (res?.status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the service is not ready (GET /readyz: ${res?.status ?? 'no answer'})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** `METHOD /path/{param}` of every route the service documents. */
+async function openApiRoutes(api: JsonClient): Promise<Set<string>> {
+  const res = await api.get('/api/v1/openapi.json');
+  const routes = new Set<string>();
+  for (const [path, methods] of Object.entries((res.body?.paths ?? {}) as Record<string, Record<string, unknown>>)) {
+    for (const method of Object.keys(methods)) routes.add(`${method.toUpperCase()} ${path}`);
+  }
+  return routes;
+}
+
+process.on('exit', killAllChildren);
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    killAllChildren();
+    process.exit(1);
+  },
+);
