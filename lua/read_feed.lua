@@ -2,7 +2,8 @@
   One page of an account's feed: first its ranked part, best first (score, then id, descending), then
   everyone else of the pool, newest first (creation ms, then id, descending), never the account itself,
   nobody it swiped, and nobody twice (the rest skips whoever is in the ranked part). A page resumes
-  strictly after the cursor position, so paging neither repeats nor skips an entry.
+  strictly after the cursor position, so paging neither repeats nor skips an entry. Bounded work: the
+  ranked part holds at most the feed size, and at most ARGV[6] entries of the rest are looked at.
 
   KEYS[1] feed:<pool>:<id>                  sorted set: candidate id -> score
   KEYS[2] swipes:<pool>:<id>                hash: fields are the ids the account swiped
@@ -49,26 +50,41 @@ local function after_cursor(score, member)
 end
 
 if part == '' or part == 'r' then
-  local top = part == 'r' and cursor_score or '+inf'
-  local rows = redis.call('ZRANGE', feed, top, '-inf', 'BYSCORE', 'REV', 'WITHSCORES')
-  for i = 1, #rows, 2 do
-    local member, score = rows[i], rows[i + 1]
-    if (part == '' or after_cursor(score, member)) and member ~= self and redis.call('HEXISTS', swipes, member) == 0 then
-      out[#out + 1] = 'r'
-      out[#out + 1] = member
-      out[#out + 1] = score
-      count = count + 1
-      if count >= want then return with_cards() end
+  local top, offset = part == 'r' and cursor_score or '+inf', 0
+  repeat
+    local rows = redis.call('ZRANGE', feed, top, '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, want, 'WITHSCORES')
+    offset = offset + want
+    for i = 1, #rows, 2 do
+      local member, score = rows[i], rows[i + 1]
+      if (part == '' or after_cursor(score, member)) and member ~= self and redis.call('HEXISTS', swipes, member) == 0 then
+        out[#out + 1] = 'r'
+        out[#out + 1] = member
+        out[#out + 1] = score
+        count = count + 1
+        if count >= want then return with_cards() end
+      end
     end
-  end
+  until #rows < want * 2
   part, cursor_score, cursor_id = '', '+inf', ''
 end
 
-local offset, batch, scanned = 0, 200, 0
+-- Each batch resumes at the last score seen, skipping just the rows of that score already seen: a LIMIT
+-- offset growing batch after batch would be walked again by every batch.
+local from, skip, batch, scanned = cursor_score, 0, 200, 0
 while count < want do
-  local rows = redis.call('ZRANGE', users, cursor_score, '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, batch, 'WITHSCORES')
+  local rows = redis.call('ZRANGE', users, from, '-inf', 'BYSCORE', 'REV', 'LIMIT', skip, batch, 'WITHSCORES')
   if #rows == 0 then break end
-  offset = offset + batch
+  local last = rows[#rows]
+  if tonumber(last) == tonumber(from) then
+    skip = skip + #rows / 2
+  else
+    skip = 0
+    for i = #rows, 2, -2 do
+      if rows[i] ~= last then break end
+      skip = skip + 1
+    end
+    from = last
+  end
   for i = 1, #rows, 2 do
     local member, score = rows[i], rows[i + 1]
     if part == '' or after_cursor(score, member) then

@@ -3,7 +3,8 @@
   The latest swipe on a target replaces the earlier one. The target is looked up under the caller's own
   pool, so a target of the other pool is not found. A like or super_like whose target already liked or
   super-liked back creates the match, unless the pair already has one (then that match is returned) or
-  once had one that was ended (an unmatched pair never matches again). The target leaves the swiper's feed.
+  once had one that was ended (an unmatched pair never matches again). The target leaves the swiper's feed,
+  which then has room: its floor (see lua/rank_feed.lua) drops to 0.
 
   KEYS[1]  user:<pool>:<from>          the swiper (interests, for the match)
   KEYS[2]  user:<pool>:<to>            the target; must exist
@@ -15,7 +16,8 @@
   KEYS[8]  matches:<pool>:<from>       the users' current matches by last activity
   KEYS[9]  matches:<pool>:<to>
   KEYS[10] pool:<pool>:matches         the pool's current matches by last activity
-  KEYS[11] idem:...                    optional: the Idempotency-Key record
+  KEYS[11] disc:<pool>:floors          ranked id -> its feed's floor (the swiper's, if ranked, is set to 0)
+  KEYS[12] idem:...                    optional: the Idempotency-Key record
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
@@ -25,22 +27,37 @@
   ARGV[7] Idempotency-Key record lifetime, seconds
 
   Returns {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
-  was seen (nothing written); else {'ok', record, shared interests as JSON or '', previous kind or ''},
+  was seen (nothing written); else {'ok', record, shared interests as JSON or '', previous kind or ''}
+  (the previous kind is read for a super_like only: it decides whether the super like is announced),
   where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>".
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local idem = KEYS[11]
+local idem = KEYS[12]
 
 if idem then
   local done = redis.call('GET', idem)
   if done then return {'replay', done} end
 end
 if redis.call('EXISTS', KEYS[2]) == 0 then return {'not_found'} end
-if redis.call('EXISTS', KEYS[7]) == 1 then return redis.error_reply('candidate match id ' .. ARGV[6] .. ' is taken') end
 
-local previous = redis.call('HGET', KEYS[3], to) or ''
+-- Whether a match is made is read before anything is written, so that a refusal writes nothing.
+local state, match_id, shared = 'none', '', ''
+if kind ~= 'pass' then
+  local pair = redis.call('GET', KEYS[6])
+  if pair then
+    if string.sub(pair, 1, 6) ~= 'ended:' then state, match_id = 'existing', pair end
+  else
+    local back = redis.call('HGET', KEYS[4], from)
+    if back == 'like' or back == 'super_like' then state, match_id = 'created', ARGV[6] end
+  end
+end
+if state == 'created' and redis.call('EXISTS', KEYS[7]) == 1 then
+  return redis.error_reply('candidate match id ' .. ARGV[6] .. ' is taken')
+end
+
+local previous = kind == 'super_like' and redis.call('HGET', KEYS[3], to) or ''
 redis.call('HSET', KEYS[3], to, kind)
-redis.call('ZREM', KEYS[5], to)
+if redis.call('ZREM', KEYS[5], to) == 1 then redis.call('ZADD', KEYS[11], 'XX', 0, from) end
 
 local function interests(key)
   local raw = redis.call('HGET', key, 'interests')
@@ -63,24 +80,15 @@ local function shared_interests()
   return '[' .. table.concat(out, ',') .. ']'
 end
 
-local state, match_id, shared = 'none', '', ''
-if kind ~= 'pass' then
-  local pair = redis.call('GET', KEYS[6])
-  if pair then
-    if string.sub(pair, 1, 6) ~= 'ended:' then state, match_id = 'existing', pair end
-  else
-    local back = redis.call('HGET', KEYS[4], from)
-    if back == 'like' or back == 'super_like' then
-      state, match_id, shared = 'created', ARGV[6], shared_interests()
-      local lo, hi = from, to
-      if tonumber(to) < tonumber(from) then lo, hi = to, from end
-      redis.call('HSET', KEYS[7], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
-      redis.call('SET', KEYS[6], match_id)
-      redis.call('ZADD', KEYS[8], ARGV[4], match_id)
-      redis.call('ZADD', KEYS[9], ARGV[4], match_id)
-      redis.call('ZADD', KEYS[10], ARGV[4], match_id)
-    end
-  end
+if state == 'created' then
+  shared = shared_interests()
+  local lo, hi = from, to
+  if tonumber(to) < tonumber(from) then lo, hi = to, from end
+  redis.call('HSET', KEYS[7], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
+  redis.call('SET', KEYS[6], match_id)
+  redis.call('ZADD', KEYS[8], ARGV[4], match_id)
+  redis.call('ZADD', KEYS[9], ARGV[4], match_id)
+  redis.call('ZADD', KEYS[10], ARGV[4], match_id)
 end
 
 local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id

@@ -26,6 +26,7 @@ import { MessageRepository } from './store/message-repository.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
 import { createBlockingRedis, createRedis } from './store/redis.js';
+import { ScriptConnection } from './store/script-connection.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { UserRepository } from './store/user-repository.js';
@@ -43,6 +44,8 @@ export type AppOptions = { config: Config; redisUrl: string; logger: Logger };
 export class Application {
   readonly redis: Redis;
   private readonly subscriber: Redis;
+  /** The lean connection of the hottest script (the swipe); see ScriptConnection. */
+  private readonly scriptConnection: ScriptConnection;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
@@ -77,7 +80,8 @@ export class Application {
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    this.scripts = new Scripts(this.redis);
+    this.scriptConnection = new ScriptConnection(options.redisUrl);
+    this.scripts = new Scripts(this.redis, this.scriptConnection);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
 
@@ -92,7 +96,7 @@ export class Application {
   async start(): Promise<this> {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
-    await Promise.all([this.redis.connect(), this.subscriber.connect()]);
+    await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection.connect()]);
     const { secret, generated } = await resolveTokenSecret(this.redis, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
@@ -155,7 +159,7 @@ export class Application {
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await Promise.allSettled([this.redis.quit(), this.subscriber.quit()]);
+      await Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]);
       this.redis.disconnect();
       this.subscriber.disconnect();
     })();

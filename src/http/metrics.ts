@@ -4,15 +4,20 @@ type Series = { count: number; sumMs: number; buckets: number[] };
 
 /** Request counters and latency histograms per route and status, rendered as Prometheus text. */
 export class Metrics {
-  private readonly series = new Map<string, Series>();
+  /** Route pattern → status → series: keyed so that observing a request builds no string. */
+  private readonly series = new Map<string, Map<number, Series>>();
   private readonly gauges = new Map<string, () => number>();
 
   observe(route: string, status: number, ms: number) {
-    const key = `${route}\u0000${status}`;
-    let s = this.series.get(key);
+    let byStatus = this.series.get(route);
+    if (!byStatus) {
+      byStatus = new Map();
+      this.series.set(route, byStatus);
+    }
+    let s = byStatus.get(status);
     if (!s) {
       s = { count: 0, sumMs: 0, buckets: BUCKETS_MS.map(() => 0) };
-      this.series.set(key, s);
+      byStatus.set(status, s);
     }
     s.count++;
     s.sumMs += ms;
@@ -29,14 +34,15 @@ export class Metrics {
       '# TYPE http_requests_total counter',
     ];
     const histogram = ['# HELP http_request_duration_ms Request latency in ms.', '# TYPE http_request_duration_ms histogram'];
-    for (const [key, s] of this.series) {
-      const [route, status] = key.split('\u0000');
-      const labels = `route="${route}",status="${status}"`;
-      lines.push(`http_requests_total{${labels}} ${s.count}`);
-      BUCKETS_MS.forEach((le, i) => histogram.push(`http_request_duration_ms_bucket{${labels},le="${le}"} ${s.buckets[i]}`));
-      histogram.push(`http_request_duration_ms_bucket{${labels},le="+Inf"} ${s.count}`);
-      histogram.push(`http_request_duration_ms_sum{${labels}} ${s.sumMs.toFixed(3)}`);
-      histogram.push(`http_request_duration_ms_count{${labels}} ${s.count}`);
+    for (const [route, byStatus] of this.series) {
+      for (const [status, s] of byStatus) {
+        const labels = `route="${route}",status="${status}"`;
+        lines.push(`http_requests_total{${labels}} ${s.count}`);
+        BUCKETS_MS.forEach((le, i) => histogram.push(`http_request_duration_ms_bucket{${labels},le="${le}"} ${s.buckets[i]}`));
+        histogram.push(`http_request_duration_ms_bucket{${labels},le="+Inf"} ${s.count}`);
+        histogram.push(`http_request_duration_ms_sum{${labels}} ${s.sumMs.toFixed(3)}`);
+        histogram.push(`http_request_duration_ms_count{${labels}} ${s.count}`);
+      }
     }
     lines.push(...histogram);
     const memory = process.memoryUsage();

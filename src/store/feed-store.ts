@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { keys, type Pool } from './keys.js';
 import { decodeCard } from './profile-cards.js';
@@ -15,49 +16,61 @@ export type FeedRow = FeedPosition & { card?: ProfileSource };
 export type FeedRows = { rankedAt?: number; rankedSize: number; viewer?: ProfileSource; rows: FeedRow[]; stop?: FeedPosition };
 export type SpreadEntry = { owner: number; score: number };
 
-/** How long a ranking's scratch may outlive a worker that died before spreading it. */
-const SCRATCH_TTL_SECONDS = 600;
+/** How many candidates a ranking considers at most (see RANK_CANDIDATES). */
+export type RankBounds = { candidates: number; minSample: number };
+const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE };
+/** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
+export type Ranking = { candidates: number; targets: SpreadEntry[] };
 
 /**
- * Ranked feeds: each account's best candidates as a small sorted set, the scratch a ranking leaves for
- * spreading the account into the feeds of those sharing its interests, and the record of which feeds
- * have been ranked.
+ * Ranked feeds: each account's best candidates as a small sorted set, each ranked feed's floor (for
+ * spreading others into it), and the record of which feeds have been ranked.
  */
 export class FeedStore {
   constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
 
   /**
-   * Replaces the account's feed with the best `size` of everyone sharing an interest (lua/rank_feed.lua).
-   * `interests` and `weights` go together; dropped interests carry weight 0. Returns the scratch size.
+   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
+   * and with `spreading` also names the feeds it should enter or move in (lua/rank_feed.lua).
+   * `interests` and `weights` go together.
    */
-  rank(pool: Pool, id: number, interests: readonly string[], weights: readonly number[], size: number, keepScratch: boolean): Promise<number> {
-    return this.scripts.run<number>(
+  async rank(
+    pool: Pool,
+    id: number,
+    interests: readonly string[],
+    weights: readonly number[],
+    size: number,
+    spreading: boolean,
+    bounds: RankBounds = DEFAULT_BOUNDS,
+  ): Promise<Ranking> {
+    const [candidates, ...flat] = await this.scripts.run<Array<number | string>>(
       'rank_feed',
-      [
-        keys.feed(pool, id),
-        keys.swipes(pool, id),
-        keys.rankedFeeds(pool),
-        keys.feedFloors(pool),
-        keys.rankScratch(pool, id),
-        ...interests.map((i) => keys.interestIndex(pool, i)),
-      ],
-      [id, size, Date.now(), keepScratch ? SCRATCH_TTL_SECONDS : 0, ...weights],
+      [keys.feed(pool, id), keys.swipes(pool, id), keys.rankedFeeds(pool), keys.feedFloors(pool), ...interests.map((i) => keys.interestIndex(pool, i))],
+      [id, size, Date.now(), spreading ? 1 : 0, bounds.candidates, bounds.minSample, ...weights],
     );
+    return { candidates: Number(candidates), targets: pairs(flat) };
   }
 
   /**
-   * From the slice [first, first + count) of the scratch a ranking left, the owners whose feed the account
-   * must enter, move in or leave (lua/spread_targets.lua).
+   * From one page (about `count` members, from `cursor`) of an interest set the account no longer holds,
+   * the owners whose feed the account must leave or move in, scored by its current `interests` and
+   * `weights` (lua/dropped_targets.lua). Page on until the returned cursor is "0".
    */
-  async spreadTargets(pool: Pool, id: number, first: number, count: number): Promise<SpreadEntry[]> {
-    const flat = await this.scripts.run<string[]>('spread_targets', [keys.rankScratch(pool, id), keys.feedFloors(pool)], [id, first, count]);
-    const out: SpreadEntry[] = [];
-    for (let i = 0; i < flat.length; i += 2) out.push({ owner: Number(flat[i]), score: Number(flat[i + 1]) });
-    return out;
-  }
-
-  dropScratch(pool: Pool, id: number): Promise<number> {
-    return this.redis.unlink(keys.rankScratch(pool, id));
+  async droppedTargets(
+    pool: Pool,
+    id: number,
+    dropped: string,
+    interests: readonly string[],
+    weights: readonly number[],
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; targets: SpreadEntry[] }> {
+    const [next, ...flat] = await this.scripts.run<string[]>(
+      'dropped_targets',
+      [keys.interestIndex(pool, dropped), keys.feedFloors(pool), ...interests.map((i) => keys.interestIndex(pool, i))],
+      [id, cursor, count, ...weights],
+    );
+    return { cursor: next ?? '0', targets: pairs(flat) };
   }
 
   /** Places the candidate into (score > 0) or out of (score 0) each owner's feed (lua/spread_into_feeds.lua). */
@@ -113,4 +126,11 @@ export class FeedStore {
       ...(reply[2] !== '' ? { stop: { part: 't' as const, score: Number(reply[2]), id: Number(reply[3]) } } : {}),
     };
   }
+}
+
+/** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
+function pairs(flat: ReadonlyArray<number | string>): SpreadEntry[] {
+  const out: SpreadEntry[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ owner: Number(flat[i]), score: Number(flat[i + 1]) });
+  return out;
 }

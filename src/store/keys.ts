@@ -27,8 +27,6 @@ export const keys = {
   rankedFeeds: (pool: Pool) => `disc:${pool}:ranked`,
   /** Sorted set: ranked account id → its feed's floor (lowest score when the feed is full, else 0). */
   feedFloors: (pool: Pool) => `disc:${pool}:floors`,
-  /** Sorted set with TTL: scratch of one ranking, candidate id → score over everyone sharing an interest. */
-  rankScratch: (pool: Pool, id: number | string) => `disc:${pool}:scratch:${id}`,
   /** Set: ids of the pool's accounts holding an interest (its size is the interest's frequency). */
   interestIndex: (pool: Pool, interest: string) => `disc:${pool}:interest:${interest}`,
   /** Set: ids of the pool's accounts of a gender. */

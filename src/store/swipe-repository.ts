@@ -20,7 +20,7 @@ export type SwipeOutcome =
       matchId: number | null;
       /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
       sharedInterests: string[] | null;
-      /** The swiper's earlier swipe on this target, if any. */
+      /** The swiper's earlier swipe on this target, if any; known for a super_like only (null otherwise). */
       previousKind: SwipeKind | null;
     };
 
@@ -45,10 +45,11 @@ export class SwipeRepository {
       keys.userMatches(pool, fromId),
       keys.userMatches(pool, toId),
       keys.poolMatches(pool),
+      keys.feedFloors(pool),
     ];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
-    const reply = await this.scripts.run<string[]>('record_swipe', keyList, [
+    const reply = await this.scripts.runDirect<string[]>('record_swipe', keyList, [
       fromId,
       toId,
       kind,

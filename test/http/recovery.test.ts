@@ -45,9 +45,11 @@ describe('when Redis goes away', () => {
 
 describe('graceful stop', () => {
   it('finishes in-flight requests before closing', async () => {
-    const other = await startApp(redis.url);
-    const pending = Array.from({ length: 4 }, () => other.api.post('/api/v1/agents/register', { body: registrationBody(), ip: nextLoopbackIp() }));
-    await new Promise((r) => setTimeout(r, 5));
+    const other = await startApp(redis.url, { REGISTER_RATE_LIMIT: 100 });
+    // Open the keep-alive connections first, so that every request below reaches the server.
+    await Promise.all(Array.from({ length: 4 }, () => other.api.get('/healthz')));
+    const pending = Array.from({ length: 4 }, () => other.api.post('/api/v1/agents/register', { body: registrationBody() }));
+    while (other.app.http.inFlightCount < 4) await new Promise((r) => setImmediate(r));
     const stopping = other.app.stop();
     const results = await Promise.all(pending);
     await stopping;

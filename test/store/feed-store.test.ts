@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { FeedStore } from '../../src/store/feed-store.js';
+import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
@@ -18,6 +18,7 @@ afterAll(async () => {
   await server?.cleanup();
 });
 
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 const feedOf = (owner: number) => redis.zrange(keys.feed('agent', owner), '0', '-1', 'WITHSCORES');
 
 describe('spreading a candidate into ranked feeds', () => {
@@ -55,20 +56,20 @@ describe('spreading a candidate into ranked feeds', () => {
 });
 
 describe('picking the feeds to spread into', () => {
-  it('keeps ranked owners with room or a floor the candidate beats, and every ranked owner to leave', async () => {
-    const scratch = keys.rankScratch('agent', 50);
-    await redis.zadd(scratch, 900, '50', 500, '51', 500, '52', 500, '53', 0, '54', 0, '55', 200, '56');
-    // 51: room; 52: floor 400 (beaten); 53: floor 500 (not beaten); 54: ranked, shares nothing now;
-    // 55: never ranked; 56: never ranked; 50: the candidate itself
+  it('names the ranked candidates whose feed has room or a floor the account beats, with its score there', async () => {
+    const interest = (name: string) => keys.interestIndex('agent', name);
+    await redis.sadd(interest('spread-a'), '50', '51', '52', '53', '55');
+    await redis.sadd(interest('spread-b'), '50', '56');
+    // 51: room; 52: floor 400 (beaten); 53: floor 500 (not beaten); 54: ranked, shares nothing;
+    // 55 and 56: never ranked; 50: the account itself
     await redis.zadd(keys.feedFloors('agent'), 0, '51', 400, '52', 500, '53', 700, '54');
-    const all = await feeds.spreadTargets('agent', 50, 0, 100);
-    expect(all.sort((a, b) => a.owner - b.owner)).toEqual([
+    const ranking = await feeds.rank('agent', 50, ['spread-a', 'spread-b'], [500, 200], 10, true);
+    expect(ranking.candidates).toBe(6);
+    expect(ranking.targets.sort((a, b) => a.owner - b.owner)).toEqual([
       { owner: 51, score: 500 },
       { owner: 52, score: 500 },
-      { owner: 54, score: 0 },
     ]);
-    const sliced = [...(await feeds.spreadTargets('agent', 50, 0, 3)), ...(await feeds.spreadTargets('agent', 50, 3, 3)), ...(await feeds.spreadTargets('agent', 50, 6, 3))];
-    expect(sliced.sort((a, b) => a.owner - b.owner)).toEqual(all);
+    expect((await feeds.rank('agent', 50, ['spread-a', 'spread-b'], [500, 200], 10, false)).targets).toEqual([]);
   });
 });
 
@@ -78,14 +79,143 @@ describe('ranking a feed', () => {
     await redis.sadd(interest('rare'), '100', '101');
     await redis.sadd(interest('common'), '100', '102', '103', '104', '105');
     await redis.hset(keys.swipes('member', 100), '103', 'like');
-    const sharers = await feeds.rank('member', 100, ['rare', 'common'], [3000, 500], 2, false);
-    expect(sharers).toBe(6); // the union holds the account itself too; it is never picked
+    const { candidates } = await feeds.rank('member', 100, ['rare', 'common'], [3000, 500], 2, false);
+    expect(candidates).toBe(6); // the account itself is gathered too; it is never picked
     expect(await redis.zrange(keys.feed('member', 100), '0', '-1', 'REV', 'WITHSCORES')).toEqual(['101', '3000', '105', '500']);
     expect(await feeds.isRanked('member', 100)).toBe(true);
     expect(await redis.zscore(keys.feedFloors('member'), '100')).toBe('500');
-    await feeds.rank('member', 101, ['rare'], [3000], 5, true);
+    const { targets } = await feeds.rank('member', 101, ['rare'], [3000], 5, true);
     expect(await redis.zscore(keys.feedFloors('member'), '101')).toBe('0');
-    expect(await redis.zrange(keys.rankScratch('member', 101), '0', '-1')).toEqual(['100', '101']);
-    expect(await redis.exists(keys.rankScratch('member', 100))).toBe(0);
+    expect(targets).toEqual([{ owner: 100, score: 3000 }]); // beats 100's floor of 500
+  });
+});
+
+describe('ranking a feed with a capped common interest', () => {
+  // Budget 10, at least 3 drawn per sampled interest: 'rare' (3 holders) and 'mid' (6) are taken whole,
+  // 'common' (61 holders, more than the budget) only sampled.
+  const interest = (name: string) => keys.interestIndex('member', name);
+  const viewer = 2000;
+  const common = ['2001', '2003', ...Array.from({ length: 58 }, (_, i) => String(2101 + i))];
+  const weights = { rare: 3000, mid: 700, common: 500 };
+  beforeAll(async () => {
+    await redis.sadd(interest('capped-rare'), viewer, 2001, 2002);
+    await redis.sadd(interest('capped-mid'), viewer, 2003, 2004, 2005, 2006, 2007);
+    await redis.sadd(interest('capped-common'), viewer, ...common);
+    // every sharer's feed ranked, with room: the spread targets are then exactly the candidates considered
+    await redis.zadd(keys.feedFloors('member'), ...['2001', '2002', '2003', '2004', '2005', '2006', '2007', ...common].flatMap((id) => [0, id]));
+  });
+  const rank = (bounds = { candidates: 10, minSample: 3 }, size = 100) =>
+    feeds.rank('member', viewer, ['capped-common', 'capped-rare', 'capped-mid'], [weights.common, weights.rare, weights.mid], size, true, bounds);
+
+  it('considers the rarer interests whole and only a sample of the common one', async () => {
+    const { candidates, targets } = await rank();
+    expect(candidates).toBeGreaterThanOrEqual(8); // the viewer, 2001..2007
+    expect(candidates).toBeLessThanOrEqual(11); // + at most 3 drawn from 'common'
+    const considered = targets.map((t) => String(t.owner));
+    expect(considered).toHaveLength(candidates - 1); // all but the viewer
+    expect(considered).toEqual(expect.arrayContaining(['2001', '2002', '2003', '2004', '2005', '2006', '2007']));
+  });
+
+  it('scores every candidate considered by all the interests it shares, so rarer and more shared rank higher', async () => {
+    for (let run = 0; run < 5; run++) {
+      await rank();
+      const feed = await redis.zrange(keys.feed('member', viewer), '0', '-1', 'REV', 'WITHSCORES');
+      const score = new Map<string, number>();
+      for (let i = 0; i < feed.length; i += 2) score.set(feed[i]!, Number(feed[i + 1]));
+      // 2001 and 2003 also hold the common interest; whether or not the sample drew them, it counts
+      expect(score.get('2001')).toBe(weights.rare + weights.common);
+      expect(score.get('2002')).toBe(weights.rare);
+      expect(score.get('2003')).toBe(weights.mid + weights.common);
+      expect(score.get('2004')).toBe(weights.mid);
+      expect(feed.slice(0, 8).filter((_, i) => i % 2 === 0)).toEqual(['2001', '2002', '2003', '2007']);
+      const drawn = [...score].filter(([id]) => !['2001', '2002', '2003', '2004', '2005', '2006', '2007'].includes(id));
+      expect(drawn.length).toBeLessThanOrEqual(3);
+      expect(drawn.every(([id, s]) => common.includes(id) && s === weights.common)).toBe(true);
+      expect(score.has(String(viewer))).toBe(false);
+    }
+  });
+
+  it('draws at least the minimum sample from a common interest even when the rarer ones fill the budget', async () => {
+    const { candidates } = await rank({ candidates: 3, minSample: 5 });
+    // 'rare' whole (3 with the viewer) fills the budget; 'mid' and 'common' still add up to 5 each
+    expect(candidates).toBeGreaterThan(3);
+    expect(candidates).toBeLessThanOrEqual(13);
+    const feed = await redis.zrange(keys.feed('member', viewer), '0', '-1', 'REV');
+    expect(feed.slice(0, 2)).toEqual(['2001', '2002']);
+  });
+
+  it('ranks over every sharer when the budget covers them all', async () => {
+    expect((await rank({ candidates: 1_000, minSample: 3 })).candidates).toBe(66); // the viewer, 2001..2007, 2101..2158
+    expect(await redis.zcard(keys.feed('member', viewer))).toBe(65);
+  });
+});
+
+describe('picking the feeds an account leaves for a dropped interest', () => {
+  it('keeps, over every page of the set, ranked owners it now shares nothing with or whose floor it beats', async () => {
+    const dropped = keys.interestIndex('agent', 'dropped');
+    const kept = keys.interestIndex('agent', 'kept');
+    const candidate = 3000;
+    // 700 holders (a hash table set, paged by SSCAN): 3001..3700, plus the candidate itself
+    const holders = Array.from({ length: 700 }, (_, i) => 3001 + i);
+    await redis.sadd(dropped, candidate, ...holders);
+    await redis.sadd(kept, candidate, 3002, 3003);
+    // ranked: every even holder with room, 3002 (shares 'kept', room) and 3003 (shares 'kept', floor too high)
+    await redis.zadd(keys.feedFloors('agent'), ...holders.filter((id) => id % 2 === 0).flatMap((id) => [0, id]), 0, 3002, 900, 3003, 0, candidate);
+    const expected = [
+      ...holders.filter((id) => id % 2 === 0 && id !== 3002).map((owner) => ({ owner, score: 0 })),
+      { owner: 3002, score: 500 },
+    ].sort((a, b) => a.owner - b.owner);
+
+    const all: Array<{ owner: number; score: number }> = [];
+    let cursor = '0';
+    let pages = 0;
+    do {
+      const page = await feeds.droppedTargets('agent', candidate, 'dropped', ['kept'], [500], cursor, 100);
+      all.push(...page.targets);
+      cursor = page.cursor;
+      pages++;
+    } while (cursor !== '0');
+    expect(pages).toBeGreaterThan(3);
+    const unique = [...new Map(all.map((t) => [t.owner, t])).values()].sort((a, b) => a.owner - b.owner);
+    expect(unique).toEqual(expected);
+  });
+});
+
+describe('reading a feed', () => {
+  it('pages the ranked part, then the rest newest first, never repeating or skipping, across long runs of equal creation times', async () => {
+    const pool = 'member';
+    const viewer = 4000;
+    const users: Array<[number, number]> = []; // [ms, id]
+    for (let id = 4001; id <= 4450; id++) users.push([id <= 4300 ? 5_000 : 6_000 + (id % 7), id]);
+    users.push([5_000, viewer]);
+    await redis.zadd(keys.poolUsers(pool), ...users.flatMap(([ms, id]) => [ms, id]));
+    // a ranked part longer than a page, with ties, and entries swiped since it was ranked
+    const ranked = [4010, 4350, ...range(4100, 4124)];
+    await redis.zadd(keys.feed(pool, viewer), 900, 4010, 800, 4350, ...range(4100, 4124).flatMap((id) => [500 - (id % 5), id]));
+    await redis.zadd(keys.rankedFeeds(pool), 1, viewer);
+    const swiped = [4020, 4400, 4105, 4106, 4107];
+    await redis.hset(keys.swipes(pool, viewer), ...swiped.flatMap((id) => [String(id), 'pass']));
+    const expectedRanked = range(4100, 4124)
+      .filter((id) => !swiped.includes(id))
+      .sort((a, b) => (a % 5) - (b % 5) || b - a);
+    const expectedRest = users
+      .filter(([, id]) => id !== viewer && !ranked.includes(id) && !swiped.includes(id))
+      .sort((a, b) => b[0] - a[0] || String(b[1]).localeCompare(String(a[1])))
+      .map(([, id]) => id);
+    const expected = [4010, 4350, ...expectedRanked, ...expectedRest];
+
+    for (const scanLimit of [5_000, 37]) {
+      const seen: number[] = [];
+      let after: FeedPosition | undefined;
+      for (let pages = 0; pages < 500; pages++) {
+        const page = await feeds.read(pool, viewer, 9, after, scanLimit);
+        seen.push(...page.rows.map((row) => row.id));
+        const last = page.rows[page.rows.length - 1];
+        if (page.rows.length === 9 && last) after = { part: last.part, score: last.score, id: last.id };
+        else if (page.stop) after = page.stop;
+        else break;
+      }
+      expect(seen).toEqual(expected);
+    }
   });
 });

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { FeedStore } from '../../src/store/feed-store.js';
+import { keys } from '../../src/store/keys.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { SwipeRepository } from '../../src/store/swipe-repository.js';
+import { startRedis } from '../support/stack.js';
+
+let server: Awaited<ReturnType<typeof startRedis>>;
+let redis: Redis;
+let swipes: SwipeRepository;
+let feeds: FeedStore;
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url);
+  const scripts = new Scripts(redis);
+  swipes = new SwipeRepository(redis, scripts);
+  feeds = new FeedStore(redis, scripts);
+  for (const id of [1, 2, 3, 4, 5, 6]) await redis.hset(keys.user('agent', id), 'interests', '[]');
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.cleanup();
+});
+
+const floor = (id: number) => redis.zscore(keys.feedFloors('agent'), String(id));
+
+describe('a swipe and the floors of ranked feeds', () => {
+  it('resets the floor of a full feed the swipe takes an entry out of, so the freed slot can be filled', async () => {
+    // owner 1's feed (size 3) is full, its floor the lowest score
+    await redis.zadd(keys.feed('agent', 1), 700, '2', 500, '3', 300, '4');
+    await redis.zadd(keys.feedFloors('agent'), 300, '1');
+    // account 6 shares one interest with owner 1, worth 200 there
+    await redis.sadd(keys.interestIndex('agent', 'kites'), '1', '6');
+    const targetsOf6 = async () => (await feeds.rank('agent', 6, ['kites'], [200], 3, true)).targets;
+    expect(await targetsOf6()).toEqual([]); // 200 does not beat 300
+
+    await swipes.record('agent', 1, 5, 'pass', new Date()); // 5 is not in the feed: nothing freed
+    expect(await floor(1)).toBe('300');
+    await swipes.record('agent', 1, 2, 'like', new Date());
+    expect(await redis.zrange(keys.feed('agent', 1), '0', '-1')).toEqual(['4', '3']);
+    expect(await floor(1)).toBe('0');
+
+    const targets = await targetsOf6();
+    expect(targets).toEqual([{ owner: 1, score: 200 }]);
+    expect(await feeds.spread('agent', 6, targets, 3)).toBe(1);
+    expect(await redis.zrange(keys.feed('agent', 1), '0', '-1')).toEqual(['6', '4', '3']);
+    expect(await floor(1)).toBe('200');
+  });
+
+  it('gives no floor to a swiper whose feed was never ranked, and works with an Idempotency-Key', async () => {
+    await redis.zadd(keys.feed('agent', 3), 100, '4');
+    await swipes.record('agent', 3, 4, 'pass', new Date(), 'key-1');
+    expect(await redis.zcard(keys.feed('agent', 3))).toBe(0);
+    expect(await floor(3)).toBeNull();
+    const replay = await swipes.record('agent', 3, 4, 'pass', new Date(), 'key-1');
+    expect(replay).toMatchObject({ status: 'recorded', replay: true, kind: 'pass' });
+  });
+});
