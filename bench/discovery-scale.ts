@@ -28,6 +28,8 @@ import { FeedStore, type FeedPosition } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
+import { JsonClient } from './lib/json-client.js';
+import { LoopbackAddresses } from './lib/loopback.js';
 
 export type DiscoveryScaleOptions = {
   /** Seeded agents. */
@@ -118,7 +120,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   const redisProcess = await new RedisProcess({ dir, persist: false }).start();
   // The server answers HTTP with no worker of its own; this process runs the one worker (like the
   // embedded default), told not to rank the seeded pool wholesale on start.
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, REGISTER_RATE_LIMIT: 1_000_000, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
+  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
   const logger = createLogger('warn');
   const app = await new Application({ config, redisUrl: redisProcess.url, logger }).start();
   const probe = new Redis(redisProcess.url, { lazyConnect: true });
@@ -212,6 +214,8 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     // -- registration to feed, through HTTP and the worker -------------------------------------------
     jobs = await RankingJobs.start({ redisUrl: redisProcess.url, ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
+    const client = new JsonClient(baseUrl);
+    const addresses = new LoopbackAddresses(true);
     const registerHistogram = new Histogram();
     const rankedHistogram = new Histogram();
     const spreadHistogram = new Histogram();
@@ -219,10 +223,10 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       const mine = new Set<string>();
       while (mine.size < 5) mine.add(interestName(interestOf()));
       const started = performance.now();
-      const res = await fetch(`${baseUrl}/api/v1/agents/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
+      // Each registration comes from an address of its own: the real per-address limit stays on.
+      const res = await client.request<{ user_id: number }>('POST', '/api/v1/agents/register', {
+        localAddress: addresses.next(),
+        body: {
           email: `registered-${i}-${Date.now()}@bench.example`,
           password: 'Sturdy-Pass-42',
           display_name: `Registered ${i}`,
@@ -231,10 +235,10 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
           interests: [...mine].join(', '),
           city: 'city-01',
           state: 'state-01',
-        }),
+        },
       });
-      const body = (await res.json()) as { user_id: number };
-      if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${JSON.stringify(body)}`);
+      const body = res.body;
+      if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
       registerHistogram.record(performance.now() - started);
       const id = String(body.user_id);
       await waitFor(() => probe.zscore(keys.rankedFeeds('agent'), id).then((s) => s !== null));
