@@ -30,6 +30,7 @@ import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
 import { JsonClient } from './lib/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
+import { zipf } from './lib/profiles.js';
 
 export type DiscoveryScaleOptions = {
   /** Seeded agents. */
@@ -111,9 +112,9 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     log = () => {},
   } = opts;
   const random = mulberry32(seed);
-  const interestOf = zipf(interestCount, zipfExponent, random);
-  const cityOf = zipf(50, 1, random);
-  const stateOf = zipf(20, 1, random);
+  const interestOf = zipfRanks(interestCount, zipfExponent, random);
+  const cityOf = zipfRanks(50, 1, random);
+  const stateOf = zipfRanks(20, 1, random);
   const interestName = (rank: number) => `interest-${String(rank).padStart(4, '0')}`;
 
   const dir = mkdtempSync(join(tmpdir(), 'discovery-scale-'));
@@ -435,22 +436,10 @@ function birthdateForAge(age: number, random: () => number): string {
   return born.toISOString().slice(0, 10);
 }
 
-/** A sampler of ranks 1..n with P(rank r) ∝ 1 / r^s. */
-function zipf(n: number, s: number, random: () => number): () => number {
-  const cdf = new Float64Array(n);
-  let total = 0;
-  for (let r = 1; r <= n; r++) cdf[r - 1] = total += 1 / r ** s;
-  return () => {
-    const u = random() * total;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid]! < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo + 1;
-  };
+/** A sampler of ranks 1..n with P(rank r) ∝ 1 / r^s (the bench's Zipf sampler, made 1-based). */
+function zipfRanks(n: number, s: number, random: () => number): () => number {
+  const sample = zipf(n, s);
+  return () => sample(random) + 1;
 }
 
 function mulberry32(seed: number): () => number {
