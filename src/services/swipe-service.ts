@@ -46,12 +46,15 @@ export class SwipeService {
     const announce = outcome.kind === 'super_like' && !outcome.replay && outcome.previousKind !== 'super_like';
     if (outcome.effect === 'none' && !announce) return { like, matched: false, match: null };
 
-    const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, [userId, targetId])]);
+    const created = outcome.effect === 'created' && !outcome.replay;
+    // Showing a match needs the target's profile only; the swiper's is read when there is news to announce.
+    const profiles = announce || created ? [userId, targetId] : [targetId];
+    const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id');
 
     if (announce) await this.publish(likeReceived(pool, users.get(userId)!, targetId, outcome.createdAt));
-    if (match && outcome.effect === 'created' && !outcome.replay) await this.publish(matchCreated(pool, match, users));
+    if (match && created) await this.publish(matchCreated(pool, match, users));
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null };
   }
 

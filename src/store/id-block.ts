@@ -15,7 +15,12 @@ export class IdBlock {
     private readonly blockSize = 64,
   ) {}
 
-  async take(): Promise<number> {
+  /** An id: at once (no promise) while the block lasts, else once the next block is reserved. */
+  take(): number | Promise<number> {
+    return this.free.pop() ?? this.takeAfterRefill();
+  }
+
+  private async takeAfterRefill(): Promise<number> {
     while (this.free.length === 0) {
       this.refill ??= this.reserve().finally(() => {
         this.refill = undefined;

@@ -62,8 +62,8 @@ export class ScriptConnection {
   async quit(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
-    clearInterval(this.timeoutTimer);
     if (this.ready) await new Promise<unknown>((resolve) => this.send({ resolve, reject: resolve, sentAt: performance.now() }, encode(['QUIT'])));
+    clearInterval(this.timeoutTimer);
     this.socket?.destroy();
   }
 

@@ -70,6 +70,19 @@ describe('ScriptConnection', () => {
     await impatient.quit();
   });
 
+  it('fails a call in flight when the connection drops, without sending it again', async () => {
+    await client.client('PAUSE', 2_000, 'WRITE');
+    const pending = rateLimit('rl:dropped');
+    // The paused call shows as a client blocked (flags=b) in EVALSHA.
+    const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
+    await eventually(async () => (await held()) !== undefined);
+    await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
+    await expect(pending).rejects.toThrow('Connection is closed.');
+    await client.client('UNPAUSE');
+    await eventually(async () => rateLimit('rl:after-drop').then(() => true, () => false));
+    expect(await client.zcard('rl:dropped')).toBe(0);
+  });
+
   it('fails at once while Redis is away, then reconnects by itself', async () => {
     await redis.stop();
     await expect(rateLimit('rl:away')).rejects.toThrow('Connection is closed.');
