@@ -30,7 +30,7 @@ import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
 import { JsonClient } from './lib/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
-import { zipf } from './lib/profiles.js';
+import { prng, zipf } from './lib/profiles.js';
 
 export type DiscoveryScaleOptions = {
   /** Seeded agents. */
@@ -111,7 +111,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     seed = 42,
     log = () => {},
   } = opts;
-  const random = mulberry32(seed);
+  const random = prng(seed);
   const interestOf = zipfRanks(interestCount, zipfExponent, random);
   const cityOf = zipfRanks(50, 1, random);
   const stateOf = zipfRanks(20, 1, random);
@@ -440,17 +440,6 @@ function birthdateForAge(age: number, random: () => number): string {
 function zipfRanks(n: number, s: number, random: () => number): () => number {
   const sample = zipf(n, s);
   return () => sample(random) + 1;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function printSummary(r: DiscoveryScaleResult) {

@@ -1,35 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../src/store/free-port.js';
+import { killChildren, spawnTsx } from './support/child-process.js';
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killChildren);
 
-function run(env: Record<string, string>, args = ['serve']) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const waitFor = async (pattern: RegExp, ms = 20_000) => {
-    const started = Date.now();
-    while (!pattern.test(output)) {
-      if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
-      if (child.exitCode !== null) throw new Error(`exited early (${child.exitCode}):\n${output}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return { child, exited, waitFor, output: () => output };
-}
+const run = (env: Record<string, string>, args = ['serve']) => spawnTsx(['src/main.ts', ...args], env);
 
 describe('npm start (the embedded default)', () => {
   it('starts a private redis-server, serves, and on SIGTERM stops both and exits 0', async () => {

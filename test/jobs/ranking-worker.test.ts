@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RankingJobs } from '../../src/jobs/ranking-jobs.js';
 import { createLogger } from '../../src/logger.js';
@@ -8,6 +7,7 @@ import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent } from '../support/accounts.js';
+import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis } from '../support/stack.js';
 
 // A server that only queues ranking jobs: every worker in this file is started by the test itself.
@@ -22,23 +22,7 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-function spawnNode(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
+afterEach(killChildren);
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const started = Date.now();
@@ -61,7 +45,7 @@ describe('ranking jobs', () => {
     expect(await isRanked(a.user_id)).toBe(false);
     expect(await server.app.rankingJobs!.queue.queue.getWaitingCount()).toBeGreaterThanOrEqual(2);
 
-    const worker = spawnNode(['src/main.ts', 'worker'], { REDIS_URL: redis.url });
+    const worker = spawnTsx(['src/main.ts', 'worker'], { REDIS_URL: redis.url });
     await until('the worker to rank both feeds', async () => (await isRanked(a.user_id)) && (await isRanked(b.user_id)));
     expect(await server.app.redis.zrange(keys.feed('agent', a.user_id), '0', '-1')).toEqual([String(b.user_id)]);
     expect(await server.app.redis.zrange(keys.feed('agent', b.user_id), '0', '-1')).toEqual([String(a.user_id)]);
@@ -72,7 +56,7 @@ describe('ranking jobs', () => {
   });
 
   it('`npm run worker` without REDIS_URL says so in one line and exits non-zero', async () => {
-    const worker = spawnNode(['src/main.ts', 'worker'], { REDIS_URL: '' });
+    const worker = spawnTsx(['src/main.ts', 'worker'], { REDIS_URL: '' });
     expect(await worker.exited).toBe(1);
     expect(worker.output().trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toEqual([expect.stringMatching(/REDIS_URL/)]);
   });
@@ -100,7 +84,7 @@ describe('ranking jobs', () => {
     }
     const before = await rankedCount();
 
-    const first = spawnNode(['test/support/ranking-worker-child.ts'], { REDIS_URL: redis.url });
+    const first = spawnTsx(['test/support/ranking-worker-child.ts'], { REDIS_URL: redis.url });
     await until('the first worker to have ranked some', async () => (await rankedCount()) >= before + 20, 15_000);
     first.child.kill('SIGKILL');
     await first.exited;
