@@ -1,3 +1,4 @@
+#!lua
 --[[
   Appends one event entry to each of several streams, trims each by age and length, and announces every
   new entry on a pub/sub channel so that each server process can relay it to its own sockets at once.

@@ -1,3 +1,4 @@
+#!lua
 --[[
   Appends a message to a current match's thread, if the sender is one of its two users, and moves the
   match to the top of both users' lists and of the pool's list. The message id comes from the sequence

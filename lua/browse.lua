@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   One page of browse results: the pool's accounts that pass every filter, newest first (creation ms, then
   id, descending), strictly after the cursor position, never the caller. A filter group is a run of index

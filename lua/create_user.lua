@@ -1,3 +1,4 @@
+#!lua
 --[[
   Creates an account if its e-mail is free: claims the e-mail, writes the account hash and adds the id
   to its pool's index, all or nothing.

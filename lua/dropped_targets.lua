@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   Picks, from one SSCAN page of an interest set the candidate no longer holds, the owners whose feed it
   has to leave or move in: ranked owners (they have a floor) it now shares nothing with (score 0), or

@@ -1,3 +1,4 @@
+#!lua
 --[[
   Unmatches: marks the match ended, closes its thread (the messages are deleted), takes it out of both
   users' lists and the pool's list, and leaves a tombstone on the pair so that it never matches again.

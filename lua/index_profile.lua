@@ -1,3 +1,4 @@
+#!lua
 --[[
   Moves one account's entries in its pool's discovery indexes (interest, gender, city and state sets and
   the birthdate sorted set) from what its old profile card held to what its profile holds now, and stores

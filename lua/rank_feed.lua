@@ -1,3 +1,4 @@
+#!lua
 --[[
   Ranks one account's feed over a bounded set of candidates, so that a ranking holds Redis for about the
   same short time whatever the size of the pool (a union of the whole interest sets would touch half the

@@ -1,3 +1,4 @@
+#!lua
 --[[
   Sliding-window rate limit: counts one hit and says whether it is within the limit.
   Every hit counts, allowed or not, so hammering a closed limit keeps it closed.

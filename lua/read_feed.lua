@@ -1,3 +1,4 @@
+#!lua flags=no-writes
 --[[
   One page of an account's feed: first its ranked part, best first (score, then id, descending), then
   everyone else of the pool, newest first (creation ms, then id, descending), never the account itself,

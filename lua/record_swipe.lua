@@ -1,3 +1,4 @@
+#!lua
 --[[
   Records a swipe and, when it completes a mutual like, creates the pair's one match, all or nothing.
   The latest swipe on a target replaces the earlier one. The target is looked up under the caller's own

@@ -1,3 +1,4 @@
+#!lua
 --[[
   Places one account (the candidate) into other accounts' ranked feeds with the score it has there, or
   takes it out of a feed where it shares no interest any more (score 0). A feed is left alone when its
