@@ -139,7 +139,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     // -- seed ------------------------------------------------------------------------------------
     log(`seeding ${agents} agents (store + indexer, no HTTP) ...`);
     const seedStarted = performance.now();
-    const noJobs = new DiscoveryIndexer(index, { schedule: async () => {} }, logger);
+    const noJobs = new DiscoveryIndexer({ schedule: async () => {} }, logger);
     const ids: number[] = [];
     let interestTotal = 0;
     const now = Date.now();

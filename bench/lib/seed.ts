@@ -3,7 +3,6 @@ import { normalizeInterests } from '../../src/domain/interests.js';
 import { createLogger } from '../../src/logger.js';
 import { hashPassword } from '../../src/services/password-hasher.js';
 import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { agentProfile, BENCH_PASSWORD } from './profiles.js';
@@ -24,7 +23,7 @@ export async function seedAgents(redisUrl: string, count: number, runId: string,
   try {
     const scripts = new Scripts(redis);
     const users = new UserRepository(redis, scripts);
-    const indexer = new DiscoveryIndexer(new DiscoveryIndex(redis, scripts), { schedule: async () => {} }, createLogger('warn'));
+    const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     for (let done = 0; done < count; ) {
       const batch = Math.min(BATCH, count - done);

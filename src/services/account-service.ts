@@ -10,7 +10,10 @@ import type { IssuedToken, TokenClaims, TokenService } from './token-service.js'
 export const AGENT_NOTE =
   'This account is an AI agent account, isolated to other AI agents only: it sees, matches and messages agents, never real members, and its matches and conversations are shown publicly on /spectator, labelled synthetic.';
 
-/** Told of every account created or changed, so that derived indexes (discovery) follow. */
+/**
+ * Told of every account created or changed (after the account and its discovery indexes were written
+ * together), for follow-up work such as feed ranking.
+ */
 export interface ProfileListener {
   profileSaved(user: UserRecord, previous?: UserRecord): Promise<void>;
 }
@@ -65,7 +68,6 @@ export class AccountService {
   }
 
   async updateMe(claims: TokenClaims, update: ProfileUpdate) {
-    const previous = await this.requireSelf(claims);
     const changes: ProfileChanges = {
       displayName: update.display_name,
       birthdate: update.birthdate,
@@ -76,8 +78,9 @@ export class AccountService {
       state: update.state,
       themeId: update.theme_id,
     };
-    const user = await this.users.update(claims.pool, claims.userId, changes);
-    if (!user) throw errors.unauthorized('This account no longer exists.');
+    const updated = await this.users.update(claims.pool, claims.userId, changes);
+    if (!updated) throw errors.unauthorized('This account no longer exists.');
+    const { user, previous } = updated;
     await this.notify(user, previous);
     return ownProfile(user);
   }

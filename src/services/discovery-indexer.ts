@@ -1,22 +1,19 @@
 import type { Logger } from '../logger.js';
-import type { DiscoveryIndex } from '../store/discovery-index.js';
 import type { UserRecord } from '../store/user-repository.js';
 import type { ProfileListener } from './account-service.js';
 import type { RankingScheduler } from './feed-ranker.js';
 
 /**
- * Keeps discovery in step with accounts: every saved profile is (re)indexed for browse and ranking at
- * once, and a new account, or one whose interests changed, gets a ranking job.
+ * Keeps feed ranking in step with accounts: a new account, or one whose interests changed, gets a ranking
+ * job. (The browse and ranking indexes are written with the profile itself, see UserRepository.)
  */
 export class DiscoveryIndexer implements ProfileListener {
   constructor(
-    private readonly index: DiscoveryIndex,
     private readonly scheduler: RankingScheduler,
     private readonly logger: Logger,
   ) {}
 
   async profileSaved(user: UserRecord, previous?: UserRecord): Promise<void> {
-    await this.index.save(user.pool, user.id, user);
     if (previous && sameInterests(previous.interests, user.interests)) return;
     try {
       await this.scheduler.schedule(user.pool, user.id);

@@ -64,10 +64,8 @@ export class FeedRanker {
 
   /** An account saved while discovery did not follow (an older deployment, a crash in between): index it now. */
   private async indexFromAccount(pool: Pool, id: number) {
-    const user = await this.users.find(pool, id);
-    if (!user) return undefined;
-    await this.index.save(pool, id, user);
-    return indexedProfile(user);
+    const updated = await this.users.update(pool, id, {});
+    return updated ? indexedProfile(updated.user) : undefined;
   }
 
   private async rankFeed(pool: Pool, id: number, spreading: boolean) {

@@ -37,33 +37,26 @@ export type BrowseQuery = {
 /** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
 export type BrowseRows = { rows: Array<{ id: number; ms: number; card?: ProfileSource }>; stop?: { ms: number; id: number } };
 
-const MAX_ATTEMPTS = 10;
+/** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
+export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
+
+export function discoveryEntries(pool: Pool, profile: ProfileCard): DiscoveryEntries {
+  const indexed = indexedProfile(profile);
+  return { card: encodeCard(profile), sets: setKeys(pool, indexed), birth: indexed.birth };
+}
+
+/** The index sets a stored card put its account into (none for no card). */
+export function setsOfCard(pool: Pool, id: number, card: string): string[] {
+  return card ? setKeys(pool, indexedProfile(decodeCard(id, card))) : [];
+}
 
 /**
- * The per-pool discovery indexes: one set per interest (its size is the interest's frequency), per
+ * The per-pool discovery indexes (written with the profile itself, see UserRepository): one set per interest (its size is the interest's frequency), per
  * gender, per city and per state, and a birthdate sorted set, plus each account's profile card (what the
  * indexes were built from, so a change can take its old entries out; and what pages show).
  */
 export class DiscoveryIndex {
   constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
-
-  /** Puts the account into the indexes of what its profile holds now, taking it out of the old ones. */
-  async save(pool: Pool, id: number, profile: ProfileCard): Promise<void> {
-    const card = encodeCard(profile);
-    const indexed = indexedProfile(profile);
-    const joining = setKeys(pool, indexed);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const before = (await this.redis.hget(keys.profileCards(pool), String(id))) ?? '';
-      const leaving = before ? setKeys(pool, indexedProfile(decodeCard(id, before))).filter((key) => !joining.includes(key)) : [];
-      const applied = await this.scripts.run<number>(
-        'index_profile',
-        [keys.profileCards(pool), keys.birthIndex(pool), ...leaving, ...joining],
-        [id, before, card, leaving.length, indexed.birth],
-      );
-      if (applied === 1) return;
-    }
-    throw new Error(`discovery index of ${pool}:${id} kept changing; gave up after ${MAX_ATTEMPTS} attempts`);
-  }
 
   /** What is indexed for the account; undefined when it never was. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {

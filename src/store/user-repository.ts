@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Gender } from '../domain/account-schemas.js';
+import { AppError } from '../domain/errors.js';
+import { discoveryEntries, setsOfCard } from './discovery-index.js';
 import { keys, type Pool } from './keys.js';
 import type { Scripts } from './scripts.js';
 
@@ -21,6 +23,11 @@ export type UserRecord = {
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt'>;
 export type ProfileChanges = Partial<Pick<UserRecord, 'displayName' | 'birthdate' | 'gender' | 'bio' | 'interests' | 'city' | 'state' | 'themeId'>>;
+/** An applied profile change: the account as it was just before, and as it is now. */
+export type ProfileUpdated = { previous: UserRecord; user: UserRecord };
+
+/** How often a profile write is retried while other writes of the same account keep landing first. */
+const MAX_UPDATE_ATTEMPTS = 50;
 
 const FIELD: Record<keyof UserRecord, string> = {
   id: 'id', pool: 'pool', email: 'email', passwordHash: 'password_hash', displayName: 'display_name',
@@ -28,7 +35,10 @@ const FIELD: Record<keyof UserRecord, string> = {
   themeId: 'theme_id', createdAt: 'created_at',
 };
 
-/** Accounts, stored as one hash per account under its pool's key space. */
+/**
+ * Accounts, stored as one hash per account under its pool's key space. Every write of a profile also
+ * moves the account's discovery entries (index sets, birthdate index, profile card) in the same script.
+ */
 export class UserRepository {
   constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
 
@@ -36,10 +46,11 @@ export class UserRepository {
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
     const id = await this.redis.incr(keys.userSeq());
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
+    const entries = discoveryEntries(user.pool, record);
     const created = await this.scripts.run<number>(
       'create_user',
-      [keys.email(user.email), keys.user(user.pool, id), keys.poolUsers(user.pool)],
-      [`${user.pool}:${id}`, id, now.getTime(), ...toFields(record)],
+      [keys.email(user.email), keys.user(user.pool, id), keys.poolUsers(user.pool), keys.profileCards(user.pool), keys.birthIndex(user.pool), ...entries.sets],
+      [`${user.pool}:${id}`, id, now.getTime(), entries.card, entries.birth, ...toFields(record)],
     );
     return created === 1 ? record : undefined;
   }
@@ -74,14 +85,35 @@ export class UserRepository {
     });
   }
 
-  /** Applies changes to an existing account; returns the updated record, or undefined when it is gone. */
-  async update(pool: Pool, id: number, changes: ProfileChanges): Promise<UserRecord | undefined> {
-    const current = await this.find(pool, id);
-    if (!current) return undefined;
-    const next: UserRecord = { ...current, ...definedOnly(changes) };
-    const fields = toFields(next, Object.keys(definedOnly(changes)) as Array<keyof UserRecord>);
-    if (fields.length > 0) await this.redis.hset(keys.user(pool, id), ...fields);
-    return next;
+  /**
+   * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in one
+   * script (lua/update_profile.lua) that applies only while the account is still as read here; when
+   * another write of the account landed in between, it reads again and retries. No changes: re-indexes the
+   * stored profile. Undefined when the account does not exist.
+   */
+  async update(pool: Pool, id: number, changes: ProfileChanges): Promise<ProfileUpdated | undefined> {
+    const patch = definedOnly(changes);
+    const user = keys.user(pool, id);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const [hashReply, cardReply] = (await this.redis.multi().hgetall(user).hget(keys.profileCards(pool), String(id)).exec()) ?? [];
+      if (!hashReply || !cardReply || hashReply[0] || cardReply[0]) throw hashReply?.[0] ?? cardReply?.[0] ?? new Error('profile read was aborted');
+      const stored = hashReply[1] as Record<string, string>;
+      const card = cardReply[1] as string | null;
+      if (!stored.id) return undefined;
+      const previous = fromHash(stored);
+      const next: UserRecord = { ...previous, ...patch };
+      const before = card ?? '';
+      const entries = discoveryEntries(pool, next);
+      const leaving = setsOfCard(pool, id, before).filter((key) => !entries.sets.includes(key));
+      const applied = await this.scripts.run<number>(
+        'update_profile',
+        [user, keys.profileCards(pool), keys.birthIndex(pool), ...leaving, ...entries.sets],
+        [id, stored.version ?? '0', before, leaving.length, entries.birth, entries.card, ...toFields(next, Object.keys(patch) as Array<keyof UserRecord>)],
+      );
+      if (applied === -1) return undefined;
+      if (applied === 1) return { previous, user: next };
+    }
+    throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { 'Retry-After': '1' });
   }
 }
 

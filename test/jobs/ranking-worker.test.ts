@@ -65,7 +65,7 @@ describe('ranking jobs', () => {
     const app = server.app;
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const feeds = new FeedStore(app.redis, app.scripts);
-    const indexer = new DiscoveryIndexer(index, app.rankingJobs!.queue, app.logger);
+    const indexer = new DiscoveryIndexer(app.rankingJobs!.queue, app.logger);
     // Seeded straight through the store and the indexer (registration would be rate limited and slow).
     const total = 400;
     const ids: number[] = [];
