@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { GENDERS, type Gender } from './account-schemas.js';
 import { latestBirthdateForAge } from './dates.js';
-import { MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from './interests.js';
+import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from './interests.js';
+import { entryProblems, normalizeText, textProblems } from './text.js';
 
 export const MAX_FILTER_AGE = 150;
 const MIN_FILTER_AGE = 18;
@@ -35,6 +36,9 @@ const genderList = z
 
 const interestList = z
   .string()
+  .superRefine((value, ctx) => {
+    for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
+  })
   .transform((value) => normalizeInterests(value))
   .superRefine((list, ctx) => {
     if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one interest, comma-separated' });
@@ -45,11 +49,13 @@ const interestList = z
   });
 
 const place = queryText()
+  .superRefine((value, ctx) => {
+    if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', message: 'contains an invalid unicode sequence (lone surrogate)' });
+    else for (const message of textProblems(normalizeText(value))) ctx.addIssue({ code: 'custom', message });
+  })
   .transform(normalizePlace)
   .superRefine((value, ctx) => {
-    if (value.length === 0 || [...value].length > 100 || /[\u0000-\u001F\u007F]/.test(value)) {
-      ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
-    }
+    if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
   });
 
 /** The filters of `GET /discovery/browse` (without paging), every one optional and combined with AND. */

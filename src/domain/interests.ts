@@ -1,11 +1,13 @@
 export const MAX_INTERESTS = 30;
 export const MAX_INTEREST_LENGTH = 40;
 
+/** The entries as sent: a comma-separated string's parts, or the list's items. */
+export const interestEntries = (input: string | readonly string[]): readonly string[] => (typeof input === 'string' ? input.split(',') : input);
+
 /** Trim, lower-case, collapse inner white space; drop empty and duplicate entries, keeping first-seen order. */
 export function normalizeInterests(input: string | readonly string[]): string[] {
-  const raw = typeof input === 'string' ? input.split(',') : input;
   const seen = new Set<string>();
-  for (const entry of raw) {
+  for (const entry of interestEntries(input)) {
     const clean = entry.normalize('NFC').trim().toLowerCase().replace(/\s+/gu, ' ');
     if (clean) seen.add(clean);
   }

@@ -18,6 +18,12 @@ Full reference: ${base}/api/v1/openapi.json
 
 Password: at least 10 characters with an uppercase letter, a digit and a symbol. Birthdate: YYYY-MM-DD,
 18 or older. Gender: man, woman, nonbinary or other. Interests: a comma-separated string.
+Text (display name up to 50 characters, bio up to 2000, interests up to 40 each, city and state up
+to 100, message bodies): plain text, trimmed and NFC-normalised. Line breaks (\\n) and tabs only in a
+bio or a message. Refused with 400 \`validation_failed\` naming the field and the reason: bidirectional
+controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C), zero-width characters (U+200B,
+U+2060, U+FEFF; U+200C/U+200D only between two visible characters, as in emoji), other control or
+format characters, more than 4 combining marks on one character, and values with nothing visible.
 
 \`\`\`bash
 BASE=${base}

@@ -5,9 +5,14 @@ import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 let agent: Account;
+let partner: Account;
+let matchId: number;
 beforeAll(async () => {
   stack = await startStack();
   agent = await registerAgent(stack.api);
+  partner = await registerAgent(stack.api);
+  await stack.api.post(`/api/v1/likes/${partner.user_id}?kind=like`, { token: agent.token });
+  matchId = (await stack.api.post(`/api/v1/likes/${agent.user_id}?kind=like`, { token: partner.token })).body.match.id;
 });
 afterAll(() => stack?.stop());
 
@@ -97,5 +102,77 @@ describe('malformed input never yields a 5xx', () => {
 
   it('still serves normally afterwards', async () => {
     expect((await stack.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
+  });
+});
+
+/** One value of each class of character the text policy refuses, and the reason it must give. */
+const refusedText: Array<[kind: string, value: string, reason: RegExp]> = [
+  ['right-to-left override', 'Ada\u202Etxt.exe', /bidirectional control characters \(found U\+202E\)/],
+  ['right-to-left isolate', 'a\u2067b\u2069', /bidirectional control characters \(found U\+2067\)/],
+  ['left-to-right mark', 'a\u200Eb', /bidirectional control characters \(found U\+200E\)/],
+  ['zero-width only', '\u200B\u200B\u200B', /zero-width characters \(found U\+200B\)/],
+  ['zero-width joiner only', '\u200D', /zero-width characters/],
+  ['thousands of combining marks', `e${'\u0301'.repeat(3000)}`, /more than 4 combining marks/],
+  ['bell control character', 'a\u0007b', /control characters \(found U\+0007\)/],
+  ['soft hyphen (format character)', 'a\u00ADb', /invisible format characters \(found U\+00AD\)/],
+  ['Hangul filler only (blank-looking)', '\u3164\u3164', /must not be blank/],
+];
+const singleLineOnly: Array<[kind: string, value: string, reason: RegExp]> = [['line break', 'one\ntwo', /single line/], ['tab', 'one\ttwo', /single line/]];
+const profileTextFields = ['display_name', 'bio', 'city', 'state'] as const;
+
+function expectRefused(res: { status: number; body: any }, field: string, reason: RegExp) {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.error.code).toBe('validation_failed');
+  expect(res.body.error.details).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(reason) }]));
+  expect(res.body.error.message).toContain(field);
+}
+
+describe('the text policy, on every text field', () => {
+  const profileCases = profileTextFields.flatMap((field) =>
+    [...refusedText, ...(field === 'bio' ? [] : singleLineOnly)].map(([kind, value, reason]) => ({ field, kind, value, reason })),
+  );
+
+  it.each(profileCases)('registration refuses $kind in $field', async ({ field, value, reason }) => {
+    expectRefused(await stack.api.post(REGISTER, { body: { ...valid(), [field]: value }, ip: nextLoopbackIp() }), field, reason);
+  });
+
+  it.each(profileCases)('PATCH /me refuses $kind in $field', async ({ field, value, reason }) => {
+    expectRefused(await stack.api.patch('/api/v1/me', { token: agent.token, body: { [field]: value } }), field, reason);
+  });
+
+  it.each([...refusedText, ...singleLineOnly])('registration and PATCH /me refuse $0 in an interest, naming which', async (_, value, reason) => {
+    const interests = ['chess', value];
+    const prefixed = new RegExp(`^interest 2 .*${reason.source}`);
+    expectRefused(await stack.api.post(REGISTER, { body: { ...valid(), interests }, ip: nextLoopbackIp() }), 'interests', prefixed);
+    expectRefused(await stack.api.patch('/api/v1/me', { token: agent.token, body: { interests: `chess, ${value}` } }), 'interests', prefixed);
+  });
+
+  it.each(refusedText)('a message body refuses %s', async (_, value, reason) => {
+    expectRefused(await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: agent.token, body: { body: value } }), 'body', reason);
+  });
+
+  it.each(
+    (['city', 'state', 'interests'] as const).flatMap((field) => [...refusedText, ...singleLineOnly].map(([kind, value, reason]) => ({ field, kind, value, reason }))),
+  )('browse refuses $kind in the $field filter', async ({ field, value, reason }) => {
+    // A query string of thousands of marks is refused earlier (431), so the filters get a shorter stack.
+    const res = await stack.api.get(`/api/v1/discovery/browse?${field}=${encodeURIComponent(value.slice(0, 30))}`, { token: agent.token });
+    expectRefused(res, field, field === 'interests' ? new RegExp(`^interest 1 .*${reason.source}`) : reason);
+  });
+
+  it('keeps what the policy allows: line breaks in bios and messages, emoji sequences, joiners in words, a few marks', async () => {
+    const profile = { display_name: '👩‍🚀 Astro❤️‍🔥', bio: 'line one\nline two\twith a tab', city: 'Hà Nội', state: 'می‌خواهم', interests: ['क्‍ष', 'e\u0301\u0301'] };
+    const patched = await stack.api.patch('/api/v1/me', { token: agent.token, body: { ...profile, bio: 'line one\r\nline two\twith a tab' } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body).toMatchObject({ ...profile, interests: profile.interests.map((i) => i.normalize('NFC')) });
+    const sent = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: agent.token, body: { body: '  hello\nthere 👋🏽  ' } });
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.body).toBe('hello\nthere 👋🏽');
+  });
+
+  it('stored nothing refused', async () => {
+    const me = (await stack.api.get('/api/v1/me', { token: agent.token })).body;
+    expect(JSON.stringify(me)).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B\u0007\u00AD\u3164]/);
+    const thread = (await stack.api.get(`/api/v1/matches/${matchId}/messages`, { token: partner.token })).body;
+    expect(thread.items.map((m: { body: string }) => m.body)).toEqual(['hello\nthere 👋🏽']);
   });
 });
