@@ -148,9 +148,7 @@ export class HttpServer {
       this.newRequestId(headers['x-request-id'] ?? ''),
       this.options.trustProxy,
     );
-    res.onAborted(() => {
-      request.aborted = true;
-    });
+    res.onAborted(() => request.abort());
     this.inFlight++;
     void this.respond(res, request, route, started);
   }
@@ -159,13 +157,15 @@ export class HttpServer {
     try {
       let reply: Reply;
       try {
-        if (route.body) request.body = parseJsonObject(await readBody(res, request.headers), request.headers['content-type']);
+        if (route.body) request.body = parseJsonObject(await readBody(res, request), request.headers['content-type']);
         if (route.auth) {
           const auth = this.options.authenticate(request.headers.authorization);
           request.auth = auth instanceof Promise ? await auth : auth;
         }
         reply = await route.handler(request as ServerRequest & { auth: Auth });
       } catch (error) {
+        // The client left while sending the body: nothing was done and nobody is there to answer.
+        if (error === BODY_ABORTED) return;
         reply = this.replyForError(error, request);
       }
       const ms = performance.now() - started;
@@ -217,6 +217,8 @@ class ServerRequest implements Request {
   body: unknown = undefined;
   auth?: Auth;
   aborted = false;
+  /** Called once if the client goes away (set while the body is being read). */
+  onAbort?: () => void;
   private parsedQuery?: URLSearchParams;
   private address?: string;
 
@@ -230,6 +232,11 @@ class ServerRequest implements Request {
     readonly requestId: string,
     private readonly trustProxy: boolean,
   ) {}
+
+  abort() {
+    this.aborted = true;
+    this.onAbort?.();
+  }
 
   get query(): URLSearchParams {
     return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
@@ -263,14 +270,25 @@ function decodeParam(value: string): string {
   }
 }
 
-/** Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES. */
-function readBody(res: HttpResponse, headers: Record<string, string>): Promise<Buffer> {
-  const declared = Number(headers['content-length'] ?? 0);
+const BODY_ABORTED = new Error('the client went away while sending the body');
+
+/**
+ * Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES.
+ * Rejects with BODY_ABORTED as soon as the client goes away: uWS sends no more data then.
+ */
+function readBody(res: HttpResponse, request: ServerRequest): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES) return Promise.reject(errors.payloadTooLarge(MAX_BODY_BYTES));
+  if (request.aborted) return Promise.reject(BODY_ABORTED);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    request.onAbort = () => {
+      if (done) return;
+      done = true;
+      reject(BODY_ABORTED);
+    };
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;
