@@ -42,6 +42,8 @@ const STATUS_TEXT: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
+/** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum but do not export it). */
+const LISTEN_EXCLUSIVE_PORT = 1;
 
 /**
  * The one place that knows uWS's rules: everything of the request is read before the first `await`,
@@ -98,10 +100,18 @@ export class HttpServer {
     return this.table.routes;
   }
 
+  /**
+   * Listens with the port to itself: by default uWS sets SO_REUSEPORT, and a second process on the same
+   * port would start without error and take a share of the connections.
+   */
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (is the port taken?)`));
+      // The native listen takes (host, port, options, callback); the typings declare only (port, options, callback).
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
+      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
+        if (!socket) {
+          return reject(new Error(`cannot listen on ${host}:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`));
+        }
         this.listenSocket = socket;
         resolve(us_socket_local_port(socket));
       });
