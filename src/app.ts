@@ -25,6 +25,7 @@ import { MatchRepository } from './store/match-repository.js';
 import { MessageRepository } from './store/message-repository.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
+import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
 import { createBlockingRedis, createRedis } from './store/redis.js';
 import { ScriptConnection } from './store/script-connection.js';
 import { Scripts } from './store/scripts.js';
@@ -150,18 +151,24 @@ export class Application {
     return this;
   }
 
-  /** Graceful stop: no new connections, in-flight requests finish, then Redis closes. */
+  /**
+   * Graceful stop: no new connections, in-flight requests finish (for up to the grace period), then
+   * Redis closes, for up to REDIS_CLOSE_TIMEOUT_MS (Redis may be unreachable); then its connections are cut.
+   */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
-      await this.rankingJobs?.stop();
+      const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
+      await settleBy(closeBy, this.rankingJobs?.stop());
       this.realtime?.stop();
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]);
+      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
+      this.rankingJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
+      this.scriptConnection.disconnect();
     })();
     return this.stopping;
   }

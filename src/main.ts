@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { runWorkerCommand } from './jobs/worker-command.js';
 import { runDemo } from './demo/run-demo.js';
-import { RedisNotFoundError, RedisProcess } from './store/redis-process.js';
+import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
 
 const HOW_TO_GET_REDIS =
@@ -19,6 +19,10 @@ async function resolveRedis(config: Config, logger: Logger): Promise<{ url: stri
   } catch (error) {
     if (error instanceof RedisNotFoundError) {
       console.error(HOW_TO_GET_REDIS);
+      process.exit(1);
+    }
+    if (error instanceof DataDirInUseError) {
+      console.error(error.message);
       process.exit(1);
     }
     throw error;

@@ -29,6 +29,44 @@ describe('npm start (the embedded default)', () => {
     }
   });
 
+  it('refuses a DATA_DIR that another running service owns, and leaves that service alone', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-owned-'));
+    const port = await freePort();
+    const first = run({ PORT: String(port), DATA_DIR: dataDir, REDIS_URL: '' });
+    try {
+      await first.waitFor(/listening on/);
+      const second = run({ PORT: String(await freePort()), DATA_DIR: dataDir, REDIS_URL: '' });
+      expect(await Promise.race([second.exited, second.waitFor(/listening on/).then(() => 'listening too')])).toBe(1);
+      expect(second.output()).toMatch(new RegExp(`is in use by another running service \\(pid ${first.child.pid}.*use another DATA_DIR`));
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a port another process listens on: one clear line, exit 1, the other left alone', async () => {
+    const [firstDir, secondDir] = [mkdtempSync(join(tmpdir(), 'agent-match-port-a-')), mkdtempSync(join(tmpdir(), 'agent-match-port-b-'))];
+    const port = await freePort();
+    const first = run({ PORT: String(port), DATA_DIR: firstDir, REDIS_URL: '' });
+    try {
+      await first.waitFor(/listening on/);
+      const second = run({ PORT: String(port), DATA_DIR: secondDir, REDIS_URL: '' });
+      expect(await Promise.race([second.exited, second.waitFor(/listening on/).then(() => 'listening too')])).toBe(1);
+      const errorLines = second.output().split('\n').filter((line) => line && !line.startsWith('{'));
+      expect(errorLines).toEqual([
+        `could not start: cannot listen on 0.0.0.0:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`,
+      ]);
+      expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+    } finally {
+      rmSync(firstDir, { recursive: true, force: true });
+      rmSync(secondDir, { recursive: true, force: true });
+    }
+  });
+
   it('prints one clear line per bad setting and exits non-zero', async () => {
     const proc = run({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5', LOG_LEVEL: 'loud' });
     expect(await proc.exited).toBe(1);

@@ -42,6 +42,8 @@ const STATUS_TEXT: Record<number, string> = {
   503: '503 Service Unavailable',
 };
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
+/** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum but do not export it). */
+const LISTEN_EXCLUSIVE_PORT = 1;
 
 /**
  * The one place that knows uWS's rules: everything of the request is read before the first `await`,
@@ -98,10 +100,18 @@ export class HttpServer {
     return this.table.routes;
   }
 
+  /**
+   * Listens with the port to itself: by default uWS sets SO_REUSEPORT, and a second process on the same
+   * port would start without error and take a share of the connections.
+   */
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.app.listen(host, port, (socket) => {
-        if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (is the port taken?)`));
+      // The native listen takes (host, port, options, callback); the typings declare only (port, options, callback).
+      const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
+      listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
+        if (!socket) {
+          return reject(new Error(`cannot listen on ${host}:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`));
+        }
         this.listenSocket = socket;
         resolve(us_socket_local_port(socket));
       });
@@ -148,9 +158,7 @@ export class HttpServer {
       this.newRequestId(headers['x-request-id'] ?? ''),
       this.options.trustProxy,
     );
-    res.onAborted(() => {
-      request.aborted = true;
-    });
+    res.onAborted(() => request.abort());
     this.inFlight++;
     void this.respond(res, request, route, started);
   }
@@ -159,13 +167,15 @@ export class HttpServer {
     try {
       let reply: Reply;
       try {
-        if (route.body) request.body = parseJsonObject(await readBody(res, request.headers), request.headers['content-type']);
+        if (route.body) request.body = parseJsonObject(await readBody(res, request), request.headers['content-type']);
         if (route.auth) {
           const auth = this.options.authenticate(request.headers.authorization);
           request.auth = auth instanceof Promise ? await auth : auth;
         }
         reply = await route.handler(request as ServerRequest & { auth: Auth });
       } catch (error) {
+        // The client left while sending the body: nothing was done and nobody is there to answer.
+        if (error === BODY_ABORTED) return;
         reply = this.replyForError(error, request);
       }
       const ms = performance.now() - started;
@@ -217,6 +227,8 @@ class ServerRequest implements Request {
   body: unknown = undefined;
   auth?: Auth;
   aborted = false;
+  /** Called once if the client goes away (set while the body is being read). */
+  onAbort?: () => void;
   private parsedQuery?: URLSearchParams;
   private address?: string;
 
@@ -230,6 +242,11 @@ class ServerRequest implements Request {
     readonly requestId: string,
     private readonly trustProxy: boolean,
   ) {}
+
+  abort() {
+    this.aborted = true;
+    this.onAbort?.();
+  }
 
   get query(): URLSearchParams {
     return (this.parsedQuery ??= new URLSearchParams(this.rawQuery));
@@ -263,14 +280,25 @@ function decodeParam(value: string): string {
   }
 }
 
-/** Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES. */
-function readBody(res: HttpResponse, headers: Record<string, string>): Promise<Buffer> {
-  const declared = Number(headers['content-length'] ?? 0);
+const BODY_ABORTED = new Error('the client went away while sending the body');
+
+/**
+ * Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES.
+ * Rejects with BODY_ABORTED as soon as the client goes away: uWS sends no more data then.
+ */
+function readBody(res: HttpResponse, request: ServerRequest): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
   if (declared > MAX_BODY_BYTES) return Promise.reject(errors.payloadTooLarge(MAX_BODY_BYTES));
+  if (request.aborted) return Promise.reject(BODY_ABORTED);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    request.onAbort = () => {
+      if (done) return;
+      done = true;
+      reject(BODY_ABORTED);
+    };
     res.onData((chunk, isLast) => {
       if (done) return;
       size += chunk.byteLength;

@@ -41,6 +41,12 @@ export class RankingJobs {
     await this.worker?.stop();
     await this.queue.close();
     await Promise.allSettled(this.connections.map((connection) => connection.quit()));
+    this.disconnect();
+  }
+
+  /** Cuts every connection at once (when a graceful stop takes too long). */
+  disconnect() {
+    this.worker?.disconnect();
     for (const connection of this.connections) connection.disconnect();
   }
 }

@@ -53,6 +53,11 @@ export class RankingWorker {
     await this.worker?.close();
   }
 
+  /** Cuts the worker's connections at once (when a graceful stop takes too long). */
+  disconnect() {
+    this.worker?.disconnect().catch(() => {});
+  }
+
   private async process(job: Job<RankingJob>) {
     const { pool, userId } = job.data;
     const outcome = await this.ranker.refresh(pool, userId);

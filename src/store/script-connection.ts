@@ -67,6 +67,14 @@ export class ScriptConnection {
     this.socket?.destroy();
   }
 
+  /** Closes at once, failing any call in flight. */
+  disconnect() {
+    this.stopped = true;
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.timeoutTimer);
+    this.socket?.destroy();
+  }
+
   private open(onReady?: () => void, onFailure?: (error: Error) => void) {
     const port = Number(this.url.port) || 6379;
     const host = this.url.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
