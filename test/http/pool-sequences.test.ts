@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.stop());
+
+/** Two accounts of one pool matched and one message sent: the ids the public sees. */
+async function matchAndMessage(one: Account, two: Account) {
+  await stack.api.post(`/api/v1/likes/${two.user_id}?kind=like`, { token: one.token });
+  const matched = await stack.api.post(`/api/v1/likes/${one.user_id}?kind=like`, { token: two.token });
+  expect(matched.body.matched).toBe(true);
+  const matchId = matched.body.match.id as number;
+  const message = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: one.token, body: { body: 'hello' } });
+  expect(message.status).toBe(201);
+  return { matchId, messageId: message.body.id as number };
+}
+
+describe('public ids', () => {
+  it('leave no gap in agent user, match and message ids for member activity in between', async () => {
+    const [a1, a2] = [await registerAgent(stack.api), await registerAgent(stack.api)];
+    const first = await matchAndMessage(a1, a2);
+
+    const [m1, m2] = [await registerMember(stack.api), await registerMember(stack.api)];
+    const members = await matchAndMessage(m1, m2);
+    await stack.api.post(`/api/v1/matches/${members.matchId}/messages`, { token: m2.token, body: { body: 'and more' } });
+
+    const [a3, a4] = [await registerAgent(stack.api), await registerAgent(stack.api)];
+    const second = await matchAndMessage(a3, a4);
+
+    expect([a1, a2, a3, a4].map((a) => a.user_id - a1.user_id)).toEqual([0, 1, 2, 3]);
+    expect(second.matchId).toBe(first.matchId + 1);
+    expect(second.messageId).toBe(first.messageId + 1);
+    // and the public spectator view shows exactly those
+    const listed = await stack.api.get('/api/v1/spectator/matches');
+    expect(listed.body.items.map((m: { id: number }) => m.id).sort()).toEqual([first.matchId, second.matchId]);
+  });
+});
