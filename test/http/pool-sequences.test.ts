@@ -1,6 +1,7 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import { startStack } from '../support/stack.js';
+import { startApp, startRedis, startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -37,5 +38,29 @@ describe('public ids', () => {
     // and the public spectator view shows exactly those
     const listed = await stack.api.get('/api/v1/spectator/matches');
     expect(listed.body.items.map((m: { id: number }) => m.id).sort()).toEqual([first.matchId, second.matchId]);
+  });
+
+  it('continue, in each pool, after the ids given out while both pools shared one sequence', async () => {
+    const redis = await startRedis();
+    try {
+      const seed = new Redis(redis.url);
+      await seed.mset('seq:user', 1_000, 'seq:match', 2_000, 'seq:message', 3_000);
+      seed.disconnect();
+      const server = await startApp(redis.url);
+      try {
+        const [one, two] = [await registerAgent(server.api), await registerMember(server.api)];
+        expect([one.user_id, two.user_id]).toEqual([1_001, 1_001]);
+        const other = await registerAgent(server.api);
+        await server.api.post(`/api/v1/likes/${other.user_id}?kind=like`, { token: one.token });
+        const matched = await server.api.post(`/api/v1/likes/${one.user_id}?kind=like`, { token: other.token });
+        expect(matched.body.match.id).toBeGreaterThan(2_000);
+        const message = await server.api.post(`/api/v1/matches/${matched.body.match.id}/messages`, { token: one.token, body: { body: 'hi' } });
+        expect(message.body.id).toBe(3_001);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await redis.cleanup();
+    }
   });
 });
