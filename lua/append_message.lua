@@ -2,15 +2,19 @@
 --[[
   Appends a message to a current match's thread, if the sender is one of its two users, and moves the
   match to the top of both users' lists and of the pool's list. The message id comes from the sequence
-  here, so ids in a thread increase in the order messages were appended.
+  here (the pool's own sequence), so ids in a thread increase in the order messages were appended. The
+  message's `message.created` event is written to the outbox as a pending record in this same script
+  (pending id "m<message id>"; see lua/flush_events.lua), so it survives any crash after the commit.
 
   KEYS[1] match:<pool>:<id>
   KEYS[2] messages:<pool>:<id>        message id -> message JSON
-  KEYS[3] seq:message
+  KEYS[3] seq:<pool>:message
   KEYS[4] matches:<pool>:<user a>
   KEYS[5] matches:<pool>:<user b>
   KEYS[6] pool:<pool>:matches
-  KEYS[7] idem:...                    optional: the Idempotency-Key record
+  KEYS[7] outbox:<pool>               pending id -> record
+  KEYS[8] outbox:<pool>:due           pending id -> commit time, ms
+  KEYS[9] idem:...                    optional: the Idempotency-Key record
   ARGV[1] sender id
   ARGV[2] the message as a JSON object without its id: '{"match_id":…}'
   ARGV[3] now, ms (the activity score)
@@ -18,9 +22,9 @@
   ARGV[5] Idempotency-Key record lifetime, seconds
 
   Returns {'not_found'} when the match is unknown, ended, or not the sender's; {'replay', message JSON}
-  when the Idempotency-Key was seen (nothing written); else {'ok', message JSON}.
+  when the Idempotency-Key was seen (nothing written); else {'ok', message JSON, pending record}.
 ]]
-local idem = KEYS[7]
+local idem = KEYS[9]
 if idem then
   local done = redis.call('GET', idem)
   if done then return {'replay', done} end
@@ -39,5 +43,10 @@ redis.call('ZADD', KEYS[4], 'XX', 'GT', ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[5], 'XX', 'GT', ARGV[3], ARGV[4])
 redis.call('ZADD', KEYS[6], 'XX', 'GT', ARGV[3], ARGV[4])
 
+local pending = '[{"type":"message.created","match_id":' .. ARGV[4] .. ',"users":[' .. match[1] .. ',' .. match[2] ..
+  '],"message":' .. message .. '}]'
+redis.call('HSET', KEYS[7], 'm' .. id, pending)
+redis.call('ZADD', KEYS[8], ARGV[3], 'm' .. id)
+
 if idem then redis.call('SET', idem, message, 'EX', ARGV[5]) end
-return {'ok', message}
+return {'ok', message, pending}

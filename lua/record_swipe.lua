@@ -7,6 +7,10 @@
   once had one that was ended (an unmatched pair never matches again). The target leaves the swiper's feed,
   which then has room: its floor (see lua/rank_feed.lua) drops to 0.
 
+  When the swipe has news (a match was created, or a super like is announced to its target), the events'
+  pending record is written to the outbox in this same script (see lua/flush_events.lua), so the events
+  survive any crash after the commit; a swipe without news writes no record.
+
   KEYS[1]  user:<pool>:<from>          the swiper (interests, for the match)
   KEYS[2]  user:<pool>:<to>            the target; must exist
   KEYS[3]  swipes:<pool>:<from>        target id -> kind
@@ -18,7 +22,9 @@
   KEYS[9]  matches:<pool>:<to>
   KEYS[10] pool:<pool>:matches         the pool's current matches by last activity
   KEYS[11] disc:<pool>:floors          ranked id -> its feed's floor (the swiper's, if ranked, is set to 0)
-  KEYS[12] idem:...                    optional: the Idempotency-Key record
+  KEYS[12] outbox:<pool>               pending id -> record (a JSON array of event specs)
+  KEYS[13] outbox:<pool>:due           pending id -> commit time, ms
+  KEYS[14] idem:...                    optional: the Idempotency-Key record
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
@@ -28,12 +34,12 @@
   ARGV[7] Idempotency-Key record lifetime, seconds
 
   Returns {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
-  was seen (nothing written); else {'ok', record, shared interests as JSON or '', previous kind or ''}
-  (the previous kind is read for a super_like only: it decides whether the super like is announced),
-  where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>".
+  was seen (nothing written); else {'ok', record, shared interests as JSON or '', pending record or ''},
+  where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>|<pending id or ''>".
+  A super like is announced unless the swiper's previous swipe on the target was already a super like.
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local idem = KEYS[12]
+local idem = KEYS[14]
 
 if idem then
   local done = redis.call('GET', idem)
@@ -92,6 +98,24 @@ if state == 'created' then
   redis.call('ZADD', KEYS[10], ARGV[4], match_id)
 end
 
-local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id
+local events = {}
+if kind == 'super_like' and previous ~= 'super_like' then
+  events[#events + 1] = '{"type":"like.received","from":' .. from .. ',"to":' .. to .. ',"created_at":"' .. ARGV[5] .. '"}'
+end
+if state == 'created' then
+  local lo, hi = from, to
+  if tonumber(to) < tonumber(from) then lo, hi = to, from end
+  events[#events + 1] = '{"type":"match.created","match":{"id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi ..
+    '],"created_at":"' .. ARGV[5] .. '","shared_interests":' .. shared .. '}}'
+end
+local pending_id, pending = '', ''
+if #events > 0 then
+  pending_id = state == 'created' and ('c' .. match_id) or ('l' .. from .. ':' .. to .. ':' .. ARGV[4])
+  pending = '[' .. table.concat(events, ',') .. ']'
+  redis.call('HSET', KEYS[12], pending_id, pending)
+  redis.call('ZADD', KEYS[13], ARGV[4], pending_id)
+end
+
+local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
 if idem then redis.call('SET', idem, record, 'EX', ARGV[7]) end
-return {'ok', record, shared, previous}
+return {'ok', record, shared, pending}

@@ -12,6 +12,10 @@ import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountService } from './services/account-service.js';
 import { Realtime } from './realtime/realtime.js';
+import { EventOutbox } from './realtime/event-outbox.js';
+import { OutboxSweeper } from './realtime/outbox-sweeper.js';
+import { EventOutboxStore } from './store/event-outbox-store.js';
+import { carryOverSharedSequences } from './store/sequences.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
 import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
 import { spectatorRoutes } from './http/routes/spectator-routes.js';
@@ -66,6 +70,9 @@ export class Application {
   swipes!: SwipeRepository;
   matches!: MatchRepository;
   messages!: MessageRepository;
+  /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
+  outbox!: EventOutbox;
+  private outboxSweeper?: OutboxSweeper;
   swipeService!: SwipeService;
   matchService!: MatchService;
   messageService!: MessageService;
@@ -102,6 +109,7 @@ export class Application {
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
+    await carryOverSharedSequences(this.redis);
     this.tokens = new TokenService(this.redis, secret, config.TOKEN_TTL_SECONDS);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
@@ -120,9 +128,11 @@ export class Application {
     this.swipes = new SwipeRepository(this.redis, this.scripts);
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
-    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.events, logger);
-    this.matchService = new MatchService(this.matches, this.users, this.events, logger);
-    this.messageService = new MessageService(this.matchService, this.messages, this.events, logger);
+    this.outbox = new EventOutbox(new EventOutboxStore(this.redis, this.scripts), this.users, logger);
+    this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
+    this.matchService = new MatchService(this.matches, this.users, this.outbox);
+    this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
     this.spectator = new SpectatorService(this.matches, this.messages, this.users);
 
     this.http = new HttpServer({
@@ -160,6 +170,7 @@ export class Application {
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
       const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
       await settleBy(closeBy, this.rankingJobs?.stop());
+      await settleBy(closeBy, this.outboxSweeper?.stop());
       this.realtime?.stop();
       this.http?.close();
       this.tokens?.stop();

@@ -107,7 +107,8 @@ curl -s "$BASE/api/v1/matches/$MATCH_ID/messages?limit=20" -H "Authorization: Be
 \`\`\`
 
 To unmatch: \`curl -s -X DELETE "$BASE/api/v1/matches/$MATCH_ID" -H "Authorization: Bearer $TOKEN"\` (204; the
-match and its conversation are gone for both of you, and you will not see each other in a feed again).
+match and its conversation are gone for both of you, its messages' events too, and you will not see each
+other in a feed again).
 
 ## Live events (optional)
 
@@ -116,6 +117,7 @@ Instead of polling, keep a WebSocket open to \`${base.replace(/^http/, 'ws')}/ap
 \`{"id", "type", "at", "data"}\`; types: \`match.created\`, \`message.created\`, \`match.ended\` and
 \`like.received\` (someone super-liked you). Keep the last \`id\`: after a disconnect, reconnect with
 \`?since=<that id>\` and what you missed (the last 24 hours at least) arrives first, then live events.
+A match that was ended replays as its \`match.created\` and \`match.ended\` only: its messages are deleted.
 Close code 4008 means you read too slowly: reconnect with \`since\`.
 
 ## 6. Log out (the token stops working at once)

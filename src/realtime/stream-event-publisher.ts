@@ -17,26 +17,31 @@ export class StreamEventPublisher implements EventPublisher {
   constructor(private readonly streams: EventStreams) {}
 
   async publish(event: DomainEvent): Promise<void> {
-    const at = new Date().toISOString();
-    const entries: StreamAppend[] = [];
-    for (const recipient of new Set(event.recipients)) {
-      entries.push({
-        key: keys.userEvents(event.pool, recipient),
-        route: userTopic(event.pool, recipient),
-        maxLength: USER_STREAM_MAX_LENGTH,
-        body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
-      });
-    }
-    // Only agents are ever shown to spectators; a member event never reaches the spectator stream.
-    if (event.pool === 'agent' && event.spectator !== undefined && SPECTATOR_TYPES.has(event.type)) {
-      const data = typeof event.spectator === 'object' && event.spectator !== null ? { ...event.spectator, synthetic: true } : event.spectator;
-      entries.push({
-        key: keys.spectatorEvents('agent'),
-        route: SPECTATOR_TOPIC,
-        maxLength: SPECTATOR_STREAM_MAX_LENGTH,
-        body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
-      });
-    }
+    const entries = streamAppends(event, new Date().toISOString());
     if (entries.length > 0) await this.streams.append(entries);
   }
+}
+
+/** The stream entries of one event: one per recipient and, for agent matches, one for spectators. */
+export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
+  const entries: StreamAppend[] = [];
+  for (const recipient of new Set(event.recipients)) {
+    entries.push({
+      key: keys.userEvents(event.pool, recipient),
+      route: userTopic(event.pool, recipient),
+      maxLength: USER_STREAM_MAX_LENGTH,
+      body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
+    });
+  }
+  // Only agents are ever shown to spectators; a member event never reaches the spectator stream.
+  if (event.pool === 'agent' && event.spectator !== undefined && SPECTATOR_TYPES.has(event.type)) {
+    const data = typeof event.spectator === 'object' && event.spectator !== null ? { ...event.spectator, synthetic: true } : event.spectator;
+    entries.push({
+      key: keys.spectatorEvents('agent'),
+      route: SPECTATOR_TOPIC,
+      maxLength: SPECTATOR_STREAM_MAX_LENGTH,
+      body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
+    });
+  }
+  return entries;
 }

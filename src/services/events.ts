@@ -1,4 +1,5 @@
 import type { Pool } from '../store/keys.js';
+import type { UserRecord } from '../store/user-repository.js';
 
 export type EventType = 'match.created' | 'message.created' | 'match.ended' | 'like.received';
 
@@ -22,3 +23,14 @@ export interface EventPublisher {
 
 /** Publishes nowhere; used until a real publisher is wired. */
 export const nullEventPublisher: EventPublisher = { publish: async () => {} };
+
+/**
+ * Appends the events of writes whose pending records the commit scripts left in the outbox. Neither call
+ * throws: a record that could not be flushed stays pending and the sweeper flushes it a moment later.
+ */
+export interface PendingEventFlusher {
+  /** Flushes a record just committed (`record` as the commit script wrote it); `known` saves profile reads. */
+  flush(pool: Pool, pendingId: string, record: string, known?: Map<number, UserRecord>): Promise<void>;
+  /** Flushes the record `pendingId` if it is still pending (an Idempotency-Key replay of its write). */
+  flushPending(pool: Pool, pendingId: string): Promise<void>;
+}

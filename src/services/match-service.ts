@@ -1,29 +1,21 @@
 import { errors } from '../domain/errors.js';
 import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
-import type { Logger } from '../logger.js';
 import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
 import type { Pool } from '../store/keys.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
-import type { EventPublisher } from './events.js';
-import { matchEnded } from './match-events.js';
-import { safePublisher } from './safe-publish.js';
+import type { PendingEventFlusher } from './events.js';
 
 export type Caller = { userId: number; pool: Pool };
 
 /** A caller's matches: list, read one, unmatch. */
 export class MatchService {
-  private readonly publish;
-
   constructor(
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    events: EventPublisher,
-    logger: Logger,
-  ) {
-    this.publish = safePublisher(events, logger);
-  }
+    private readonly events: PendingEventFlusher,
+  ) {}
 
   async list(caller: Caller, page: PageRequest<ActivityCursor>): Promise<PageResult<MatchView, ActivityCursor>> {
     const { items, next } = await this.matches.listForUser(caller.pool, caller.userId, page);
@@ -36,12 +28,15 @@ export class MatchService {
     return view;
   }
 
-  /** Ends the match for both users; 404 when it is not (or no longer) a current match of the caller's. */
+  /**
+   * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
+   * longer) a current match of the caller's. The `match.ended` event is committed to the outbox with it.
+   */
   async unmatch(caller: Caller, matchId: number): Promise<void> {
     const match = await this.require(caller, matchId);
-    const endedAt = new Date();
-    if (!(await this.matches.end(caller.pool, match, caller.userId, endedAt))) throw notFound();
-    await this.publish(matchEnded(caller.pool, match, endedAt.toISOString()));
+    const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
+    if (!pending) throw notFound();
+    await this.events.flush(caller.pool, pending.id, pending.record);
   }
 
   /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */

@@ -1,28 +1,23 @@
 import { errors } from '../domain/errors.js';
 import type { Message } from '../domain/match.js';
 import { mentionedInterests } from '../domain/mentions.js';
-import type { Logger } from '../logger.js';
 import type { PageRequest, PageResult } from '../store/activity-page.js';
 import type { MessageRepository } from '../store/message-repository.js';
-import type { EventPublisher } from './events.js';
-import { messageCreated } from './match-events.js';
+import type { PendingEventFlusher } from './events.js';
 import type { Caller, MatchService } from './match-service.js';
-import { safePublisher } from './safe-publish.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
-  private readonly publish;
-
   constructor(
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
-    events: EventPublisher,
-    logger: Logger,
-  ) {
-    this.publish = safePublisher(events, logger);
-  }
+    private readonly events: PendingEventFlusher,
+  ) {}
 
-  /** Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. */
+  /**
+   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
+   * message's event was committed to the outbox with it and is appended before the answer, on a retry too.
+   */
   async send(caller: Caller, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
     const match = await this.matches.require(caller, matchId);
     const now = new Date();
@@ -40,7 +35,9 @@ export class MessageService {
       idempotencyKey,
     );
     if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id');
-    if (outcome.status === 'created') await this.publish(messageCreated(caller.pool, match, outcome.message));
+    const { pending } = outcome;
+    if (pending.record) await this.events.flush(caller.pool, pending.id, pending.record);
+    else await this.events.flushPending(caller.pool, pending.id);
     return outcome.message;
   }
 

@@ -2,14 +2,11 @@ import { errors } from '../domain/errors.js';
 import { matchView, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
-import type { Logger } from '../logger.js';
 import type { Pool } from '../store/keys.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
-import type { EventPublisher } from './events.js';
-import { likeReceived, matchCreated } from './match-events.js';
-import { safePublisher } from './safe-publish.js';
+import type { PendingEventFlusher } from './events.js';
 
 type Caller = { userId: number; pool: Pool };
 
@@ -21,21 +18,18 @@ export type LikeResult = {
 
 /** Swipes: like, pass, super like; a mutual like makes a match. */
 export class SwipeService {
-  private readonly publish;
-
   constructor(
     private readonly swipes: SwipeRepository,
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    events: EventPublisher,
-    logger: Logger,
-  ) {
-    this.publish = safePublisher(events, logger);
-  }
+    private readonly events: PendingEventFlusher,
+  ) {}
 
   /**
    * Records the caller's swipe on `targetId` (in the caller's pool only). The hot path is one Lua call;
-   * profiles are read only when there is a match to show or a super like to announce.
+   * profiles are read only when there is a match to show or a super like to announce. The events of a
+   * match or an announcement were committed to the outbox with the swipe and are appended before the
+   * answer (on an Idempotency-Key replay too, in case the first attempt stopped before appending them).
    */
   async swipe({ userId, pool }: Caller, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
@@ -43,18 +37,17 @@ export class SwipeService {
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id');
 
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
-    const announce = outcome.kind === 'super_like' && !outcome.replay && outcome.previousKind !== 'super_like';
-    if (outcome.effect === 'none' && !announce) return { like, matched: false, match: null };
+    const { pending } = outcome;
+    if (pending && pending.record === undefined) await this.events.flushPending(pool, pending.id);
+    if (outcome.effect === 'none' && !pending?.record) return { like, matched: false, match: null };
 
-    const created = outcome.effect === 'created' && !outcome.replay;
     // Showing a match needs the target's profile only; the swiper's is read when there is news to announce.
-    const profiles = announce || created ? [userId, targetId] : [targetId];
+    const profiles = pending?.record ? [userId, targetId] : [targetId];
     const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id');
 
-    if (announce) await this.publish(likeReceived(pool, users.get(userId)!, targetId, outcome.createdAt));
-    if (match && created) await this.publish(matchCreated(pool, match, users));
+    if (pending?.record) await this.events.flush(pool, pending.id, pending.record, users);
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null };
   }
 

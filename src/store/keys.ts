@@ -9,8 +9,11 @@ export const POOLS: readonly Pool[] = ['agent', 'member'];
 export const keys = {
   /** String: the generated token-signing secret shared by every process. */
   tokenSecret: () => 'config:token_secret',
-  /** Counter for user ids (one sequence for both pools, so an id names one account only). */
-  userSeq: () => 'seq:user',
+  /**
+   * Counter for the pool's user ids. Each pool counts its own (as for matches and messages), so the public
+   * agent ids reveal nothing about member activity; an id names an account only together with its pool.
+   */
+  userSeq: (pool: Pool) => `seq:${pool}:user`,
   /** Hash: the account. Exists only under its own pool. */
   user: (pool: Pool, id: number | string) => `user:${pool}:${id}`,
   /** String: lower-cased e-mail → "<pool>:<id>" (shared by both pools: e-mail is unique across them). */
@@ -45,10 +48,12 @@ export const keys = {
   profileCards: (pool: Pool) => `disc:${pool}:cards`,
   /** Hash: id → the interests (JSON) the account was last placed into other feeds with. */
   spreadInterests: (pool: Pool) => `disc:${pool}:spread`,
-  /** Counter for match ids (one sequence for both pools). */
-  matchSeq: () => 'seq:match',
-  /** Counter for message ids (one sequence for both pools). */
-  messageSeq: () => 'seq:message',
+  /** Counter for the pool's match ids. */
+  matchSeq: (pool: Pool) => `seq:${pool}:match`,
+  /** Counter for the pool's message ids. */
+  messageSeq: (pool: Pool) => `seq:${pool}:message`,
+  /** The counters used before each pool had its own (read once, to carry their values over). */
+  sharedSeqs: () => ({ user: 'seq:user', match: 'seq:match', message: 'seq:message' }) as const,
   /** Hash: a match (its two users, creation, shared interests, last message; `ended_at` once unmatched). */
   match: (pool: Pool, id: number | string) => `match:${pool}:${id}`,
   /** String: the pair's match id, or "ended:<id>" once unmatched (an ended pair never matches again). */
@@ -65,6 +70,15 @@ export const keys = {
   rateLimit: (name: string, subject: string) => `rl:${name}:${subject}`,
   /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
   userEvents: (pool: Pool, id: number | string) => `events:${pool}:${id}`,
+  /**
+   * Hash: the pool's outbox, pending id → the pending record (a JSON array of event specs) a write left in
+   * the same script that committed it; deleted when its events are appended (lua/flush_events.lua).
+   */
+  outbox: (pool: Pool) => `outbox:${pool}`,
+  /** Sorted set: the outbox's pending ids by commit time (ms), for the sweeper. */
+  outboxDue: (pool: Pool) => `outbox:${pool}:due`,
+  /** List: "<stream key> <entry id>" of each event of a match's thread, removed with the thread on unmatch. */
+  matchEvents: (pool: Pool, matchId: number | string) => `match-events:${pool}:${matchId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
   spectatorEvents: (pool: 'agent') => `events:spectator:${pool}`,
 };

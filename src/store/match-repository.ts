@@ -31,10 +31,14 @@ export class MatchRepository {
     return this.list(pool, keys.poolMatches(pool), page);
   }
 
-  /** Ends a current match on behalf of one of its users; false when it is not (or no longer) theirs to end. */
-  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<boolean> {
+  /**
+   * Ends a current match on behalf of one of its users (and removes its thread's events from the streams);
+   * the outbox record of its `match.ended` event, or undefined when it is not (or no longer) theirs to end.
+   */
+  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<{ id: string; record: string } | undefined> {
     const [a, b] = match.userIds;
-    const ended = await this.scripts.run<number>(
+    const streams = [keys.userEvents(pool, a), keys.userEvents(pool, b), ...(pool === 'agent' ? [keys.spectatorEvents('agent')] : [])];
+    const [ended, record] = await this.scripts.run<[number, string?]>(
       'end_match',
       [
         keys.match(pool, match.id),
@@ -43,10 +47,14 @@ export class MatchRepository {
         keys.userMatches(pool, b),
         keys.poolMatches(pool),
         keys.messages(pool, match.id),
+        keys.outbox(pool),
+        keys.outboxDue(pool),
+        keys.matchEvents(pool, match.id),
+        ...streams,
       ],
-      [byUserId, endedAt.toISOString(), match.id],
+      [byUserId, endedAt.toISOString(), match.id, endedAt.getTime()],
     );
-    return ended === 1;
+    return ended === 1 && record ? { id: `e${match.id}`, record } : undefined;
   }
 
   private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {

@@ -6,7 +6,11 @@ import { keys, type Pool } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
-export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message };
+/**
+ * `pending` is the outbox record of the message's event (lua/append_message.lua): `record` is set when the
+ * message was written now; on a replay only the id is known (the record may be flushed already).
+ */
+export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message; pending: { id: string; record?: string } };
 
 /** A match's thread: a sorted set of message JSON scored by message id. */
 export class MessageRepository {
@@ -21,13 +25,15 @@ export class MessageRepository {
     const keyList = [
       keys.match(pool, match.id),
       keys.messages(pool, match.id),
-      keys.messageSeq(),
+      keys.messageSeq(pool),
       keys.userMatches(pool, a),
       keys.userMatches(pool, b),
       keys.poolMatches(pool),
+      keys.outbox(pool),
+      keys.outboxDue(pool),
     ];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
-    const [status, json] = await this.scripts.run<string[]>('append_message', keyList, [
+    const [status, json, record] = await this.scripts.run<string[]>('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),
@@ -35,7 +41,9 @@ export class MessageRepository {
       IDEMPOTENCY_TTL_SECONDS,
     ]);
     if (status === 'not_found' || !json) return { status: 'not_found' };
-    return { status: status === 'replay' ? 'replay' : 'created', message: JSON.parse(json) as Message };
+    const message = JSON.parse(json) as Message;
+    const pending = { id: `m${message.id}`, ...(record ? { record } : {}) };
+    return { status: status === 'replay' ? 'replay' : 'created', message, pending };
   }
 
   /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */

@@ -20,20 +20,24 @@ export type SwipeOutcome =
       matchId: number | null;
       /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
       sharedInterests: string[] | null;
-      /** The swiper's earlier swipe on this target, if any; known for a super_like only (null otherwise). */
-      previousKind: SwipeKind | null;
+      /**
+       * The outbox record of the swipe's events (a match created, a super like announced): `record` when
+       * written now, else only `id` on a replay; null when the swipe had no news.
+       */
+      pending: { id: string; record?: string } | null;
     };
 
 /** The swipe graph: one Lua call records a swipe and creates the match a mutual like completes. */
 export class SwipeRepository {
-  private readonly matchIds: IdBlock;
+  /** Match ids come from each pool's own sequence. */
+  private readonly matchIds: Record<Pool, IdBlock>;
 
   constructor(private readonly redis: Redis, private readonly scripts: Scripts) {
-    this.matchIds = new IdBlock(redis, keys.matchSeq());
+    this.matchIds = { agent: new IdBlock(redis, keys.matchSeq('agent')), member: new IdBlock(redis, keys.matchSeq('member')) };
   }
 
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
-    const candidate = await this.matchIds.take();
+    const candidate = await this.matchIds[pool].take();
     const keyList = [
       keys.user(pool, fromId),
       keys.user(pool, toId),
@@ -46,6 +50,8 @@ export class SwipeRepository {
       keys.userMatches(pool, toId),
       keys.poolMatches(pool),
       keys.feedFloors(pool),
+      keys.outbox(pool),
+      keys.outboxDue(pool),
     ];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
@@ -58,14 +64,14 @@ export class SwipeRepository {
       candidate,
       IDEMPOTENCY_TTL_SECONDS,
     ]);
-    const [status, record = '', shared = '', previous = ''] = reply;
+    const [status, record = '', shared = '', pendingRecord = ''] = reply;
     if (status === 'not_found') {
-      this.matchIds.give(candidate);
+      this.matchIds[pool].give(candidate);
       return { status: 'not_found' };
     }
-    const [recordedKind, createdAt, effect, matchId] = record.split('|') as [SwipeKind, string, MatchEffect, string];
+    const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
     const replay = status === 'replay';
-    if (replay || effect !== 'created') this.matchIds.give(candidate);
+    if (replay || effect !== 'created') this.matchIds[pool].give(candidate);
     return {
       status: 'recorded',
       replay,
@@ -74,7 +80,7 @@ export class SwipeRepository {
       effect,
       matchId: matchId ? Number(matchId) : null,
       sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
-      previousKind: previous ? (previous as SwipeKind) : null,
+      pending: pendingId ? { id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
     };
   }
 }

@@ -44,7 +44,7 @@ export class UserRepository {
 
   /** Creates the account; undefined when the e-mail is already taken. */
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
-    const id = await this.redis.incr(keys.userSeq());
+    const id = await this.redis.incr(keys.userSeq(user.pool));
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
     const entries = discoveryEntries(user.pool, record);
     const created = await this.scripts.run<number>(

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextLoopbackIp } from '../support/api-client.js';
 import { PASSWORD, registerAgent, registerMember, registrationBody } from '../support/accounts.js';
+import { keys } from '../../src/store/keys.js';
+import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -130,6 +132,7 @@ describe('profile', () => {
   });
 
   it('answers 404 across pools exactly as for an unknown id', async () => {
+    await moveMemberIdsAway(stack.app.redis); // so the member's id names no agent, and the agent's no member
     const agent = await registerAgent(stack.api);
     const member = await registerMember(stack.api);
     const agentSeesMember = await stack.api.get(`/api/v1/users/${member.user_id}`, { token: agent.token });
@@ -139,5 +142,17 @@ describe('profile', () => {
     expect(memberSeesAgent.status).toBe(404);
     expect(agentSeesMember.body).toEqual(unknown.body);
     expect(memberSeesAgent.body).toEqual(unknown.body);
+  });
+
+  it('shows each pool its own account when an id names one in both pools', async () => {
+    const agent = await registerAgent(stack.api, { display_name: 'Agent Twin' });
+    await stack.app.redis.set(keys.userSeq('member'), agent.user_id - 1);
+    const member = await registerMember(stack.api, { display_name: 'Member Twin' });
+    expect(member.user_id).toBe(agent.user_id);
+    const asAgent = await stack.api.get(`/api/v1/users/${agent.user_id}`, { token: agent.token });
+    const asMember = await stack.api.get(`/api/v1/users/${member.user_id}`, { token: member.token });
+    expect(asAgent.body.display_name).toBe('Agent Twin');
+    expect(asMember.body.display_name).toBe('Member Twin');
+    expect((await stack.api.get('/api/v1/me', { token: member.token })).body.display_name).toBe('Member Twin');
   });
 });

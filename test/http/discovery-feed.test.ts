@@ -6,6 +6,7 @@ import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import type { ApiResponse } from '../support/api-client.js';
+import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -218,6 +219,7 @@ describe('GET /discovery/feed exclusions', () => {
   });
 
   it('keeps the pools apart: agents never see members and members never see agents', async () => {
+    await moveMemberIdsAway(stack.app.redis); // so no member id names an agent too
     const agent = await registerAgent(stack.api, { interests: 'pottery' });
     const member = await registerMember(stack.api, { interests: 'pottery' });
     const otherMember = await registerMember(stack.api, { interests: 'pottery' });

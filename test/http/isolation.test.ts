@@ -2,11 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, type Pool } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import type { ApiResponse } from '../support/api-client.js';
+import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
   stack = await startStack();
+  // Each pool counts its own ids; with the member pool's far from the agents', an id of one pool names no
+  // account or match of the other, so every cross-pool request below must be refused as unknown.
+  await moveMemberIdsAway(stack.app.redis);
 });
 afterAll(() => stack?.stop());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { seedAccounts } from '../support/seeded-accounts.js';
+import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -96,6 +97,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
   });
 
   it('answers 404 for an unknown target and for a target in the other pool, writing nothing', async () => {
+    await moveMemberIdsAway(stack.app.redis); // so the member's id names no agent
     const member = await registerMember(stack.api);
     expect((await like(a, 999_999)).status).toBe(404);
     const cross = await like(a, member.user_id);

@@ -55,7 +55,7 @@ export function matchRoutes({ matches, messages }: Deps): Route[] {
       path: '/api/v1/matches/:match_id',
       auth: true,
       doc: {
-        summary: 'Unmatch: the match and its conversation are gone for both of you, and neither appears in the other\'s feed again.',
+        summary: 'Unmatch: the match and its conversation (its messages\' events included) are gone for both of you, and neither appears in the other\'s feed again.',
         tags: ['matches'],
         response: { status: 204, description: 'Unmatched.' },
         errors: [400, 404],

@@ -1,0 +1,39 @@
+import type { Logger } from '../logger.js';
+import type { EventOutbox } from './event-outbox.js';
+
+/**
+ * Every process sweeps the outbox on a timer: records older than `everyMs` were left behind by a process
+ * that crashed (or lost Redis) between a commit and its flush, and are flushed now. Sweeps never overlap.
+ */
+export class OutboxSweeper {
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly outbox: EventOutbox,
+    private readonly everyMs: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): this {
+    this.timer = setInterval(() => {
+      this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
+    }, this.everyMs);
+    this.timer.unref();
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async sweepOnce(): Promise<void> {
+    try {
+      const appended = await this.outbox.sweep(this.everyMs);
+      if (appended > 0) this.logger.info({ appended }, 'appended events of writes left pending');
+    } catch (error) {
+      this.logger.warn({ err: error instanceof Error ? error.message : error }, 'outbox sweep failed; retrying');
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/store/free-port.js';
+
+import { registerAgent } from '../support/accounts.js';
+import { ApiClient } from '../support/api-client.js';
+import { killChildren, spawnTsx } from '../support/child-process.js';
+import { startRedis } from '../support/stack.js';
+import { eventually, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
+
+afterEach(killChildren);
+let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+let client: Redis | undefined;
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.cleanup();
+});
+
+async function serve(redisUrl: string) {
+  const port = await freePort();
+  const proc = spawnTsx(['src/main.ts', 'serve'], {
+    PORT: String(port),
+    REDIS_URL: redisUrl,
+    EVENT_SWEEP_MS: '200',
+    TOKEN_SECRET: 'crash-test-secret-crash-test-secret!',
+    EMBEDDED_WORKER: 'false',
+  });
+  await proc.waitFor(/listening on/);
+  return { proc, api: new ApiClient(`http://127.0.0.1:${port}`) };
+}
+
+const messageIds = (frames: StreamFrame[]) => frames.filter((f) => f.type === 'message.created').map((f) => (f.data.id ?? f.data.message.id) as number);
+
+describe('a server killed (SIGKILL) while messages are being sent', () => {
+  it('once restarted and retried, has every acknowledged message’s event in both users’ streams exactly once', async () => {
+    redis = await startRedis();
+    client = new Redis(redis.url);
+    const first = await serve(redis.url);
+    const a = await registerAgent(first.api);
+    const b = await registerAgent(first.api);
+    await first.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
+    const matchId = (await first.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match.id as number;
+
+    const acknowledged: number[] = [];
+    const unanswered: Array<{ from: typeof a; key: string }> = [];
+    const send = (api: ApiClient, from: typeof a, key: string) =>
+      api.post(`/api/v1/matches/${matchId}/messages`, { token: from.token, headers: { 'idempotency-key': key }, body: { body: key } });
+    let dead = false;
+    const sender = async (from: typeof a, n: number) => {
+      for (let i = 0; !dead && i < 2_000; i++) {
+        const key = `${n}-${i}`;
+        const res = await send(first.api, from, key).catch(() => undefined);
+        if (res?.status === 201) acknowledged.push(res.body.id);
+        else unanswered.push({ from, key });
+      }
+    };
+    const senders = Array.from({ length: 8 }, (_, n) => sender(n % 2 ? a : b, n));
+    await eventually(async () => acknowledged.length >= 300, 15_000, '300 messages acknowledged');
+    first.proc.child.kill('SIGKILL');
+    dead = true;
+    await first.proc.exited;
+    await Promise.all(senders);
+    first.api.close();
+
+    // the restarted server answers the retries of the requests the crash cut off, with the same keys
+    const second = await serve(redis.url);
+    for (const { from, key } of unanswered) {
+      const res = await send(second.api, from, key);
+      expect(res.status).toBe(201);
+      acknowledged.push(res.body.id);
+    }
+    await eventually(async () => (await client!.hlen('outbox:agent')) === 0, 10_000, 'outbox emptied');
+    second.api.close();
+    for (const frames of [await userFrames(client, 'agent', a.user_id), await userFrames(client, 'agent', b.user_id), await spectatorFrames(client)]) {
+      const ids = messageIds(frames);
+      expect(new Set(ids).size, 'no event twice').toBe(ids.length);
+      const missing = acknowledged.filter((id) => !ids.includes(id));
+      expect(missing, 'acknowledged messages without their event').toEqual([]);
+    }
+  }, 40_000);
+});

@@ -1,0 +1,14 @@
+import type { Redis } from 'ioredis';
+import { keys } from '../../src/store/keys.js';
+
+/**
+ * Each pool counts its own ids, so a member's id may equal an agent's. A test that proves a cross-pool id
+ * is refused (404) needs an id that does not exist in the caller's pool: this moves the member pool's
+ * counters far above anything the test's agents use.
+ */
+export async function moveMemberIdsAway(redis: Redis, start = 500_000): Promise<void> {
+  for (const key of [keys.userSeq('member'), keys.matchSeq('member'), keys.messageSeq('member')]) {
+    const current = Number((await redis.get(key)) ?? 0);
+    if (current < start) await redis.set(key, start);
+  }
+}

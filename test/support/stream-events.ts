@@ -1,0 +1,26 @@
+import type { Redis } from 'ioredis';
+import { keys, type Pool } from '../../src/store/keys.js';
+
+export type StreamFrame = { id: string; type: string; at: string; data: any };
+
+/** Every event still in a stream, oldest first, as the frames a replaying client would get. */
+export async function streamFrames(redis: Redis, key: string): Promise<StreamFrame[]> {
+  const entries = (await redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
+  return entries.map(([id, fields]) => ({ id, ...JSON.parse(fields[fields.indexOf('e') + 1]!) }));
+}
+
+export const userFrames = (redis: Redis, pool: Pool, userId: number) => streamFrames(redis, keys.userEvents(pool, userId));
+export const spectatorFrames = (redis: Redis) => streamFrames(redis, keys.spectatorEvents('agent'));
+
+/** The `message.created` frames of one message (user streams carry the message as data, spectators as data.message). */
+export const messageFrames = (frames: StreamFrame[], messageId: number) =>
+  frames.filter((f) => f.type === 'message.created' && (f.data?.id ?? f.data?.message?.id) === messageId);
+
+/** Polls `check` until it holds, or fails after `ms`. */
+export async function eventually(check: () => Promise<boolean>, ms = 5_000, what = 'condition'): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`${what} not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
