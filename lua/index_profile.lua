@@ -1,4 +1,4 @@
-#!lua
+#!lua flags=allow-oom
 --[[
   Moves one account's entries in its pool's discovery indexes (interest, gender, city and state sets and
   the birthdate sorted set) from what its old profile card held to what its profile holds now, and stores
@@ -16,6 +16,9 @@
   ARGV[5] birthdate as YYYYMMDD
 
   Returns 1 when applied, 0 when the stored card changed meanwhile (read it again and retry).
+
+  Flagged allow-oom: it completes an account write Redis already took (create_user, a profile update), so
+  the account never exists without its index entries; one call stores one account's card and set entries.
 ]]
 local id = ARGV[1]
 if (redis.call('HGET', KEYS[1], id) or '') ~= ARGV[2] then
