@@ -3,18 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextLoopbackIp, type ApiResponse } from '../support/api-client.js';
 import { PASSWORD, registerAgent, registrationBody } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { fillRedis, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
-import { startStack } from '../support/stack.js';
+import { keys } from '../../src/store/keys.js';
+import { fillRedis, refusedForMemory, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
+import { startApp, startStack, type TestApp } from '../support/stack.js';
 
 // No embedded worker: an account's feed stays unranked until read, so a read has a ranking to store.
 let stack: Awaited<ReturnType<typeof startStack>>;
 let probe: Redis;
+let worker: TestApp | undefined;
 beforeAll(async () => {
   stack = await startStack({ EMBEDDED_WORKER: false });
   probe = new Redis(stack.redis.url);
 });
 afterAll(async () => {
   probe?.disconnect();
+  await worker?.stop();
   await stack?.stop();
 });
 
@@ -23,6 +26,18 @@ const expectStorageFull = (name: string, res: ApiResponse) => {
   expect(res.headers['retry-after'], name).toMatch(/^\d+$/);
 };
 const expectOk = (name: string, res: ApiResponse, status = 200) => expect({ name, status: res.status }).toEqual({ name, status });
+
+async function eventually(check: () => Promise<void>, ms = 10_000) {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() - started > ms) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
 
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, { token });
@@ -86,6 +101,14 @@ describe('when Redis is full', () => {
     // Nothing of any refused write was stored, and no read stored anything either.
     expect(await snapshotKeys(probe)).toEqual(before);
 
+    // A server with a ranking worker starts while Redis is full, and its worker waits for room without
+    // spinning (BullMQ alone would retry a refused job fetch at once, thousands of times a second).
+    const refusedBefore = await refusedForMemory(probe);
+    worker = await startApp(stack.redis.url, { EMBEDDED_WORKER: true });
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await refusedForMemory(probe)).toBeLessThan(refusedBefore + 50);
+    expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).toBeNull();
+
     await unfillRedis(probe);
     expectOk('like', await api.post(`/api/v1/likes/${d.user_id}?kind=like`, { token: a.token }));
     expectOk('mutual like', await api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: d.token }));
@@ -96,5 +119,7 @@ describe('when Redis is full', () => {
     expectOk('logout', await api.post('/api/v1/auth/logout', { token: c2.token }), 204);
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
     expect(thread.body.items.map((m: any) => m.body)).toEqual(['before', 'after']);
+    // The ranking job d's registration queued runs once there is room.
+    await eventually(async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
   }, 30_000);
 });

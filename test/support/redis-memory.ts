@@ -61,3 +61,8 @@ async function contents(client: Redis, key: string): Promise<unknown> {
       return [type];
   }
 }
+
+/** How many commands Redis has refused for lack of memory since it started. */
+export async function refusedForMemory(client: Redis): Promise<number> {
+  return Number(/errorstat_OOM:count=(\d+)/.exec(await client.info('errorstats'))?.[1] ?? 0);
+}
