@@ -2,6 +2,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiscoveryIndex } from '../../src/store/discovery-index.js';
+import { EventStreams } from '../../src/store/event-streams.js';
+import { keys } from '../../src/store/keys.js';
+import { Scripts } from '../../src/store/scripts.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
@@ -48,6 +52,16 @@ describe('every Lua script declares itself', () => {
         if (header(lua) === '#!lua') expect(outcome, name).toMatch(/^OOM command not allowed/);
         if (header(lua) === '#!lua flags=no-writes') expect(outcome, name).not.toMatch(/OOM/);
       }
+    });
+
+    it('still completes a write Redis already took: its events and its discovery index entries', async () => {
+      const scripts = new Scripts(client);
+      const [id] = await new EventStreams(client, scripts).append([{ key: keys.userEvents('agent', 1), route: 'user:agent:1', maxLength: 10, body: '{"type":"t"}' }]);
+      expect(await client.xlen(keys.userEvents('agent', 1))).toBe(1);
+      expect(id).toMatch(/^\d+-\d+$/);
+      const card = { displayName: 'A', birthdate: '1990-01-01', gender: 'woman', bio: '', interests: ['chess'], city: 'Porto', state: '', themeId: 1, createdAt: new Date().toISOString() };
+      await new DiscoveryIndex(client, scripts).save('agent', 1, card);
+      expect(await client.sismember(keys.interestIndex('agent', 'chess'), '1')).toBe(1);
     });
   });
 });
