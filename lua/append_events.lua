@@ -1,4 +1,4 @@
-#!lua
+#!lua flags=allow-oom
 --[[
   Appends one event entry to each of several streams, trims each by age and length, and announces every
   new entry on a pub/sub channel so that each server process can relay it to its own sockets at once.
@@ -18,6 +18,9 @@
 
   Announcement format: "<route>\n<entry id>\n<frame JSON>".
   Returns the new entry ids, in KEYS order.
+
+  Flagged allow-oom: it completes a write Redis already took (a match, message or unmatch), so no stored
+  change ever misses its events; one call appends a few small entries to streams capped by length and age.
 ]]
 local channel = ARGV[1]
 local retention = tonumber(ARGV[2])

@@ -1,4 +1,4 @@
-#!lua
+#!lua flags=allow-oom
 --[[
   Flushes one pending-event record of the outbox: appends its event entries to their streams (exactly as
   lua/append_events.lua does: trimmed by age and length, each announced on pub/sub) and deletes the
@@ -22,6 +22,10 @@
   ARGV[5+3i-1]  for the i-th stream: the frame JSON without its id
 
   Returns 1 when the events were appended; 0 when the record was gone or its match had ended.
+
+  Flagged allow-oom: it completes a write Redis already took (its pending record is stored), so a full
+  Redis delays no event; one call appends a few small entries to streams capped by length and age, and
+  deletes the record.
 ]]
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], id) == 0 then return 0 end

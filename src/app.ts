@@ -83,12 +83,12 @@ export class Application {
   private stopping?: Promise<void>;
 
   constructor(private readonly options: AppOptions) {
-    this.redis = createRedis(options.redisUrl);
+    this.redis = createRedis(options.redisUrl, {}, options.config.REDIS_TIMEOUT_MS);
     this.subscriber = createBlockingRedis(options.redisUrl);
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    this.scriptConnection = new ScriptConnection(options.redisUrl);
+    this.scriptConnection = new ScriptConnection(options.redisUrl, options.config.REDIS_TIMEOUT_MS);
     this.scripts = new Scripts(this.redis, this.scriptConnection);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
@@ -119,7 +119,7 @@ export class Application {
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
-    this.rankingJobs = await RankingJobs.start({ redisUrl: this.options.redisUrl, ranker, logger, worker: config.EMBEDDED_WORKER });
+    this.rankingJobs = await RankingJobs.start({ redisUrl: this.options.redisUrl, ranker, logger, worker: config.EMBEDDED_WORKER, timeoutMs: config.REDIS_TIMEOUT_MS });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });

@@ -23,6 +23,7 @@ const configSchema = z.object({
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
   EVENT_SWEEP_MS: int(50, 60_000).default(2_000),
+  REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
 });
 
 export type Config = z.output<typeof configSchema>;

@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'unavailable'
+  | 'storage_full'
   | 'internal';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -27,6 +28,7 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   unavailable: 503,
+  storage_full: 507,
   internal: 500,
 };
 
@@ -91,5 +93,14 @@ export const errors = {
     new AppError('unavailable', 'The service cannot reach its data store right now; retry in a few seconds.', undefined, {
       'Retry-After': '2',
     }),
+  /** Redis reached its memory limit and refuses writes (nothing of the request was stored); reads still work. */
+  storageFull: (retryAfterSeconds = 30) =>
+    new AppError(
+      'storage_full',
+      `The service's data store is full, so nothing was saved; reading still works. Retry in ${retryAfterSeconds} seconds.`,
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+      { retry_after_seconds: retryAfterSeconds },
+    ),
   internal: () => new AppError('internal', 'Something went wrong on our side; the error was logged.'),
 };

@@ -10,6 +10,7 @@ const STATUS_DESCRIPTION: Record<number, string> = {
   413: 'Body over 64 KiB (`payload_too_large`).',
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
+  507: 'The data store is full (`storage_full`): nothing was saved; reads still work. Retry after `Retry-After` seconds.',
 };
 
 function resolveRefs(components: Record<string, unknown>): Record<string, unknown> {

@@ -10,7 +10,7 @@ import {
 } from 'uWebSockets.js';
 import { AppError, errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { isConnectionError } from '../store/redis.js';
+import { isConnectionError, isStoreFullError } from '../store/redis.js';
 import type { Metrics } from './metrics.js';
 import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
 import { parameterNames, RouteTable } from './router.js';
@@ -39,7 +39,7 @@ const STATUS_TEXT: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized',
   404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large',
   415: '415 Unsupported Media Type', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable',
+  503: '503 Service Unavailable', 507: '507 Insufficient Storage',
 };
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
 /** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum but do not export it). */
@@ -194,6 +194,10 @@ export class HttpServer {
     if (isConnectionError(error)) {
       this.options.logger.warn({ reqId: request.requestId, err: (error as Error).message }, 'store unreachable');
       return errorReply(errors.unavailable());
+    }
+    if (isStoreFullError(error)) {
+      this.options.logger.warn({ reqId: request.requestId, method: request.method, path: request.path }, 'store full: write refused');
+      return errorReply(errors.storageFull());
     }
     this.options.logger.error({ reqId: request.requestId, method: request.method, path: request.path, err: error }, 'unhandled error');
     return errorReply(errors.internal());

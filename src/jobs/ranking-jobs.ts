@@ -11,6 +11,8 @@ export type RankingJobsOptions = {
   logger: Logger;
   /** Run a worker in this process (false: only queue jobs for workers elsewhere). */
   worker: boolean | RankingWorkerOptions;
+  /** The queue connection's stall timeout (see createRedis). */
+  timeoutMs?: number;
 };
 
 /** The ranking queue and, when asked, a worker, with the Redis connections they own. */
@@ -20,9 +22,9 @@ export class RankingJobs {
 
   private constructor(readonly queue: RankingQueue) {}
 
-  static async start({ redisUrl, ranker, logger, worker }: RankingJobsOptions): Promise<RankingJobs> {
+  static async start({ redisUrl, ranker, logger, worker, timeoutMs }: RankingJobsOptions): Promise<RankingJobs> {
     // Fails fast while Redis is away (like request-path commands) instead of queueing up.
-    const queueConnection = createRedis(redisUrl, { enableAutoPipelining: false });
+    const queueConnection = createRedis(redisUrl, { enableAutoPipelining: false }, timeoutMs);
     queueConnection.on('error', (error: Error) => logger.debug({ err: error.message }, 'ranking queue connection error'));
     await queueConnection.connect();
     const jobs = new RankingJobs(new RankingQueue(queueConnection));

@@ -24,6 +24,9 @@ export class RankingQueue implements RankingScheduler {
         removeOnFail: { count: 1_000 },
       },
     });
+    // Connection errors are logged by the connection's owner (RankingJobs); without a listener BullMQ
+    // would print each one to stderr while Redis is away.
+    this.queue.on('error', () => {});
   }
 
   async schedule(pool: Pool, userId: number): Promise<void> {

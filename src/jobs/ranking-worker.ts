@@ -3,7 +3,10 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
 import { POOLS } from '../store/keys.js';
+import { isStoreFullError } from '../store/redis.js';
 import { RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
+
+const FULL_RETRY_MS = 1_000;
 
 export type RankingWorkerOptions = {
   concurrency?: number;
@@ -21,6 +24,8 @@ export type RankingWorkerOptions = {
  */
 export class RankingWorker {
   private worker?: Worker<RankingJob>;
+  private fullRetry?: NodeJS.Timeout;
+  private fullAnnounced = false;
 
   constructor(
     private readonly connection: Redis,
@@ -32,7 +37,11 @@ export class RankingWorker {
 
   async start(): Promise<this> {
     const { concurrency = 4, lockDurationMs = 10_000, stalledIntervalMs = 5_000, reconcile = true } = this.options;
-    if (reconcile) await this.queueUnranked();
+    if (reconcile) await this.queueUnranked().catch((error: unknown) => {
+      // A full Redis must not keep a worker from starting; those feeds are ranked when first read.
+      if (!isStoreFullError(error)) throw error;
+      this.logger.warn('Redis is full: could not queue rankings for feeds never ranked');
+    });
     this.worker = new Worker<RankingJob>(RANKING_QUEUE, (job) => this.process(job), {
       connection: this.connection,
       concurrency,
@@ -40,7 +49,13 @@ export class RankingWorker {
       stalledInterval: stalledIntervalMs,
       maxStalledCount: 3,
     });
-    this.worker.on('error', (error) => this.logger.warn({ err: error.message }, 'ranking worker error'));
+    this.worker.on('error', (error) => {
+      if (isStoreFullError(error)) this.waitForRoom();
+      else this.logger.warn({ err: error.message }, 'ranking worker error');
+    });
+    this.worker.on('completed', () => {
+      this.fullAnnounced = false;
+    });
     this.worker.on('failed', (job, error) =>
       this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'),
     );
@@ -50,12 +65,30 @@ export class RankingWorker {
 
   /** Graceful: takes no new job, waits for the running ones. */
   async stop(): Promise<void> {
+    clearTimeout(this.fullRetry);
+    this.fullRetry = undefined;
     await this.worker?.close();
   }
 
   /** Cuts the worker's connections at once (when a graceful stop takes too long). */
   disconnect() {
     this.worker?.disconnect().catch(() => {});
+  }
+
+  /**
+   * BullMQ fetches the next job again at once when Redis refuses the fetch, so a full Redis would keep
+   * it spinning: pause instead, and try again every FULL_RETRY_MS until there is room.
+   */
+  private waitForRoom() {
+    const worker = this.worker;
+    if (!worker || this.fullRetry || worker.closing) return;
+    if (!this.fullAnnounced) this.logger.warn(`Redis is full: feed ranking paused, retrying every ${FULL_RETRY_MS} ms`);
+    this.fullAnnounced = true;
+    this.fullRetry = setTimeout(() => {
+      this.fullRetry = undefined;
+      void worker.resume();
+    }, FULL_RETRY_MS);
+    void worker.pause(true);
   }
 
   private async process(job: Job<RankingJob>) {

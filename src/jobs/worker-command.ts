@@ -15,14 +15,14 @@ export async function runWorkerCommand(config: Config): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const redis = createRedis(config.REDIS_URL);
+  const redis = createRedis(config.REDIS_URL, {}, config.REDIS_TIMEOUT_MS);
   redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
   let jobs: RankingJobs;
   try {
     await redis.connect();
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
-    jobs = await RankingJobs.start({ redisUrl: config.REDIS_URL, ranker, logger, worker: true });
+    jobs = await RankingJobs.start({ redisUrl: config.REDIS_URL, ranker, logger, worker: true, timeoutMs: config.REDIS_TIMEOUT_MS });
   } catch (error) {
     logger.fatal({ err: error }, 'could not start the ranking worker');
     process.exit(1);

@@ -67,6 +67,8 @@ export type EventSocketDeps = {
   relay: EventRelay;
   /** False while this process cannot hear live events (its pub/sub connection is down): new sockets get 503. */
   relayUp: () => boolean;
+  /** Resolves once Redis answers (rejects when it is away or stalled), so an upgrade fails fast with 503 then. */
+  storeAnswers: () => Promise<unknown>;
   logger: Logger;
   metrics: Metrics;
   limits?: Partial<SocketLimits>;
@@ -183,7 +185,8 @@ export class EventSockets {
     });
     const accept = async (): Promise<Target> => {
       if (!this.deps.relayUp()) throw errors.unavailable();
-      return resolve(authorization, query);
+      const [target] = await Promise.all([resolve(authorization, query), this.deps.storeAnswers()]);
+      return target;
     };
     accept().then(
       (target) => {

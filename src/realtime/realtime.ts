@@ -46,6 +46,7 @@ export class Realtime {
       streams: this.streams,
       relay: this.relay,
       relayUp: () => this.deps.subscriber.status === 'ready',
+      storeAnswers: () => this.deps.redis.ping(),
       logger: this.deps.logger,
       metrics,
       limits,

@@ -6,6 +6,7 @@ import type { DiscoveryIndex, FilterGroup } from '../store/discovery-index.js';
 import type { FeedPosition, FeedStore } from '../store/feed-store.js';
 import { keys, type Pool } from '../store/keys.js';
 import type { UserRepository } from '../store/user-repository.js';
+import { isStoreFullError } from '../store/redis.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
 export type Viewer = { userId: number; pool: Pool };
@@ -39,11 +40,12 @@ export class DiscoveryService {
    * One page of the viewer's feed: the ranked part best first, then the rest of the pool newest first.
    * A feed no worker has ranked yet is ranked here first, so a reader never sees an unranked feed; one
    * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
+   * While Redis is full a ranking cannot be stored: the page is served unranked (newest first).
    */
   async feed({ pool, userId }: Viewer, limit: number, after?: FeedPosition): Promise<Page<FeedEntry, FeedPosition>> {
     const { scanLimit } = this.limits;
     let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
-    if (rows.rankedAt === undefined && (await this.ranker.rank(pool, userId))) {
+    if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
       rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
     } else if (rows.rankedSize < TOP_UP_BELOW && rows.rankedAt !== undefined && Date.now() - rows.rankedAt > TOP_UP_AFTER_MS) {
       this.scheduler.schedule(pool, userId).catch(() => {}); // best effort: the page is served either way
@@ -67,6 +69,15 @@ export class DiscoveryService {
     const last = shown[shown.length - 1];
     const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
     return { items, next };
+  }
+
+  private async rankUnlessFull(pool: Pool, userId: number): Promise<boolean> {
+    try {
+      return await this.ranker.rank(pool, userId);
+    } catch (error) {
+      if (isStoreFullError(error)) return false;
+      throw error;
+    }
   }
 
   /** One page of the pool's accounts passing every filter (AND), newest first; never the viewer. */

@@ -1,19 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { keys } from './keys.js';
+import { isStoreFullError } from './redis.js';
 import type { Scripts } from './scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };
 
-/** Counts hits atomically in Redis (one Lua script), so a limit holds across every server process. */
+/**
+ * Counts hits atomically in Redis (one Lua script), so a limit holds across every server process.
+ * While Redis is full it cannot record a hit: the hit is let through uncounted, so a request that only
+ * reads (a login) keeps working, and one that writes is refused by its own write anyway.
+ */
 export class RateLimiter {
   constructor(private readonly scripts: Scripts) {}
 
   async hit(name: string, subject: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    const [allowed, hits, waitMs] = await this.scripts.run<[number, number, number]>(
-      'rate_limit',
-      [keys.rateLimit(name, subject)],
-      [limit, windowSeconds * 1000, randomUUID()],
-    );
+    let reply: [number, number, number];
+    try {
+      reply = await this.scripts.run<[number, number, number]>('rate_limit', [keys.rateLimit(name, subject)], [limit, windowSeconds * 1000, randomUUID()]);
+    } catch (error) {
+      if (isStoreFullError(error)) return { allowed: true, hits: 0, retryAfterSeconds: 1 };
+      throw error;
+    }
+    const [allowed, hits, waitMs] = reply;
     return { allowed: allowed === 1, hits, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 }

@@ -40,6 +40,11 @@ export class RedisProcess {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The running server's process id (tests pause it with SIGSTOP). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   async start(): Promise<this> {
     mkdirSync(this.dir, { recursive: true });
     this.lock = await DataDirLock.acquire(this.dir);

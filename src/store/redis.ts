@@ -1,22 +1,36 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
+/** How long a request-path command may go unanswered before Redis counts as stalled (REDIS_TIMEOUT_MS). */
+export const DEFAULT_REDIS_TIMEOUT_MS = 1_000;
+
 /**
  * The request-path client: automatic pipelining, no offline queue (a request fails fast with 503
  * while Redis is away instead of piling up), and reconnection forever with a capped back-off.
+ *
+ * A connected Redis that stops answering (paused, swapping, stuck) is caught by `socketTimeout`: a
+ * connection that receives nothing for `timeoutMs` while commands wait is dropped, and every command
+ * waiting on it fails at once (`maxRetriesPerRequest: 0`), including those queued behind the stalled
+ * automatic pipeline. While the client reconnects (its ready check waits for an answer) every command
+ * fails at once, so requests answer 503 within about `timeoutMs`, and the client is ready again as
+ * soon as Redis answers. `commandTimeout` is only a backstop for a command stuck behind others on a
+ * connection that still receives data. Commands unanswered when a connection drops are never sent
+ * again: they may have run already.
  */
-export function createRedis(url: string, overrides: RedisOptions = {}): Redis {
+export function createRedis(url: string, overrides: RedisOptions = {}, timeoutMs = DEFAULT_REDIS_TIMEOUT_MS): Redis {
   return new Redis(url, {
     enableAutoPipelining: true,
     enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: 5_000,
+    maxRetriesPerRequest: 0,
+    socketTimeout: timeoutMs,
+    commandTimeout: 2 * timeoutMs,
+    autoResendUnfulfilledCommands: false,
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1_000),
     lazyConnect: true,
     ...overrides,
   });
 }
 
-/** A client for blocking or subscriber use (BullMQ workers, pub/sub). */
+/** A client for blocking or subscriber use (BullMQ workers, pub/sub): it waits out a stall and carries on. */
 export function createBlockingRedis(url: string, overrides: RedisOptions = {}): Redis {
   return new Redis(url, {
     maxRetriesPerRequest: null,
@@ -31,8 +45,13 @@ export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const message = error.message;
   return (
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY/i.test(
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY/i.test(
       message,
     ) || error.name === 'MaxRetriesPerRequestError'
   );
+}
+
+/** True when Redis refused a write because it reached `maxmemory` (noeviction): nothing was written. */
+export function isStoreFullError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('OOM ');
 }

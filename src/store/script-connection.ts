@@ -24,10 +24,15 @@ const CLOSED = 'Connection is closed.';
  * event loop go out in one write. It behaves like the main client where it matters: no offline queue
  * (while Redis is away a call fails at once with "Connection is closed."), a command timeout, and
  * reconnection forever with a capped back-off. A call in flight when the connection drops fails and is
- * not resent (a script is not idempotent).
+ * not resent (a script is not idempotent). A connection is ready only once Redis has answered a PING on
+ * it, so while Redis is connected but stalled (a call timed out, the connection was dropped and the new
+ * one waits for its PONG) calls fail at once instead of each waiting out the timeout.
  */
 export class ScriptConnection {
   private socket?: Socket;
+  /** The socket is connected (handshake commands may go out). */
+  private connected = false;
+  /** Redis answered on this connection: calls may go out. */
   private ready = false;
   private stopped = false;
   private attempt = 0;
@@ -39,9 +44,9 @@ export class ScriptConnection {
   private readonly timeoutTimer: NodeJS.Timeout;
   private readonly url: URL;
 
-  constructor(url: string, private readonly commandTimeoutMs = 5_000) {
+  constructor(url: string, private readonly commandTimeoutMs = 1_000) {
     this.url = new URL(url);
-    this.timeoutTimer = setInterval(() => this.checkTimeout(), Math.min(1_000, commandTimeoutMs));
+    this.timeoutTimer = setInterval(() => this.checkTimeout(), Math.max(25, Math.min(250, commandTimeoutMs / 4)));
     this.timeoutTimer.unref();
   }
 
@@ -82,32 +87,43 @@ export class ScriptConnection {
     const socket = tls ? connectTls({ host, port, servername: isIP(host) ? undefined : host }) : connect({ host, port, noDelay: true });
     this.socket = socket;
     socket.once(tls ? 'secureConnect' : 'connect', () => {
-      this.attempt = 0;
-      this.ready = true;
-      this.handshake();
-      onReady?.();
-      onReady = onFailure = undefined;
+      this.connected = true;
+      this.handshake(() => {
+        this.attempt = 0;
+        this.ready = true;
+        onReady?.();
+        onReady = onFailure = undefined;
+      });
     });
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('error', (error: Error) => {
       onFailure?.(error);
       onReady = onFailure = undefined;
     });
-    socket.on('close', () => this.onClose(socket));
+    socket.on('close', () => {
+      onFailure?.(new Error(CLOSED));
+      onReady = onFailure = undefined;
+      this.onClose(socket);
+    });
   }
 
-  /** AUTH and SELECT from the URL, queued ahead of every call; a failure drops the connection. */
-  private handshake() {
+  /** AUTH and SELECT from the URL, then a PING whose answer makes the connection ready; a failure drops it. */
+  private handshake(onAnswered: () => void) {
     const user = decodeURIComponent(this.url.username);
     const password = decodeURIComponent(this.url.password);
     const db = Number(this.url.pathname.slice(1)) || 0;
-    const check = (): Waiter => ({ resolve: () => {}, reject: () => this.socket?.destroy(), sentAt: performance.now() });
-    if (password) this.send(check(), encode(user ? ['AUTH', user, password] : ['AUTH', password]));
-    if (db) this.send(check(), encode(['SELECT', db]));
+    const check = (resolve: () => void = () => {}): Waiter => ({ resolve, reject: () => this.socket?.destroy(), sentAt: performance.now() });
+    if (password) this.push(check(), encode(user ? ['AUTH', user, password] : ['AUTH', password]));
+    if (db) this.push(check(), encode(['SELECT', db]));
+    this.push(check(onAnswered), encode(['PING']));
   }
 
   private send(waiter: Waiter, command: string) {
     if (!this.ready) return waiter.reject(new Error(CLOSED));
+    this.push(waiter, command);
+  }
+
+  private push(waiter: Waiter, command: string) {
     this.waiters.push(waiter);
     this.out += command;
     if (this.flushScheduled) return;
@@ -119,7 +135,7 @@ export class ScriptConnection {
     this.flushScheduled = false;
     const out = this.out;
     this.out = '';
-    if (out && this.ready) this.socket!.write(out);
+    if (out && this.connected) this.socket!.write(out);
   }
 
   private onData(chunk: Buffer) {
@@ -143,6 +159,7 @@ export class ScriptConnection {
 
   private onClose(socket: Socket) {
     if (socket !== this.socket) return;
+    this.connected = false;
     this.ready = false;
     this.socket = undefined;
     this.out = '';

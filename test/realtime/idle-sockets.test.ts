@@ -36,6 +36,7 @@ beforeAll(async () => {
     streams,
     relay,
     relayUp: () => true,
+    storeAnswers: () => redis().ping(),
     logger: createLogger('silent'),
     metrics: new Metrics(),
     limits: { idleTimeoutSeconds: 8 },

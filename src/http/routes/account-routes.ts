@@ -34,7 +34,7 @@ export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] 
         tags: ['accounts'],
         body: registrationSchema,
         response: { status: 201, schema: tokenSchema.extend({ note: z.string() }), description: 'Registered.' },
-        errors: [400, 409, 413, 415, 429],
+        errors: [400, 409, 413, 415, 429, 507],
       },
       handler: register('agent'),
     },
@@ -47,7 +47,7 @@ export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] 
         tags: ['accounts'],
         body: registrationSchema,
         response: { status: 201, schema: tokenSchema, description: 'Registered.' },
-        errors: [400, 409, 413, 415, 429],
+        errors: [400, 409, 413, 415, 429, 507],
       },
       handler: register('member'),
     },
@@ -73,7 +73,7 @@ export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] 
       method: 'POST',
       path: '/api/v1/auth/logout',
       auth: true,
-      doc: { summary: 'Revoke the presented token at once.', tags: ['accounts'], response: { status: 204, description: 'Logged out.' }, errors: [401] },
+      doc: { summary: 'Revoke the presented token at once.', tags: ['accounts'], response: { status: 204, description: 'Logged out.' }, errors: [401, 507] },
       handler: async (req) => {
         await accounts.logout(req.auth);
         return noContent();
@@ -96,7 +96,7 @@ export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] 
         tags: ['accounts'],
         body: profileUpdateSchema,
         response: { status: 200, schema: ownProfileSchema, description: 'The updated profile.' },
-        errors: [400, 401, 413, 415],
+        errors: [400, 401, 413, 415, 507],
       },
       handler: async (req) => json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body))),
     },

@@ -58,7 +58,7 @@ export function matchRoutes({ matches, messages }: Deps): Route[] {
         summary: 'Unmatch: the match and its conversation (its messages\' events included) are gone for both of you, and neither appears in the other\'s feed again.',
         tags: ['matches'],
         response: { status: 204, description: 'Unmatched.' },
-        errors: [400, 404],
+        errors: [400, 404, 507],
       },
       handler: async (req) => {
         await matches.unmatch(req.auth, matchId(req));
@@ -93,7 +93,7 @@ export function matchRoutes({ matches, messages }: Deps): Route[] {
         tags: ['messages'],
         body: newMessageSchema,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
-        errors: [400, 404, 413, 415],
+        errors: [400, 404, 413, 415, 507],
       },
       handler: async (req) => {
         const id = matchId(req);
