@@ -95,7 +95,9 @@ export class UserRepository {
     const patch = definedOnly(changes);
     const user = keys.user(pool, id);
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const [hashReply, cardReply] = (await this.redis.multi().hgetall(user).hget(keys.profileCards(pool), String(id)).exec()) ?? [];
+      // Not MULTI: Redis refuses a transaction outright when full, and the script re-checks the version anyway
+      // (the card is read after the hash, so a newer card means a newer version and a retry).
+      const [hashReply, cardReply] = (await this.redis.pipeline().hgetall(user).hget(keys.profileCards(pool), String(id)).exec()) ?? [];
       if (!hashReply || !cardReply || hashReply[0] || cardReply[0]) throw hashReply?.[0] ?? cardReply?.[0] ?? new Error('profile read was aborted');
       const stored = hashReply[1] as Record<string, string>;
       const card = cardReply[1] as string | null;
