@@ -131,7 +131,7 @@ export class Application {
       trustProxy: config.TRUST_PROXY,
     });
     const routes: Route[] = [
-      ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes }),
+      ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
       ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
       // -- routes of each feature are added here --
       ...discoveryRoutes({ discovery: this.discovery }),

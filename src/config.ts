@@ -20,6 +20,7 @@ const configSchema = z.object({
   LOGIN_RATE_LIMIT: int(1, 1_000_000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   TRUST_PROXY: bool.default(false),
+  METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
 });
