@@ -18,7 +18,8 @@
   KEYS[9]  matches:<pool>:<to>
   KEYS[10] pool:<pool>:matches         the pool's current matches by last activity
   KEYS[11] disc:<pool>:floors          ranked id -> its feed's floor (the swiper's, if ranked, is set to 0)
-  KEYS[12] idem:...                    optional: the Idempotency-Key record
+  KEYS[12] rl:like:<pool>:<from>       the swiper's swipe counter (fixed window, as lua/fixed_window_hit.lua)
+  KEYS[13] idem:...                    optional: the Idempotency-Key record
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
@@ -26,14 +27,31 @@
   ARGV[5] now, ISO-8601 (the swipe's and the match's created_at)
   ARGV[6] candidate match id (reserved by the caller; used only if a match is created)
   ARGV[7] Idempotency-Key record lifetime, seconds
+  ARGV[8] swipes allowed per window (0: no limit)
+  ARGV[9] the window's length, ms
 
-  Returns {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
+  Counting here rather than in a script of its own spares the hottest request a second round trip.
+  Returns {'rate_limited', ms until the window ends} past the limit (nothing else written); {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
   was seen (nothing written); else {'ok', record, shared interests as JSON or '', previous kind or ''}
   (the previous kind is read for a super_like only: it decides whether the super like is announced),
   where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>".
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local idem = KEYS[12]
+local idem = KEYS[13]
+
+local limit = tonumber(ARGV[8])
+if limit > 0 then
+  local hits = redis.call('INCR', KEYS[12])
+  if hits == 1 then redis.call('PEXPIRE', KEYS[12], ARGV[9]) end
+  if hits > limit then
+    local left = redis.call('PTTL', KEYS[12])
+    if left < 0 then
+      redis.call('PEXPIRE', KEYS[12], ARGV[9])
+      left = tonumber(ARGV[9])
+    end
+    return {'rate_limited', left}
+  end
+end
 
 if idem then
   local done = redis.call('GET', idem)

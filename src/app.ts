@@ -10,6 +10,7 @@ import { matchRoutes } from './http/routes/match-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
+import { AccountLimits } from './services/account-limits.js';
 import { AccountService } from './services/account-service.js';
 import { Realtime } from './realtime/realtime.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
@@ -116,7 +117,11 @@ export class Application {
     this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });
     await this.realtime.start();
     this.events = this.realtime.publisher;
-    this.swipes = new SwipeRepository(this.redis, this.scripts);
+    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    const accountLimits = new AccountLimits(this.scripts, {
+      discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
+      message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
+    });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.events, logger);
@@ -134,9 +139,9 @@ export class Application {
       ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
       ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
       // -- routes of each feature are added here --
-      ...discoveryRoutes({ discovery: this.discovery }),
+      ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),
-      ...matchRoutes({ matches: this.matchService, messages: this.messageService }),
+      ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
       ...spectatorRoutes({ spectator: this.spectator }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),

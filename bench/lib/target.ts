@@ -62,6 +62,10 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '3000',
     METRICS_TOKEN: metricsToken,
+    // The bench's few agents do the work of thousands: per-account limits would cap the load, not the service.
+    DISCOVERY_RATE_LIMIT: '1000000',
+    LIKE_RATE_LIMIT: '1000000',
+    MESSAGE_RATE_LIMIT: '1000000',
   };
   delete env.REDIS_URL;
   const child = spawnTs('src/main.ts', ['serve'], env);
