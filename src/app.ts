@@ -134,6 +134,7 @@ export class Application {
       metrics: this.metrics,
       authenticate: bearerAuthenticator(this.tokens),
       trustProxy: config.TRUST_PROXY,
+      maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     });
     const routes: Route[] = [
       ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),

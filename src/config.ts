@@ -26,6 +26,7 @@ const configSchema = z.object({
   MESSAGE_RATE_LIMIT: int(1, 1_000_000).default(300),
   MESSAGE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   TRUST_PROXY: bool.default(false),
+  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(256),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),

@@ -66,6 +66,8 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     DISCOVERY_RATE_LIMIT: '1000000',
     LIKE_RATE_LIMIT: '1000000',
     MESSAGE_RATE_LIMIT: '1000000',
+    // The spectator fleet holds 1,000 sockets per source address.
+    MAX_CONNECTIONS_PER_IP: '5000',
   };
   delete env.REDIS_URL;
   const child = spawnTs('src/main.ts', ['serve'], env);

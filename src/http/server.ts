@@ -11,6 +11,7 @@ import {
 import { AppError, errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import { isConnectionError } from '../store/redis.js';
+import { ConnectionCap } from './connection-cap.js';
 import type { Metrics } from './metrics.js';
 import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
 import { parameterNames, RouteTable } from './router.js';
@@ -24,6 +25,8 @@ export type ServerOptions = {
   metrics: Metrics;
   authenticate: Authenticator;
   trustProxy: boolean;
+  /** Connections one peer address may hold open at once (0: no cap). */
+  maxConnectionsPerIp?: number;
 };
 
 const BASE_HEADERS: Array<[string, string]> = [
@@ -56,8 +59,12 @@ export class HttpServer {
   private idle?: () => void;
   private readonly idPrefix = randomBytes(3).toString('hex');
   private nextId = 0;
+  private readonly connectionCap: ConnectionCap;
 
-  constructor(private readonly options: ServerOptions) {}
+  constructor(private readonly options: ServerOptions) {
+    this.connectionCap = new ConnectionCap(this.app, options.maxConnectionsPerIp ?? 0, options.logger);
+    options.metrics.gauge('http_connections_refused_total', () => this.connectionCap.refused);
+  }
 
   route(route: Route) {
     this.table.add(route);
@@ -103,7 +110,9 @@ export class HttpServer {
       this.app.listen(host, port, (socket) => {
         if (!socket) return reject(new Error(`cannot listen on ${host}:${port} (is the port taken?)`));
         this.listenSocket = socket;
-        resolve(us_socket_local_port(socket));
+        const bound = us_socket_local_port(socket);
+        this.connectionCap.start(bound);
+        resolve(bound);
       });
     });
   }
@@ -123,6 +132,7 @@ export class HttpServer {
   }
 
   close() {
+    this.connectionCap.stop();
     this.app.close();
   }
 
