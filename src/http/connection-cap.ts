@@ -58,7 +58,8 @@ export class ConnectionCap {
     const since = this.atCapSince.get(key);
     const now = performance.now();
     if (since === undefined || now - since >= RECHECK_AT_CAP_MS) {
-      const actual = connectionsByPeer(this.port)?.get(key) ?? count;
+      const table = connectionsByPeer(this.port);
+      const actual = table ? (table.get(key) ?? 0) : count;
       this.counts.set(key, actual);
       if (actual <= this.max) {
         this.atCapSince.delete(key);
