@@ -82,7 +82,7 @@ async function main(): Promise<number> {
   const redis = target.redisUrl ? new Redis(target.redisUrl, { lazyConnect: true, enableAutoPipelining: false, maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', () => {});
   const api = new JsonClient(target.baseUrl);
-  const monitor = new Monitor(target.baseUrl, target.pid, redis);
+  const monitor = new Monitor(target.baseUrl, target.pid, redis, target.metricsToken);
   const scenarios: ScenarioResult[] = [];
   let report: BenchReport | undefined;
   let hello: HelloCeiling | undefined;

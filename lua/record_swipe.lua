@@ -24,7 +24,8 @@
   KEYS[11] disc:<pool>:floors          ranked id -> its feed's floor (the swiper's, if ranked, is set to 0)
   KEYS[12] outbox:<pool>               pending id -> record (a JSON array of event specs)
   KEYS[13] outbox:<pool>:due           pending id -> commit time, ms
-  KEYS[14] idem:...                    optional: the Idempotency-Key record
+  KEYS[14] rl:like:<pool>:<from>       the swiper's swipe counter (fixed window, as lua/fixed_window_hit.lua)
+  KEYS[15] idem:...                    optional: the Idempotency-Key record
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
@@ -32,14 +33,32 @@
   ARGV[5] now, ISO-8601 (the swipe's and the match's created_at)
   ARGV[6] candidate match id (reserved by the caller; used only if a match is created)
   ARGV[7] Idempotency-Key record lifetime, seconds
+  ARGV[8] swipes allowed per window (0: no limit)
+  ARGV[9] the window's length, ms
 
-  Returns {'not_found'} when the target is not in the pool; {'replay', record} when the Idempotency-Key
-  was seen (nothing written); else {'ok', record, shared interests as JSON or '', pending record or ''},
+  Counting here rather than in a script of its own spares the hottest request a second round trip.
+  Returns {'rate_limited', ms until the window ends} past the limit (nothing else written); {'not_found'}
+  when the target is not in the pool; {'replay', record} when the Idempotency-Key was seen (nothing
+  written); else {'ok', record, shared interests as JSON or '', pending record or ''},
   where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>|<pending id or ''>".
   A super like is announced unless the swiper's previous swipe on the target was already a super like.
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local idem = KEYS[14]
+local idem = KEYS[15]
+
+local limit = tonumber(ARGV[8])
+if limit > 0 then
+  local hits = redis.call('INCR', KEYS[14])
+  if hits == 1 then redis.call('PEXPIRE', KEYS[14], ARGV[9]) end
+  if hits > limit then
+    local left = redis.call('PTTL', KEYS[14])
+    if left < 0 then
+      redis.call('PEXPIRE', KEYS[14], ARGV[9])
+      left = tonumber(ARGV[9])
+    end
+    return {'rate_limited', left}
+  end
+end
 
 if idem then
   local done = redis.call('GET', idem)

@@ -10,6 +10,7 @@ import { matchRoutes } from './http/routes/match-routes.js';
 import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
+import { AccountLimits } from './services/account-limits.js';
 import { AccountService } from './services/account-service.js';
 import { Realtime } from './realtime/realtime.js';
 import { EventOutbox } from './realtime/event-outbox.js';
@@ -125,7 +126,11 @@ export class Application {
     this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });
     await this.realtime.start();
     this.events = this.realtime.publisher;
-    this.swipes = new SwipeRepository(this.redis, this.scripts);
+    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    const accountLimits = new AccountLimits(this.scripts, {
+      discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
+      message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
+    });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
     this.outbox = new EventOutbox(new EventOutboxStore(this.redis, this.scripts), this.users, logger);
@@ -140,14 +145,15 @@ export class Application {
       metrics: this.metrics,
       authenticate: bearerAuthenticator(this.tokens),
       trustProxy: config.TRUST_PROXY,
+      maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     });
     const routes: Route[] = [
-      ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes }),
+      ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
       ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
       // -- routes of each feature are added here --
-      ...discoveryRoutes({ discovery: this.discovery }),
+      ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),
-      ...matchRoutes({ matches: this.matchService, messages: this.messageService }),
+      ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
       ...spectatorRoutes({ spectator: this.spectator }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),

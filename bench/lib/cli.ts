@@ -41,6 +41,7 @@ ${scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join('\n')}
 Options:
   --url URL             load a running service at URL instead of starting one (loopback or given host only)
   --redis-url URL       the Redis of the --url service (memory and CPU figures, --seed); optional
+                        (the --url service's server figures need its METRICS_TOKEN in the bench's environment)
   --duration S          seconds per measured phase (default ${DEFAULTS.duration})
   --soak S              seconds of the mixed soak (default ${DEFAULTS.soak})
   --warmup S            seconds of warm-up before each throughput phase, not measured (default ${DEFAULTS.warmup})

@@ -33,9 +33,10 @@ export function parseMetrics(text: string): ServerMetrics {
   return metrics;
 }
 
-export async function fetchMetrics(baseUrl: string): Promise<ServerMetrics | undefined> {
+export async function fetchMetrics(baseUrl: string, token?: string): Promise<ServerMetrics | undefined> {
   try {
-    const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(3_000) });
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch(`${baseUrl}/metrics`, { headers, signal: AbortSignal.timeout(3_000) });
     if (!res.ok) return undefined;
     return parseMetrics(await res.text());
   } catch {
@@ -97,11 +98,12 @@ export class Monitor {
     private readonly baseUrl: string,
     private readonly serverPid: number | undefined,
     private readonly redis: Redis | undefined,
+    private readonly metricsToken?: string,
   ) {}
 
   start() {
     const tick = async () => {
-      const [metrics, memory] = await Promise.all([fetchMetrics(this.baseUrl), redisInfo(this.redis, 'memory').catch(() => ({}) as Record<string, number>)]);
+      const [metrics, memory] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'memory').catch(() => ({}) as Record<string, number>)]);
       this.samples.push({
         t: (performance.now() - this.started) / 1000,
         rssBytes: metrics?.rssBytes,
@@ -119,7 +121,7 @@ export class Monitor {
   }
 
   async mark(): Promise<Mark> {
-    const [metrics, cpu] = await Promise.all([fetchMetrics(this.baseUrl), redisInfo(this.redis, 'cpu').catch(() => ({}) as Record<string, number>)]);
+    const [metrics, cpu] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'cpu').catch(() => ({}) as Record<string, number>)]);
     const usage = process.cpuUsage();
     return {
       at: performance.now(),

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ export type Target = {
   redisUrl?: string;
   /** The server's process id, when the bench started it (for CPU figures). */
   pid?: number;
+  /** The operators' bearer secret for GET /metrics (the service serves no metrics without one). */
+  metricsToken?: string;
   /** Warnings and errors the server logged while the bench ran. */
   problems: string[];
   stop(): Promise<void>;
@@ -35,6 +38,7 @@ export function urlTarget(url: string, redisUrl?: string): Target {
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: Number(parsed.port || 80),
     redisUrl,
+    metricsToken: process.env.METRICS_TOKEN || undefined,
     problems: [],
     stop: async () => {},
   };
@@ -48,6 +52,7 @@ export function urlTarget(url: string, redisUrl?: string): Target {
 export async function startEmbeddedService(log: (line: string) => void): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-'));
   const port = await freePort();
+  const metricsToken = randomBytes(24).toString('hex');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -56,6 +61,13 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     EMBEDDED_WORKER: 'true',
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '3000',
+    METRICS_TOKEN: metricsToken,
+    // The bench's few agents do the work of thousands: per-account limits would cap the load, not the service.
+    DISCOVERY_RATE_LIMIT: '1000000',
+    LIKE_RATE_LIMIT: '1000000',
+    MESSAGE_RATE_LIMIT: '1000000',
+    // The spectator fleet holds 1,000 sockets per source address.
+    MAX_CONNECTIONS_PER_IP: '5000',
   };
   delete env.REDIS_URL;
   const child = spawnTs('src/main.ts', ['serve'], env);
@@ -88,6 +100,7 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     port,
     redisUrl,
     pid: child.pid,
+    metricsToken,
     problems,
     stop: async () => {
       await stopChild(child, 8_000);

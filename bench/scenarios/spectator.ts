@@ -221,7 +221,7 @@ async function settledMemory(ctx: BenchContext): Promise<{ rss: number; heap: nu
   let last: { rss: number; heap: number } | undefined;
   const started = performance.now();
   while (performance.now() - started < 8_000) {
-    const metrics = await fetchMetrics(ctx.target.baseUrl);
+    const metrics = await fetchMetrics(ctx.target.baseUrl, ctx.target.metricsToken);
     if (metrics?.rssBytes === undefined) return undefined;
     const now = { rss: metrics.rssBytes, heap: metrics.heapUsedBytes ?? 0 };
     if (last && Math.abs(now.rss - last.rss) < 1024 * 1024) return now;

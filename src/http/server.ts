@@ -11,6 +11,7 @@ import {
 import { AppError, errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import { isConnectionError, isStoreFullError } from '../store/redis.js';
+import { ConnectionCap } from './connection-cap.js';
 import type { Metrics } from './metrics.js';
 import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
 import { parameterNames, RouteTable } from './router.js';
@@ -24,6 +25,8 @@ export type ServerOptions = {
   metrics: Metrics;
   authenticate: Authenticator;
   trustProxy: boolean;
+  /** Connections one peer address may hold open at once (0: no cap). */
+  maxConnectionsPerIp?: number;
 };
 
 const BASE_HEADERS: Array<[string, string]> = [
@@ -58,8 +61,12 @@ export class HttpServer {
   private idle?: () => void;
   private readonly idPrefix = randomBytes(3).toString('hex');
   private nextId = 0;
+  private readonly connectionCap: ConnectionCap;
 
-  constructor(private readonly options: ServerOptions) {}
+  constructor(private readonly options: ServerOptions) {
+    this.connectionCap = new ConnectionCap(this.app, options.maxConnectionsPerIp ?? 0, options.logger);
+    options.metrics.gauge('http_connections_refused_total', () => this.connectionCap.refused);
+  }
 
   route(route: Route) {
     this.table.add(route);
@@ -113,7 +120,9 @@ export class HttpServer {
           return reject(new Error(`cannot listen on ${host}:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`));
         }
         this.listenSocket = socket;
-        resolve(us_socket_local_port(socket));
+        const bound = us_socket_local_port(socket);
+        this.connectionCap.start(bound);
+        resolve(bound);
       });
     });
   }
@@ -133,6 +142,7 @@ export class HttpServer {
   }
 
   close() {
+    this.connectionCap.stop();
     this.app.close();
   }
 

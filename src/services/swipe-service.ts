@@ -7,6 +7,7 @@ import type { MatchRepository } from '../store/match-repository.js';
 import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
 import type { PendingEventFlusher } from './events.js';
+import { retryAfterSeconds } from './account-limits.js';
 
 type Caller = { userId: number; pool: Pool };
 
@@ -35,6 +36,7 @@ export class SwipeService {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
     const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id');
+    if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');
 
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
     const { pending } = outcome;

@@ -68,6 +68,8 @@ export const keys = {
   idempotency: (pool: Pool, userId: number, endpoint: string, key: string) => `idem:${pool}:${userId}:${endpoint}:${key}`,
   /** Sorted set: a sliding-window rate-limit log. */
   rateLimit: (name: string, subject: string) => `rl:${name}:${subject}`,
+  /** String with TTL: an account's fixed-window request counter for one kind of request (discovery, like, message). */
+  accountRateLimit: (name: string, pool: Pool, id: number) => `rl:${name}:${pool}:${id}`,
   /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
   userEvents: (pool: Pool, id: number | string) => `events:${pool}:${id}`,
   /**

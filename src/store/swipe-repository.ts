@@ -8,8 +8,12 @@ import type { Scripts } from './scripts.js';
 /** What a recorded swipe did to the pair's match. */
 export type MatchEffect = 'none' | 'created' | 'existing';
 
+/** Swipes allowed per account per window (limit 0: none). */
+export type SwipeLimit = { limit: number; windowSeconds: number };
+
 export type SwipeOutcome =
   | { status: 'not_found' }
+  | { status: 'rate_limited'; retryAfterMs: number }
   | {
       status: 'recorded';
       /** True when an earlier request with the same Idempotency-Key did the work; nothing was written now. */
@@ -32,7 +36,11 @@ export class SwipeRepository {
   /** Match ids come from each pool's own sequence. */
   private readonly matchIds: Record<Pool, IdBlock>;
 
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {
+  constructor(
+    private readonly redis: Redis,
+    private readonly scripts: Scripts,
+    private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
+  ) {
     this.matchIds = { agent: new IdBlock(redis, keys.matchSeq('agent')), member: new IdBlock(redis, keys.matchSeq('member')) };
   }
 
@@ -52,6 +60,7 @@ export class SwipeRepository {
       keys.feedFloors(pool),
       keys.outbox(pool),
       keys.outboxDue(pool),
+      keys.accountRateLimit('like', pool, fromId),
     ];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
@@ -63,8 +72,14 @@ export class SwipeRepository {
       now.toISOString(),
       candidate,
       IDEMPOTENCY_TTL_SECONDS,
+      this.limit.limit,
+      this.limit.windowSeconds * 1000,
     ]);
     const [status, record = '', shared = '', pendingRecord = ''] = reply;
+    if (status === 'rate_limited') {
+      this.matchIds[pool].give(candidate);
+      return { status: 'rate_limited', retryAfterMs: Number(record) };
+    }
     if (status === 'not_found') {
       this.matchIds[pool].give(candidate);
       return { status: 'not_found' };

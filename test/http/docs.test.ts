@@ -5,7 +5,7 @@ import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ METRICS_TOKEN: 'operators-metrics-token' });
 });
 afterAll(() => stack?.stop());
 
@@ -50,7 +50,7 @@ describe('operations', () => {
   it('serves healthz, readyz and Prometheus metrics', async () => {
     expect((await stack.api.get('/healthz')).body).toEqual({ status: 'ok' });
     expect((await stack.api.get('/readyz')).body).toEqual({ status: 'ready' });
-    const metrics = await stack.api.get('/metrics');
+    const metrics = await stack.api.get('/metrics', { token: 'operators-metrics-token' });
     expect(metrics.headers['content-type']).toMatch(/text\/plain/);
     expect(metrics.text).toMatch(/http_requests_total\{route="\/readyz",status="200"\} 1/);
   });

@@ -46,12 +46,12 @@ describe('event-loop delay gauge', () => {
 describe('GET /metrics', () => {
   let stack: Awaited<ReturnType<typeof startStack>>;
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ METRICS_TOKEN: 'operators-metrics-token' });
   });
   afterAll(() => stack.stop());
 
   it('exposes the event-loop delay gauge next to the resident memory', async () => {
-    const res = await stack.api.get('/metrics');
+    const res = await stack.api.get('/metrics', { token: 'operators-metrics-token' });
     expect(res.status).toBe(200);
     expect(res.text).toMatch(/^nodejs_eventloop_delay_p99_ms \d+(\.\d+)?$/m);
     expect(res.text).toMatch(/^process_resident_memory_bytes \d+$/m);

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { browseFilterFields, checkAgeRange } from '../../domain/browse-filters.js';
 import { validate } from '../../domain/validation.js';
+import type { AccountLimits } from '../../services/account-limits.js';
 import type { DiscoveryService } from '../../services/discovery-service.js';
 import type { FeedPosition } from '../../store/feed-store.js';
 import { decodeCursor, pageParams, pageQuerySchema, toPage } from '../pagination.js';
 import { json, type Route } from '../types.js';
 import { page, publicProfileSchema } from './response-schemas.js';
 
-type Deps = { discovery: DiscoveryService };
+type Deps = { discovery: DiscoveryService; limits: AccountLimits };
 
 /** Parameters that take a comma list may also be repeated; their values are joined. */
 const LIST_PARAMS = new Set(['gender', 'interests']);
@@ -38,7 +39,7 @@ function queryInput(query: URLSearchParams): Record<string, string | string[]> {
   return input;
 }
 
-export function discoveryRoutes({ discovery }: Deps): Route[] {
+export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
   return [
     {
       method: 'GET',
@@ -50,9 +51,10 @@ export function discoveryRoutes({ discovery }: Deps): Route[] {
         tags: ['discovery'],
         query: pageQuerySchema,
         response: { status: 200, schema: page(feedEntrySchema), description: 'A page of feed entries.' },
-        errors: [400, 401],
+        errors: [400, 401, 429],
       },
       handler: async (req) => {
+        await limits.take('discovery', req.auth);
         const { limit, cursor } = validate(pageQuerySchema, queryInput(req.query), 'query');
         const c = cursor ? decodeCursor(cursor, isFeedCursor) : undefined;
         const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
@@ -71,9 +73,10 @@ export function discoveryRoutes({ discovery }: Deps): Route[] {
         tags: ['discovery'],
         query: browseQuerySchema,
         response: { status: 200, schema: page(publicProfileSchema), description: 'A page of public profiles.' },
-        errors: [400, 401],
+        errors: [400, 401, 429],
       },
       handler: async (req) => {
+        await limits.take('discovery', req.auth);
         const { limit, cursor, ...filters } = validate(browseQuerySchema, queryInput(req.query), 'query');
         const c = cursor ? decodeCursor(cursor, isBrowseCursor) : undefined;
         const result = await discovery.browse(req.auth, filters, limit, c ? { ms: c.s, id: c.i } : undefined);

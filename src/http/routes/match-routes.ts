@@ -1,5 +1,6 @@
 import { newMessageSchema } from '../../domain/message-schemas.js';
 import { validate } from '../../domain/validation.js';
+import type { AccountLimits } from '../../services/account-limits.js';
 import type { MatchService } from '../../services/match-service.js';
 import type { MessageService } from '../../services/message-service.js';
 import { isActivityCursor } from '../../store/activity-page.js';
@@ -10,7 +11,7 @@ import { idParam } from '../params.js';
 import { json, noContent, type Request, type Route } from '../types.js';
 import { matchSchema, messageSchema, page } from './response-schemas.js';
 
-type Deps = { matches: MatchService; messages: MessageService };
+type Deps = { matches: MatchService; messages: MessageService; limits: AccountLimits };
 
 /** `limit` and the decoded `cursor` of a list request. */
 function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
@@ -20,7 +21,7 @@ function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
 
 const matchId = (req: Request) => idParam(req.params.match_id, 'match_id');
 
-export function matchRoutes({ matches, messages }: Deps): Route[] {
+export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
   return [
     {
       method: 'GET',
@@ -93,9 +94,10 @@ export function matchRoutes({ matches, messages }: Deps): Route[] {
         tags: ['messages'],
         body: newMessageSchema,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
-        errors: [400, 404, 413, 415, 507],
+        errors: [400, 404, 413, 415, 429, 507],
       },
       handler: async (req) => {
+        await limits.take('message', req.auth);
         const id = matchId(req);
         const { body } = validate(newMessageSchema, req.body);
         return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { errors } from '../../domain/errors.js';
 import type { Metrics } from '../metrics.js';
@@ -5,10 +6,33 @@ import { buildOpenApi } from '../openapi.js';
 import { skillGuide } from '../skill-guide.js';
 import { json, type Route } from '../types.js';
 
-type Deps = { redis: Redis; metrics: Metrics; routes: () => Route[] };
+/** `metricsToken`: the operators' bearer secret; without one, /metrics is not served at all. */
+type Deps = { redis: Redis; metrics: Metrics; routes: () => Route[]; metricsToken?: string };
 
-export function operationRoutes({ redis, metrics, routes }: Deps): Route[] {
+/** Compares digests, so the time taken says nothing about how much of the token was right. */
+function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (authorization) => {
+    const given = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+    return timingSafeEqual(createHash('sha256').update(given).digest(), expected);
+  };
+}
+
+export function operationRoutes({ redis, metrics, routes, metricsToken }: Deps): Route[] {
   let openapi: string | undefined;
+  const metricsRoute: Route[] = [];
+  if (metricsToken) {
+    const authorized = bearerMatcher(metricsToken);
+    metricsRoute.push({
+      method: 'GET',
+      path: '/metrics',
+      doc: { summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".', tags: ['operations'], errors: [401] },
+      handler: (req) => {
+        if (!authorized(req.headers.authorization)) throw errors.unauthorized('Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
+        return { status: 200, text: metrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+      },
+    });
+  }
   return [
     {
       method: 'GET',
@@ -29,12 +53,7 @@ export function operationRoutes({ redis, metrics, routes }: Deps): Route[] {
         return json(200, { status: 'ready' });
       },
     },
-    {
-      method: 'GET',
-      path: '/metrics',
-      doc: { summary: 'Prometheus metrics.', tags: ['operations'] },
-      handler: () => ({ status: 200, text: metrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' }),
-    },
+    ...metricsRoute,
     {
       method: 'GET',
       path: '/api/v1/openapi.json',

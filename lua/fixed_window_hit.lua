@@ -1,0 +1,22 @@
+#!lua
+--[[
+  Fixed-window rate limit for one account: counts one hit and says whether it is within the limit. The
+  window starts at the first hit and lasts its length; hits past the limit count too but never lengthen it.
+  lua/record_swipe.lua counts swipes the same way, inside the swipe itself.
+
+  KEYS[1] the counter (string with a TTL)
+  ARGV[1] limit: hits allowed per window
+  ARGV[2] window length in ms
+
+  Returns {allowed (1|0), ms until the window ends}
+]]
+local hits = redis.call('INCR', KEYS[1])
+if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then
+  -- a counter left without a lifetime would refuse forever: give it one
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  left = tonumber(ARGV[2])
+end
+if hits > tonumber(ARGV[1]) then return {0, left} end
+return {1, left}

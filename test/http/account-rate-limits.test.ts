@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent, type Account } from '../support/accounts.js';
+import type { ApiResponse } from '../support/api-client.js';
+import { startApp, startRedis, type TestApp } from '../support/stack.js';
+
+const LIMITS = {
+  DISCOVERY_RATE_LIMIT: 3,
+  DISCOVERY_RATE_WINDOW_SECONDS: 60,
+  LIKE_RATE_LIMIT: 3,
+  LIKE_RATE_WINDOW_SECONDS: 60,
+  MESSAGE_RATE_LIMIT: 2,
+  MESSAGE_RATE_WINDOW_SECONDS: 60,
+};
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let one: TestApp;
+let two: TestApp;
+let shortWindow: TestApp;
+beforeAll(async () => {
+  redis = await startRedis();
+  [one, two, shortWindow] = await Promise.all([
+    startApp(redis.url, LIMITS),
+    startApp(redis.url, LIMITS),
+    startApp(redis.url, { ...LIMITS, LIKE_RATE_LIMIT: 2, LIKE_RATE_WINDOW_SECONDS: 1 }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([one?.stop(), two?.stop(), shortWindow?.stop()]);
+  await redis?.cleanup();
+});
+
+const like = (app: TestApp, from: Account, to: Account) => app.api.post(`/api/v1/likes/${to.user_id}?kind=like`, { token: from.token });
+
+function expectLimited(res: ApiResponse, windowSeconds: number) {
+  expect(res.status).toBe(429);
+  expect(res.body.error.code).toBe('rate_limited');
+  const retryAfter = Number(res.headers['retry-after']);
+  expect(retryAfter).toBeGreaterThanOrEqual(1);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  expect(res.body.error.retry_after_seconds).toBe(retryAfter);
+}
+
+describe('per-account discovery limit', () => {
+  it('counts feed and browse reads together, across server processes, per account', async () => {
+    const [reader, other] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
+    const statuses = [
+      (await one.api.get('/api/v1/discovery/feed', { token: reader.token })).status,
+      (await two.api.get('/api/v1/discovery/browse', { token: reader.token })).status,
+      (await one.api.get('/api/v1/discovery/feed', { token: reader.token })).status,
+    ];
+    expect(statuses).toEqual([200, 200, 200]);
+    expectLimited(await two.api.get('/api/v1/discovery/feed', { token: reader.token }), 60);
+    expectLimited(await one.api.get('/api/v1/discovery/browse?gender=female', { token: reader.token }), 60);
+    // another account is not affected
+    expect((await one.api.get('/api/v1/discovery/feed', { token: other.token })).status).toBe(200);
+  });
+});
+
+describe('per-account like limit', () => {
+  it('refuses swipes past the limit and records nothing for a refused one', async () => {
+    const [swiper, a, b, c] = await Promise.all([registerAgent(one.api), registerAgent(one.api), registerAgent(one.api), registerAgent(one.api)]);
+    expect((await like(one, c, swiper)).status).toBe(200); // c likes the swiper first: a like back would match
+    expect((await like(one, swiper, a)).status).toBe(200);
+    expect((await like(two, swiper, b)).status).toBe(200);
+    expect((await like(one, swiper, a)).status).toBe(200);
+    expectLimited(await like(two, swiper, c), 60);
+    const matches = await one.api.get('/api/v1/matches', { token: swiper.token });
+    expect(matches.body.items).toEqual([]);
+    // the target of the refused swipe still sees nothing of it either
+    expect((await one.api.get('/api/v1/matches', { token: c.token })).body.items).toEqual([]);
+  });
+
+  it('lets the account swipe again once the window has passed', async () => {
+    const [swiper, target] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
+    expect((await like(shortWindow, swiper, target)).status).toBe(200);
+    expect((await like(shortWindow, swiper, target)).status).toBe(200);
+    expectLimited(await like(shortWindow, swiper, target), 1);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await like(shortWindow, swiper, target)).status).toBe(200);
+  });
+});
+
+describe('per-account message limit', () => {
+  it('refuses messages past the limit and stores nothing for a refused one', async () => {
+    const [x, y] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
+    await like(one, x, y);
+    const matched = await like(one, y, x);
+    const matchId = matched.body.match.id as number;
+    const send = (app: TestApp, body: string) => app.api.post(`/api/v1/matches/${matchId}/messages`, { token: x.token, body: { body } });
+    expect((await send(one, 'first')).status).toBe(201);
+    expect((await send(two, 'second')).status).toBe(201);
+    expectLimited(await send(one, 'third'), 60);
+    const thread = await one.api.get(`/api/v1/matches/${matchId}/messages`, { token: y.token });
+    expect(thread.body.items.map((m: { body: string }) => m.body)).toEqual(['first', 'second']);
+    // the other side of the match has its own allowance
+    expect((await one.api.post(`/api/v1/matches/${matchId}/messages`, { token: y.token, body: { body: 'reply' } })).status).toBe(201);
+  });
+});
+
+describe('route docs', () => {
+  it('list 429 where a per-account limit applies', async () => {
+    const spec = (await one.api.get('/api/v1/openapi.json')).body;
+    for (const [path, method] of [
+      ['/api/v1/discovery/feed', 'get'],
+      ['/api/v1/discovery/browse', 'get'],
+      ['/api/v1/likes/{user_id}', 'post'],
+      ['/api/v1/matches/{match_id}/messages', 'post'],
+    ] as const) {
+      expect(Object.keys(spec.paths[path][method].responses)).toContain('429');
+    }
+  });
+});

@@ -1,0 +1,83 @@
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { nextLoopbackIp } from '../support/api-client.js';
+import { startStack } from '../support/stack.js';
+
+const CAP = 20;
+let stack: Awaited<ReturnType<typeof startStack>>;
+let held: Socket[] = [];
+beforeAll(async () => {
+  stack = await startStack({ MAX_CONNECTIONS_PER_IP: CAP });
+});
+afterEach(() => {
+  for (const socket of held) socket.destroy();
+  held = [];
+});
+afterAll(() => stack?.stop());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type Held = { socket: Socket; closed: boolean };
+
+/** GET /healthz on a connection of its own, from `localAddress`, closed after the answer. */
+function healthzOnNewConnection(localAddress: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: stack.app.port, path: '/healthz', localAddress, agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Opens `count` connections from `localAddress` that each send a partial request line and then nothing. */
+async function openHalfRequests(count: number, localAddress: string): Promise<Held[]> {
+  const port = stack.app.port;
+  const opened = Array.from({ length: count }, () => {
+    const socket = connect({ host: '127.0.0.1', port, localAddress });
+    const entry: Held = { socket, closed: false };
+    socket.on('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHo'));
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      entry.closed = true;
+    });
+    held.push(socket);
+    return entry;
+  });
+  // Every connection either connected or was closed; then give the server time to close those past the cap.
+  const deadline = Date.now() + 5_000;
+  while (opened.some((c) => !c.closed && c.socket.connecting) && Date.now() < deadline) await sleep(20);
+  await sleep(150);
+  return opened;
+}
+
+describe('connections per client address', () => {
+  it('closes connections past the cap from one address while another address is answered at once', async () => {
+    const ip = nextLoopbackIp();
+    const conns = await openHalfRequests(CAP * 2, ip);
+    expect(conns.filter((c) => !c.closed)).toHaveLength(CAP);
+    expect(conns.filter((c) => c.closed)).toHaveLength(CAP);
+
+    const started = performance.now();
+    const health = await stack.api.get('/healthz', { ip: '127.0.0.2' });
+    expect(health.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+
+    // Room made by closing some is usable again (after the one-second recheck of an address at its cap).
+    for (const c of conns.filter((c) => !c.closed).slice(0, 5)) c.socket.destroy();
+    await sleep(1_200);
+    const again: Held[] = [];
+    for (let i = 0; i < 6; i++) again.push(...(await openHalfRequests(1, ip)));
+    expect(again.map((c) => c.closed)).toEqual([false, false, false, false, false, true]);
+  });
+
+  it('does not hold closed connections against an address that opens many in turn', async () => {
+    const ip = nextLoopbackIp();
+    const statuses: number[] = [];
+    // Each request on a connection of its own, closed after the answer: far more than the cap in all.
+    for (let i = 0; i < CAP * 3; i++) statuses.push(await healthzOnNewConnection(ip));
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+});
