@@ -14,7 +14,10 @@ export type Page<T, C> = { items: T[]; next: C | null };
 export type BrowsePosition = { ms: number; id: number };
 
 export type DiscoveryLimits = {
-  /** Most accounts a page of the feed's unranked rest looks at before answering. */
+  /**
+   * Most accounts a page of the feed's unranked rest looks at before answering (each costs about three
+   * entries: read, feed look-up, swipe look-up), so a feed page keeps to about the browse budget.
+   */
   scanLimit: number;
   /** A browse filter holding at most this many accounts is read whole rather than walking the pool. */
   browseDriverLimit: number;
@@ -24,9 +27,9 @@ export type DiscoveryLimits = {
    */
   browseBudget?: number;
 };
-/** About 2 ms of Redis time on a 2-core machine (bench/adversarial-browse.ts). */
-export const BROWSE_BUDGET = 10_000;
-const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: 5_000, browseDriverLimit: 5_000, browseBudget: BROWSE_BUDGET };
+/** About 2–3 ms of Redis time at 100,000 agents on a busy 2-core machine (about 1 µs an entry; bench/adversarial-browse.ts). */
+export const BROWSE_BUDGET = 2_000;
+const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 3), browseDriverLimit: 5_000, browseBudget: BROWSE_BUDGET };
 /** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
 const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
 const TOP_UP_AFTER_MS = 60_000;

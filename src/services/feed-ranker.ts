@@ -13,9 +13,9 @@ export type RefreshOutcome = { candidates: number; targets: number; feedsChanged
 
 /**
  * Entries spreading into one feed examines at most (lua/spread_into_feeds.lua: about ten look-ups and
- * writes of a few entries each); targets are spread a step's worth of feeds per script call.
+ * writes of a few entries each, and a new feed to create); a script call spreads into a step's worth of feeds.
  */
-const SPREAD_COST_PER_FEED = 40;
+const SPREAD_COST_PER_FEED = 100;
 
 /**
  * Ranks feeds. The work of a job is split into bounded Redis calls, one after another (none examines
