@@ -23,6 +23,7 @@ import { DiscoveryIndex } from '../src/store/discovery-index.js';
 import { FeedStore } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
 import { RedisProcess } from '../src/store/redis-process.js';
+import { spawnTs, stopChild, waitForLine } from './lib/children.js';
 import { Histogram, summarize } from './lib/histogram.js';
 import { prng } from './lib/profiles.js';
 import { cityName, interestName, seedZipfPool, stateName, stateOfCity } from './lib/zipf-pool.js';
@@ -51,10 +52,14 @@ export type AdversarialBrowseResult = {
   browse_pages: { count: number; per_second: number; short_with_cursor: number; empty_with_cursor: number; http_ms: Latency };
   /** The longest single Redis command while the browse clients ran (SLOWLOG). */
   browse_worst_command: SlowEntry;
+  /** Every browse script call's own duration (SLOWLOG keeps every command over 0.1 ms). */
+  browse_script_ms: Latency;
   readyz_under_jobs_ms: Latency;
   rank_job_ms: Latency;
   /** The longest single ranking-job command (SLOWLOG), and the longest per script. */
   rank_worst_command: SlowEntry;
+  /** Every ranking-job command's duration, scripts and plain commands alike (those over 0.1 ms). */
+  rank_command_ms: Latency;
   rank_worst_per_script_ms: Record<string, number>;
 };
 
@@ -92,30 +97,17 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
     const idle = await probeReadyz(baseUrl, () => new Promise((r) => setTimeout(r, 3_000)));
 
     log(`${clients} clients paging through ${adversarialQueries().length} adversarial browse queries for ${seconds} s, timing /readyz ...`);
-    const callers = await Promise.all(Array.from({ length: clients }, (_, i) => app.tokens.issue(ids[Math.floor(random() * ids.length)]!, 'agent').then((t) => t.token)));
+    const tokens = await Promise.all(Array.from({ length: clients }, () => app.tokens.issue(ids[Math.floor(random() * ids.length)]!, 'agent').then((t) => t.token)));
     await probe.slowlog('RESET');
-    const pages = { count: 0, short: 0, empty: 0, http: new Histogram() };
-    const deadline = performance.now() + seconds * 1000;
-    const browsing = async (token: string, offset: number) => {
-      const queries = adversarialQueries();
-      for (let q = offset; performance.now() < deadline; q++) {
-        const [, query] = queries[q % queries.length]!;
-        let cursor: string | null = null;
-        do {
-          const started = performance.now();
-          const res = await fetch(`${baseUrl}/api/v1/discovery/browse?${query}${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
-          const body = (await res.json()) as { items: unknown[]; next_cursor: string | null };
-          if (res.status !== 200) throw new Error(`browse answered ${res.status}: ${JSON.stringify(body)}`);
-          pages.http.record(performance.now() - started);
-          pages.count++;
-          cursor = body.next_cursor;
-          if (cursor && body.items.length < 100) pages.short++;
-          if (cursor && body.items.length === 0) pages.empty++;
-        } while (cursor && performance.now() < deadline);
-      }
-    };
-    const underBrowse = await probeReadyz(baseUrl, () => Promise.all(callers.map((token, i) => browsing(token, i))));
-    const browseWorst = worstEntry(await slowlog(probe), scriptNames);
+    const browsing = spawnTs('bench/lib/http-loop-child.ts', ['browse', JSON.stringify({ baseUrl, tokens, queries: adversarialQueries().map(([, q]) => q), seconds, limit: 100 })]);
+    let pages: { count: number; short: number; empty: number; http: Latency } | undefined;
+    const underBrowse = await probeReadyz(baseUrl, async () => {
+      pages = await waitForLine(browsing, (line) => (line.startsWith('RESULT ') ? JSON.parse(line.slice(7)) : undefined), (seconds + 60) * 1000, 'the browse clients');
+    });
+    const browseEntries = await slowlog(probe);
+    const browseScripts = new Histogram();
+    for (const entry of browseEntries) if (commandLabel(entry.args, scriptNames) === 'script browse') browseScripts.record(entry.us / 1000);
+    const browseWorst = worstEntry(browseEntries, scriptNames);
 
     log('marking every feed ranked (empty, so each job spreads into every sharer\'s feed), then timing ranking jobs ...');
     for (let i = 0; i < ids.length; i += 10_000) {
@@ -135,8 +127,11 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
       }
     });
     const jobEntries = await slowlog(probe);
+    const jobCommands = new Histogram();
     const perScript: Record<string, number> = {};
     for (const entry of jobEntries) {
+      if (commandLabel(entry.args, scriptNames) === 'slowlog') continue;
+      jobCommands.record(entry.us / 1000);
       const name = commandLabel(entry.args, scriptNames);
       perScript[name] = Math.max(perScript[name] ?? 0, round(entry.us / 1000));
     }
@@ -145,13 +140,15 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
       label: 'seeded: agents written straight into Redis by the service store and indexer code (no HTTP, no password hashing)',
       agents,
       clients,
-      readyz_idle_ms: latency(idle),
-      readyz_under_browse_ms: latency(underBrowse),
-      browse_pages: { count: pages.count, per_second: round(pages.count / seconds), short_with_cursor: pages.short, empty_with_cursor: pages.empty, http_ms: latency(pages.http) },
+      readyz_idle_ms: idle,
+      readyz_under_browse_ms: underBrowse,
+      browse_pages: { count: pages!.count, per_second: round(pages!.count / seconds), short_with_cursor: pages!.short, empty_with_cursor: pages!.empty, http_ms: pages!.http },
       browse_worst_command: browseWorst,
-      readyz_under_jobs_ms: latency(underJobs),
+      browse_script_ms: latency(browseScripts),
+      readyz_under_jobs_ms: underJobs,
       rank_job_ms: latency(jobHistogram),
-      rank_worst_command: worstEntry(jobEntries, scriptNames),
+      rank_worst_command: worstEntry(jobEntries.filter((e) => commandLabel(e.args, scriptNames) !== 'slowlog'), scriptNames),
+      rank_command_ms: latency(jobCommands),
       rank_worst_per_script_ms: perScript,
     };
   } finally {
@@ -162,26 +159,19 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
   }
 }
 
-/** Times GET /readyz back to back (a 2 ms pause between) while `during` runs. */
-async function probeReadyz(baseUrl: string, during: () => Promise<unknown>): Promise<Histogram> {
-  const histogram = new Histogram();
-  let done = false;
-  const prober = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const res = await fetch(`${baseUrl}/readyz`);
-      await res.arrayBuffer();
-      histogram.record(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 2));
-    }
-  })();
+/** Times GET /readyz back to back (2 ms apart), from a process of its own, while `during` runs. */
+async function probeReadyz(baseUrl: string, during: () => Promise<unknown>): Promise<Latency> {
+  const prober = spawnTs('bench/lib/http-loop-child.ts', ['probe', JSON.stringify({ url: `${baseUrl}/readyz` })]);
+  await waitForLine(prober, (line) => (line === 'READY' ? true : undefined), 60_000, 'the /readyz prober');
+  const result = waitForLine(prober, (line) => (line.startsWith('RESULT ') ? (JSON.parse(line.slice(7)) as Latency) : undefined), 600_000, 'the /readyz prober');
   try {
     await during();
   } finally {
-    done = true;
-    await prober;
+    prober.kill('SIGTERM');
   }
-  return histogram;
+  const latencies = await result;
+  await stopChild(prober);
+  return latencies;
 }
 
 type RawEntry = { us: number; args: string[]; client: string };
@@ -258,9 +248,10 @@ Adversarial browse — ${r.label}
   /readyz, idle:                 ${l(r.readyz_idle_ms)}
   /readyz, under browse:         ${l(r.readyz_under_browse_ms)}
   browse pages:                  ${r.browse_pages.count} (${r.browse_pages.per_second}/s), ${r.browse_pages.short_with_cursor} short with a cursor (${r.browse_pages.empty_with_cursor} empty); HTTP ${l(r.browse_pages.http_ms)}
-  worst command while browsing:  ${r.browse_worst_command.ms} ms (${r.browse_worst_command.command})
+  worst command while browsing:  ${r.browse_worst_command.ms} ms (${r.browse_worst_command.command}); browse script calls: ${l(r.browse_script_ms)}
   /readyz, under ranking jobs:   ${l(r.readyz_under_jobs_ms)}
   ranking job (every feed ranked): ${l(r.rank_job_ms)}
+  ranking-job commands:          ${l(r.rank_command_ms)}
   worst ranking-job command:     ${r.rank_worst_command.ms} ms (${r.rank_worst_command.command}); per script: ${Object.entries(r.rank_worst_per_script_ms).map(([k, v]) => `${k} ${v} ms`).join(', ')}
 `);
   }
