@@ -12,15 +12,16 @@ export interface RankingScheduler {
 export type RefreshOutcome = { candidates: number; targets: number; feedsChanged: number; rankMs: number; spreadMs: number };
 
 /**
- * Entries spreading into one feed examines at most (lua/spread_into_feeds.lua: about ten look-ups and
- * writes of a few entries each, and a new feed to create); a script call spreads into a step's worth of feeds.
+ * What spreading into one feed costs, counted in entries (lua/spread_into_feeds.lua: about ten look-ups
+ * and writes of a few entries each, maybe a new feed to create); one script call spreads into a step's
+ * worth of feeds (20 at the default step).
  */
 const SPREAD_COST_PER_FEED = 100;
 
 /**
  * Ranks feeds. The work of a job is split into bounded Redis calls, one after another (none examines
- * more than a step of entries, RANK_STEP), so a job never holds Redis for more than about a millisecond
- * at a time whatever the pool's size: gathering and scoring candidates, storing the feed
+ * more than a step of entries, RANK_STEP), so a job holds Redis for a millisecond or two at a time at
+ * most, whatever the pool's size: gathering and scoring candidates, storing the feed
  * (lua/rank_feed.lua), sifting the holders of a dropped interest page by page, and spreading into other
  * feeds a chunk at a time.
  */
