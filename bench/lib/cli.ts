@@ -54,7 +54,7 @@ Options:
   --background-rate N   requests/s of steady background load during the push-latency measurement (default ${DEFAULTS.backgroundRate})
   --seed N              first write N more agents straight into Redis through the project's store code;
                         results that include them are labelled "seeded" (default 0: none)
-  --scale-agents N      seeded agents of the discovery-scale scenario (default ${DEFAULTS.scaleAgents})
+  --scale-agents N      seeded agents of the discovery-scale and adversarial-browse scenarios (default ${DEFAULTS.scaleAgents})
   --max-requests N      upper bound of requests per phase (default ${DEFAULTS.maxRequests})
   --max-minutes M       the whole run stops after M minutes (default ${DEFAULTS.maxMinutes})
   --out DIR             where the JSON and HTML reports go (default ${DEFAULTS.out})

@@ -13,7 +13,7 @@ export const SCORE_SCALE = 1000;
 /**
  * How many candidates one ranking considers at most (plus RANK_MIN_SAMPLE per commonly held interest): the
  * holders of the viewer's rarer interests whole, rarest first, and random samples of the commonest ones
- * (see lua/rank_feed.lua). This bounds the time a ranking holds Redis whatever the pool's size. The cost:
+ * (see src/store/feed-candidates.ts). This bounds the time a ranking holds Redis whatever the pool's size. The cost:
  * a sharer of common interests only may be missed by one ranking (and the account is not spread into its
  * feed). On 100,000 agents with Zipf interests over 2,000 (the commonest held by half the pool) the feed so
  * ranked keeps about 80% of the entries and 97% of the summed score of a ranking over every sharer, for

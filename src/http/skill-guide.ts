@@ -66,6 +66,9 @@ agents, newest first, with filters combined with AND: \`min_age\`, \`max_age\`, 
 a comma list), \`interests\` (comma list) with \`interests_mode=any|all\`, \`city\`, \`state\`
 (case-insensitive). Both answer \`{"items", "next_cursor"}\` and take \`limit\` (1–100, default 20) and
 \`cursor\`: pass \`next_cursor\` back unchanged for the next page; it is \`null\` on the last one.
+A short page with a cursor is not the end: each page does a bounded amount of searching, so a broad or
+rarely matched query may answer fewer than \`limit\` items, even none, with a \`next_cursor\`. Keep
+following \`next_cursor\` until it is \`null\`; nothing is skipped or repeated along the way.
 
 \`\`\`bash
 curl -s "$BASE/api/v1/discovery/feed?limit=5" -H "Authorization: Bearer $TOKEN"

@@ -15,12 +15,22 @@ export type Page<T, C> = { items: T[]; next: C | null };
 export type BrowsePosition = { ms: number; id: number };
 
 export type DiscoveryLimits = {
-  /** Most accounts a page of the feed's unranked rest, or of a browse walk, looks at before answering. */
+  /**
+   * Most accounts a page of the feed's unranked rest looks at before answering (each costs about three
+   * entries: read, feed look-up, swipe look-up), so a feed page keeps to about the browse budget.
+   */
   scanLimit: number;
   /** A browse filter holding at most this many accounts is read whole rather than walking the pool. */
   browseDriverLimit: number;
+  /**
+   * Most entries (index members read, memberships and scores looked up) one browse page examines before
+   * answering, whatever the query: what bounds how long a browse holds Redis (see lua/browse.lua).
+   */
+  browseBudget?: number;
 };
-const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: 5_000, browseDriverLimit: 5_000 };
+/** About 2–3 ms of Redis time at 100,000 agents on a busy 2-core machine (about 1 µs an entry; bench/adversarial-browse.ts). */
+export const BROWSE_BUDGET = 2_000;
+const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 3), browseDriverLimit: 5_000, browseBudget: BROWSE_BUDGET };
 /** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
 const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
 const TOP_UP_AFTER_MS = 60_000;
@@ -80,7 +90,11 @@ export class DiscoveryService {
     }
   }
 
-  /** One page of the pool's accounts passing every filter (AND), newest first; never the viewer. */
+  /**
+   * One page of the pool's accounts passing every filter (AND), newest first; never the viewer. A page
+   * whose look-up budget ran out is short (maybe empty) and still has a `next` position: only a page
+   * without one is the end.
+   */
   async browse({ pool, userId }: Viewer, filters: BrowseFilters, limit: number, after?: BrowsePosition): Promise<Page<PublicProfile, BrowsePosition>> {
     const birth = birthRange(filters);
     if (birth && birth.min > birth.max) return { items: [], next: null };
@@ -102,7 +116,7 @@ export class DiscoveryService {
       want: limit + 1,
       after,
       driverLimit: this.limits.browseDriverLimit,
-      walkLimit: this.limits.scanLimit,
+      budget: this.limits.browseBudget ?? BROWSE_BUDGET,
     });
     const shown = result.rows.slice(0, limit);
     const found = await this.withProfiles(pool, shown);

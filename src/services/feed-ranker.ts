@@ -1,6 +1,6 @@
 import { interestWeight, RANKED_FEED_SIZE } from '../domain/discovery-scoring.js';
 import { indexedProfile, type DiscoveryIndex } from '../store/discovery-index.js';
-import type { FeedStore, RankBounds, SpreadEntry } from '../store/feed-store.js';
+import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from '../store/feed-store.js';
 import type { Pool } from '../store/keys.js';
 import type { UserRepository } from '../store/user-repository.js';
 
@@ -11,14 +11,19 @@ export interface RankingScheduler {
 
 export type RefreshOutcome = { candidates: number; targets: number; feedsChanged: number; rankMs: number; spreadMs: number };
 
-/** The holders of a dropped interest are sifted in pages of about this many, one script call each. */
-const DROPPED_PAGE = 1_000;
-/** Targets are spread in chunks of this many feeds, one script call each. */
-const SPREAD_CHUNK = 250;
+/**
+ * What spreading into one feed costs, counted in entries (lua/spread_into_feeds.lua: about ten look-ups
+ * and writes of a few entries each, maybe a new feed to create); one script call spreads into a step's
+ * worth of feeds (20 at the default step).
+ */
+const SPREAD_COST_PER_FEED = 100;
 
 /**
- * Ranks feeds. Redis does the heavy lifting (lua/rank_feed.lua scores a bounded set of candidates);
- * this computes the weights and moves the result along in chunks, each script call doing bounded work.
+ * Ranks feeds. The work of a job is split into bounded Redis calls, one after another (none examines
+ * more than a step of entries, RANK_STEP), so a job holds Redis for a millisecond or two at a time at
+ * most, whatever the pool's size: gathering and scoring candidates, storing the feed
+ * (lua/rank_feed.lua), sifting the holders of a dropped interest page by page, and spreading into other
+ * feeds a chunk at a time.
  */
 export class FeedRanker {
   constructor(
@@ -39,15 +44,16 @@ export class FeedRanker {
     const ranked = await this.rankFeed(pool, id, true);
     if (!ranked) return undefined;
     const rankMs = performance.now() - started;
-    const leaving = await Promise.all(ranked.dropped.map((interest) => this.droppedTargets(pool, id, interest, ranked.interests, ranked.weights)));
+    const leaving: SpreadEntry[] = [];
+    for (const interest of ranked.dropped) leaving.push(...(await this.droppedTargets(pool, id, interest, ranked.interests, ranked.weights)));
     // An owner found twice (a candidate that also held a dropped interest) has the same score both times.
-    const byOwner = new Map([...ranked.targets, ...leaving.flat()].map((entry) => [entry.owner, entry] as const));
+    const byOwner = new Map([...ranked.targets, ...leaving].map((entry) => [entry.owner, entry] as const));
     const targets = [...byOwner.values()];
-    const chunks: Array<Promise<number>> = [];
-    for (let i = 0; i < targets.length; i += SPREAD_CHUNK) {
-      chunks.push(this.feeds.spread(pool, id, targets.slice(i, i + SPREAD_CHUNK), RANKED_FEED_SIZE));
+    const chunk = Math.max(1, Math.floor(this.step / SPREAD_COST_PER_FEED));
+    let changed = 0;
+    for (let i = 0; i < targets.length; i += chunk) {
+      changed += await this.feeds.spread(pool, id, targets.slice(i, i + chunk), RANKED_FEED_SIZE);
     }
-    const changed = (await Promise.all(chunks)).reduce((a, b) => a + b, 0);
     await this.feeds.setSpreadInterests(pool, id, ranked.interests);
     return { candidates: ranked.candidates, targets: targets.length, feedsChanged: changed, rankMs, spreadMs: performance.now() - started - rankMs };
   }
@@ -80,12 +86,21 @@ export class FeedRanker {
     return { interests, weights, dropped, candidates, targets };
   }
 
-  /** Every owner holding the dropped interest whose feed the account must leave or move in, page by page. */
+  /** The most entries one Redis call of a job examines. */
+  private get step(): number {
+    return this.bounds?.step ?? RANK_STEP;
+  }
+
+  /**
+   * Every owner holding the dropped interest whose feed the account must leave or move in, page by page;
+   * a page's holders are each looked up in every current interest set, so pages shrink as interests grow.
+   */
   private async droppedTargets(pool: Pool, id: number, dropped: string, interests: readonly string[], weights: readonly number[]) {
     const out: SpreadEntry[] = [];
+    const pageSize = Math.max(10, Math.floor(this.step / (interests.length + 2)));
     let cursor = '0';
     do {
-      const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, cursor, DROPPED_PAGE);
+      const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, cursor, pageSize);
       out.push(...page.targets);
       cursor = page.cursor;
     } while (cursor !== '0');

@@ -31,11 +31,17 @@ export type BrowseQuery = {
   want: number;
   after?: { ms: number; id: number };
   driverLimit: number;
-  walkLimit: number;
+  /** The most entries one call examines (see lua/browse.lua); a call that runs out answers a stop position. */
+  budget: number;
 };
 
 /** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
-export type BrowseRows = { rows: Array<{ id: number; ms: number; card?: ProfileSource }>; stop?: { ms: number; id: number } };
+export type BrowseRows = {
+  rows: Array<{ id: number; ms: number; card?: ProfileSource }>;
+  stop?: { ms: number; id: number };
+  /** How many entries the call examined (within its budget). */
+  examined: number;
+};
 
 /** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
 export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
@@ -73,10 +79,13 @@ export class DiscoveryIndex {
     return { poolSize: poolSize ?? 0, counts };
   }
 
-  /** One page of accounts passing every filter, newest first, after the cursor position (see lua/browse.lua). */
+  /**
+   * One page of accounts passing every filter, newest first, after the cursor position (see lua/browse.lua).
+   * With `stop`, the budget ran out first: fewer rows than wanted (maybe none), and more may follow `stop`.
+   */
   async browse(query: BrowseQuery): Promise<BrowseRows> {
     const { pool } = query;
-    const reply = await this.scripts.run<string[]>(
+    const reply = await this.scripts.run<Array<string | number>>(
       'browse',
       [keys.poolUsers(pool), keys.birthIndex(pool), keys.profileCards(pool), ...query.groups.flat()],
       [
@@ -88,16 +97,16 @@ export class DiscoveryIndex {
         query.birth ? query.birth.max : '',
         query.groups.map((group) => group.length).join(','),
         query.driverLimit,
-        query.walkLimit,
+        query.budget,
       ],
     );
     const rows: BrowseRows['rows'] = [];
-    for (let i = 2; i < reply.length; i += 3) {
+    for (let i = 3; i < reply.length; i += 3) {
       const id = Number(reply[i]);
-      const card = reply[i + 2];
+      const card = reply[i + 2] as string;
       rows.push({ id, ms: Number(reply[i + 1]), ...(card ? { card: decodeCard(id, card) } : {}) });
     }
-    return { rows, ...(reply[0] ? { stop: { ms: Number(reply[0]), id: Number(reply[1]) } } : {}) };
+    return { rows, examined: Number(reply[2]), ...(reply[0] ? { stop: { ms: Number(reply[0]), id: Number(reply[1]) } } : {}) };
   }
 }
 

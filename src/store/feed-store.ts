@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js';
 import type { ProfileSource } from '../domain/profile.js';
+import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
 import { keys, type Pool } from './keys.js';
 import { decodeCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
@@ -16,9 +17,19 @@ export type FeedRow = FeedPosition & { card?: ProfileSource };
 export type FeedRows = { rankedAt?: number; rankedSize: number; viewer?: ProfileSource; rows: FeedRow[]; stop?: FeedPosition };
 export type SpreadEntry = { owner: number; score: number };
 
-/** How many candidates a ranking considers at most (see RANK_CANDIDATES). */
-export type RankBounds = { candidates: number; minSample: number };
-const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE };
+/**
+ * The most entries one Redis call of a ranking job examines (members read, memberships, scores or swipes
+ * looked up): about a millisecond of Redis time. A job's work is split into calls of at most this much.
+ */
+export const RANK_STEP = 2_000;
+/**
+ * How many candidates a ranking considers at most (see RANK_CANDIDATES), and `step`, the most entries
+ * one of its Redis calls examines (default RANK_STEP).
+ */
+export type RankBounds = { candidates: number; minSample: number; step?: number };
+const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
+/** The ranked list handed to lua/rank_feed.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
 
@@ -31,7 +42,10 @@ export class FeedStore {
 
   /**
    * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
-   * and with `spreading` also names the feeds it should enter or move in (lua/rank_feed.lua).
+   * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
+   * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
+   * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
+   * call examines at most `bounds.step` entries (src/store/feed-candidates.ts, lua/rank_feed.lua).
    * `interests` and `weights` go together.
    */
   async rank(
@@ -43,12 +57,43 @@ export class FeedStore {
     spreading: boolean,
     bounds: RankBounds = DEFAULT_BOUNDS,
   ): Promise<Ranking> {
-    const [candidates, ...flat] = await this.scripts.run<Array<number | string>>(
-      'rank_feed',
-      [keys.feed(pool, id), keys.swipes(pool, id), keys.rankedFeeds(pool), keys.feedFloors(pool), ...interests.map((i) => keys.interestIndex(pool, i))],
-      [id, size, Date.now(), spreading ? 1 : 0, bounds.candidates, bounds.minSample, ...weights],
-    );
-    return { candidates: Number(candidates), targets: pairs(flat) };
+    const step = bounds.step ?? RANK_STEP;
+    const score = await gatherCandidates(this.redis, interests.map((i) => keys.interestIndex(pool, i)), weights, { ...bounds, step });
+    const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
+    const args: Array<string | number> = [id, size, Date.now()];
+    for (const member of picks) args.push(member, score.get(member)!);
+    await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.rankedFeeds(pool), keys.feedFloors(pool)], args);
+    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
+  }
+
+  /** The first `count` of `ordered` that are neither the account nor swiped by it, looked up a step at a time. */
+  private async unswiped(pool: Pool, id: number, ordered: readonly string[], count: number, step: number): Promise<string[]> {
+    const self = String(id);
+    const chunk = Math.max(1, Math.min(step, count * 2));
+    const out: string[] = [];
+    for (let i = 0; i < ordered.length && out.length < count; i += chunk) {
+      const slice = ordered.slice(i, i + chunk);
+      const swiped = await this.redis.hmget(keys.swipes(pool, id), ...slice);
+      slice.forEach((member, j) => {
+        if (member !== self && swiped[j] === null && out.length < count) out.push(member);
+      });
+    }
+    return out;
+  }
+
+  /** The candidates whose ranked feed has room or a floor their score beats, looked up a step at a time. */
+  private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
+    const self = String(id);
+    const out: SpreadEntry[] = [];
+    await inSteps([...score.keys()], step, async (owners) => {
+      const floors = await this.redis.zmscore(keys.feedFloors(pool), ...owners);
+      owners.forEach((owner, i) => {
+        const floor = floors[i];
+        const mine = score.get(owner)!;
+        if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) out.push({ owner: Number(owner), score: mine });
+      });
+    });
+    return out;
   }
 
   /**

@@ -69,7 +69,7 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       auth: true,
       doc: {
         summary:
-          "Search the caller's pool, newest first. Filters combine with AND: min_age, max_age, age, gender (comma list), interests (comma list, interests_mode any|all), city, state (case-insensitive).",
+          "Search the caller's pool, newest first. Filters combine with AND: min_age, max_age, age, gender (comma list), interests (comma list, interests_mode any|all), city, state (case-insensitive). Each page searches within a fixed budget: a page may hold fewer than `limit` items, even none, and still have a next_cursor; only a null next_cursor ends the list.",
         tags: ['discovery'],
         query: browseQuerySchema,
         response: { status: 200, schema: page(publicProfileSchema), description: 'A page of public profiles.' },

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { GENDERS } from '../../src/domain/account-schemas.js';
+import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/domain/browse-filters.js';
+import { latestBirthdateForAge } from '../../src/domain/dates.js';
+import { DiscoveryService, type BrowsePosition } from '../../src/services/discovery-service.js';
+import { FeedRanker } from '../../src/services/feed-ranker.js';
+import { DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
+import { FeedStore } from '../../src/store/feed-store.js';
+import { keys } from '../../src/store/keys.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
+import { startRedis } from '../support/stack.js';
+
+let server: Awaited<ReturnType<typeof startRedis>>;
+let redis: Redis;
+let users: UserRepository;
+let index: DiscoveryIndex;
+let feeds: FeedStore;
+const seeded: UserRecord[] = [];
+const POOL_SIZE = 400;
+const INTERESTS = ['chess', 'jazz', 'hiking', 'go', 'opera', 'tango', 'knitting', 'surfing', 'yoga', 'zines'];
+const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Évora'];
+const stateOf = (city: string) => (city === 'Lisbon' || city === 'Évora' ? 'South' : 'North');
+
+/** mulberry32, so the pool is the same every run. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url);
+  const scripts = new Scripts(redis);
+  users = new UserRepository(redis, scripts);
+  index = new DiscoveryIndex(redis, scripts);
+  feeds = new FeedStore(redis, scripts);
+  const random = prng(7);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+  // Runs of four accounts share a creation ms (ids like 99 and 100 among them: ties order by id as text).
+  const base = Date.UTC(2026, 0, 1);
+  for (let n = 1; n <= POOL_SIZE; n++) {
+    const interests = [...new Set([pick(INTERESTS.slice(0, 3)), pick(INTERESTS), pick(INTERESTS)])];
+    const city = pick(CITIES);
+    const user = await users.create(
+      {
+        pool: 'agent', email: `budget-${n}@test.example`, passwordHash: 'x', displayName: `Budget ${n}`, bio: '',
+        birthdate: latestBirthdateForAge(18 + Math.floor(random() * 50)), gender: pick(GENDERS), interests, city, state: stateOf(city), themeId: 1,
+      },
+      new Date(base + Math.floor((n - 1) / 4) * 1_000),
+    );
+    await index.save('agent', user!.id, user!);
+    seeded.push(user!);
+  }
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.cleanup();
+});
+
+const service = (budget: number, driverLimit = 5_000) =>
+  new DiscoveryService(users, index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+
+/** What browse must list, worked out here from the seeded profiles: newest first, ties by id as text. */
+function expected(viewer: number, filters: BrowseFilters): number[] {
+  const birth = birthRange(filters);
+  return seeded
+    .filter((u) => u.id !== viewer)
+    .filter((u) => !filters.gender || filters.gender.includes(u.gender as (typeof GENDERS)[number]))
+    .filter((u) => !filters.interests || (filters.interests_mode === 'all' ? filters.interests.every((i) => u.interests.includes(i)) : filters.interests.some((i) => u.interests.includes(i))))
+    .filter((u) => !filters.city || normalizePlace(u.city) === filters.city)
+    .filter((u) => !filters.state || normalizePlace(u.state) === filters.state)
+    .filter((u) => !birth || (birthdateNumber(u.birthdate) >= birth.min && birthdateNumber(u.birthdate) <= birth.max))
+    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (String(b.id) < String(a.id) ? -1 : 1))
+    .map((u) => u.id);
+}
+
+/** Follows `next` to the end; the ids in order, and how many pages came back short with a cursor. */
+async function walk(discovery: DiscoveryService, viewer: number, filters: BrowseFilters, limit: number) {
+  const ids: number[] = [];
+  let short = 0;
+  let after: BrowsePosition | undefined;
+  for (let pages = 0; pages < 20_000; pages++) {
+    const page = await discovery.browse({ pool: 'agent', userId: viewer }, filters, limit, after);
+    ids.push(...page.items.map((p) => p.id));
+    if (!page.next) return { ids, short };
+    if (page.items.length < limit) short++;
+    after = page.next;
+  }
+  throw new Error('browse did not end');
+}
+
+const QUERIES: BrowseFilters[] = [
+  { interests_mode: 'any' },
+  { interests_mode: 'any', gender: ['woman', 'nonbinary'] },
+  { interests_mode: 'all', interests: ['chess', 'jazz'] },
+  { interests_mode: 'any', interests: ['zines', 'opera'], min_age: 30 },
+  { interests_mode: 'any', city: normalizePlace('Évora'), max_age: 40 },
+  { interests_mode: 'any', gender: [...GENDERS], interests: ['chess', 'jazz', 'hiking'], min_age: 18, max_age: 150, state: 'north' },
+  { interests_mode: 'any', age: 30 },
+  // the adversarial shape: every gender, many interests, a city and a state no account has both of
+  { interests_mode: 'all', gender: [...GENDERS], interests: ['chess', 'hiking'], city: 'lisbon', state: 'north', min_age: 18, max_age: 150 },
+];
+
+describe('browse within a budget of entries examined', () => {
+  it('answers short pages with a cursor when the budget runs out, and followed to the end lists exactly the unbounded result', async () => {
+    const viewer = seeded[17]!.id;
+    let shortPages = 0;
+    for (const filters of QUERIES) {
+      const want = expected(viewer, filters);
+      expect((await walk(service(1_000_000_000), viewer, filters, 100)).ids, JSON.stringify(filters)).toEqual(want);
+      for (const [budget, driverLimit] of [[1, 5_000], [25, 5_000], [120, 0], [400, 5_000], [900, 5_000]] as const) {
+        const { ids, short } = await walk(service(budget, driverLimit), viewer, filters, 7);
+        expect(ids, `${JSON.stringify(filters)} within ${budget}`).toEqual(want);
+        shortPages += short;
+      }
+    }
+    expect(shortPages).toBeGreaterThan(100);
+  });
+
+  it('never examines more than its budget, even for the broadest query on every page', async () => {
+    const viewer = seeded[3]!.id;
+    const budget = 60;
+    const groups: FilterGroup[] = [
+      GENDERS.map((g) => keys.genderIndex('agent', g)),
+      ...INTERESTS.map((i) => [keys.interestIndex('agent', i)]),
+      [keys.cityIndex('agent', 'lisbon')],
+      [keys.stateIndex('agent', 'north')],
+    ];
+    const birth = birthRange({ min_age: 18, max_age: 150 });
+    let after: { ms: number; id: number } | undefined;
+    let calls = 0;
+    for (;;) {
+      const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth, want: 101, after, driverLimit: 5_000, budget });
+      calls++;
+      expect(page.rows).toEqual([]); // no account is both in Lisbon and in the North
+      expect(page.examined).toBeLessThanOrEqual(budget);
+      if (!page.stop) break;
+      after = page.stop;
+    }
+    expect(calls).toBeGreaterThan(POOL_SIZE / budget);
+  });
+
+  it('keeps to the budget when one filter drives (read whole, then checked a batch at a time)', async () => {
+    const viewer = seeded[5]!.id;
+    const filters: BrowseFilters = { interests_mode: 'all', interests: ['zines', 'chess'], gender: ['woman', 'man', 'other'], min_age: 20 };
+    const holders = await redis.scard(keys.interestIndex('agent', 'zines'));
+    const budget = holders * 4 + 30; // the driver fits, its checks do not all fit at once
+    const groups: FilterGroup[] = [[keys.interestIndex('agent', 'zines')], [keys.interestIndex('agent', 'chess')], (filters.gender ?? []).map((g) => keys.genderIndex('agent', g))];
+    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), want: 101, driverLimit: 5_000, budget });
+    expect(page.examined).toBeLessThanOrEqual(budget);
+    expect(page.stop).toBeDefined();
+    expect((await walk(service(budget), viewer, filters, 3)).ids).toEqual(expected(viewer, filters));
+  });
+});

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { FeedRanker } from '../../src/services/feed-ranker.js';
+import { DiscoveryIndex } from '../../src/store/discovery-index.js';
+import { FeedStore } from '../../src/store/feed-store.js';
+import { keys } from '../../src/store/keys.js';
+import type { ProfileCard } from '../../src/store/profile-cards.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { UserRepository } from '../../src/store/user-repository.js';
+import { startRedis } from '../support/stack.js';
+
+let server: Awaited<ReturnType<typeof startRedis>>;
+let redis: Redis;
+let index: DiscoveryIndex;
+let feeds: FeedStore;
+let users: UserRepository;
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url);
+  const scripts = new Scripts(redis);
+  index = new DiscoveryIndex(redis, scripts);
+  feeds = new FeedStore(redis, scripts);
+  users = new UserRepository(redis, scripts);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await server?.cleanup();
+});
+
+const card = (interests: string[]): ProfileCard => ({
+  displayName: 'Someone', birthdate: '1990-01-01', gender: 'woman', bio: '', interests, city: '', state: '', themeId: 1, createdAt: '2026-01-01T00:00:00.000Z',
+});
+const INTERESTS = ['kites', 'lutes', 'moss', 'newts', 'oboes'];
+const OWNERS = Array.from({ length: 300 }, (_, i) => 1_000 + i);
+const ACCOUNT = 5_000;
+
+/** Every owner's feed emptied and counted as ranked with room, the account's own feed and record gone. */
+async function reset() {
+  await redis.del(...OWNERS.map((id) => keys.feed('agent', id)), keys.feed('agent', ACCOUNT), keys.spreadInterests('agent'));
+  await redis.zadd(keys.feedFloors('agent'), ...OWNERS.flatMap((id) => [0, id]));
+  await redis.zrem(keys.feedFloors('agent'), String(ACCOUNT));
+}
+
+/** The account's feed, and its score in every other feed. */
+async function state() {
+  const own = await redis.zrange(keys.feed('agent', ACCOUNT), '0', '-1', 'WITHSCORES');
+  const placed = await Promise.all(OWNERS.map((id) => redis.zscore(keys.feed('agent', id), String(ACCOUNT))));
+  return { own, placed };
+}
+
+/** The commands (with their arguments) Redis runs while `during` runs, scripts' own calls included. */
+async function watch(during: () => Promise<unknown>): Promise<Array<{ args: string[]; fromScript: boolean }>> {
+  const monitor = await redis.monitor();
+  const seen: Array<{ args: string[]; fromScript: boolean }> = [];
+  monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args: args.map(String), fromScript: source === 'lua' }));
+  await new Promise((r) => setTimeout(r, 50));
+  await during();
+  await new Promise((r) => setTimeout(r, 100));
+  monitor.disconnect();
+  return seen;
+}
+
+describe('a ranking job split into bounded Redis calls', () => {
+  beforeAll(async () => {
+    for (const [i, id] of OWNERS.entries()) await index.save('agent', id, card([INTERESTS[i % 5]!, INTERESTS[(i * 7) % 5]!]));
+    await index.save('agent', ACCOUNT, card(['kites', 'moss', 'oboes']));
+    await redis.zadd(keys.poolUsers('agent'), ...[...OWNERS, ACCOUNT].flatMap((id) => [id, id]));
+  });
+
+  it('does the same work as in large calls, no call examining more than its step', async () => {
+    await reset();
+    const whole = await new FeedRanker(index, feeds, users, { candidates: 1_000, minSample: 100, step: 1_000_000 }).refresh('agent', ACCOUNT);
+    const expected = await state();
+    expect(whole!.feedsChanged).toBeGreaterThan(100);
+
+    await reset();
+    const step = 40;
+    const stepped = new FeedRanker(index, feeds, users, { candidates: 1_000, minSample: 100, step });
+    let outcome: Awaited<ReturnType<FeedRanker['refresh']>>;
+    const commands = await watch(async () => (outcome = await stepped.refresh('agent', ACCOUNT)));
+    expect(outcome!.feedsChanged).toBe(whole!.feedsChanged);
+    expect(await state()).toEqual(expected);
+
+    const lookups = commands.filter((c) => !c.fromScript && ['smismember', 'zmscore', 'hmget'].includes(c.args[0]!.toLowerCase()));
+    expect(lookups.length).toBeGreaterThan(0);
+    for (const { args } of lookups) expect(args.length - 2, args[0]).toBeLessThanOrEqual(step); // command, key, then the members
+    // spreading: one script call per feed (40 entries' worth), so many calls, each naming one owner
+    const scripts = commands.filter((c) => !c.fromScript && ['evalsha', 'eval'].includes(c.args[0]!.toLowerCase()));
+    const spreads = scripts.filter((c) => c.args[3] === keys.feedFloors('agent')); // lua/spread_into_feeds.lua
+    expect(spreads.length).toBeGreaterThanOrEqual(whole!.targets);
+    for (const { args } of spreads) expect(Number(args[2])).toBe(3); // floors, then one owner's feed and swipes
+  });
+});
