@@ -2,7 +2,6 @@ import type { Application } from '../../src/app.js';
 import { GENDERS } from '../../src/domain/account-schemas.js';
 import { createLogger } from '../../src/logger.js';
 import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { zipf } from './profiles.js';
 
 export type ZipfPoolOptions = {
@@ -27,7 +26,7 @@ export const stateOfCity = (cityRank: number) => ((cityRank - 1) % 20) + 1;
 export async function seedZipfPool(app: Application, { agents, interests, random, log = () => {} }: ZipfPoolOptions): Promise<number[]> {
   const interestOf = ranks(interests, random);
   const cityOf = ranks(50, random);
-  const indexer = new DiscoveryIndexer(new DiscoveryIndex(app.redis, app.scripts), { schedule: async () => {} }, createLogger('warn'));
+  const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
   const ids: number[] = [];
   const now = Date.now();
   for (let done = 0; done < agents; ) {

@@ -56,7 +56,6 @@ beforeAll(async () => {
       },
       new Date(base + Math.floor((n - 1) / 4) * 1_000),
     );
-    await index.save('agent', user!.id, user!);
     seeded.push(user!);
   }
 });

@@ -4,7 +4,6 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import type { ProfileCard } from '../../src/store/profile-cards.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { startRedis } from '../support/stack.js';
@@ -27,12 +26,12 @@ afterAll(async () => {
   await server?.cleanup();
 });
 
-const card = (interests: string[]): ProfileCard => ({
-  displayName: 'Someone', birthdate: '1990-01-01', gender: 'woman', bio: '', interests, city: '', state: '', themeId: 1, createdAt: '2026-01-01T00:00:00.000Z',
-});
+/** A stored account (registration indexes it); its id. */
+const seed = async (interests: string[]) =>
+  (await users.create({ pool: 'agent', email: `seed-${Math.random()}@example.com`, passwordHash: 'seeded', displayName: 'Someone', birthdate: '1990-01-01', gender: 'woman', bio: '', interests, city: '', state: '', themeId: 1 }))!.id;
 const INTERESTS = ['kites', 'lutes', 'moss', 'newts', 'oboes'];
-const OWNERS = Array.from({ length: 300 }, (_, i) => 1_000 + i);
-const ACCOUNT = 5_000;
+const OWNERS: number[] = [];
+let ACCOUNT = 0;
 
 /** Every owner's feed emptied and counted as ranked with room, the account's own feed and record gone. */
 async function reset() {
@@ -62,9 +61,8 @@ async function watch(during: () => Promise<unknown>): Promise<Array<{ args: stri
 
 describe('a ranking job split into bounded Redis calls', () => {
   beforeAll(async () => {
-    for (const [i, id] of OWNERS.entries()) await index.save('agent', id, card([INTERESTS[i % 5]!, INTERESTS[(i * 7) % 5]!]));
-    await index.save('agent', ACCOUNT, card(['kites', 'moss', 'oboes']));
-    await redis.zadd(keys.poolUsers('agent'), ...[...OWNERS, ACCOUNT].flatMap((id) => [id, id]));
+    for (let i = 0; i < 300; i++) OWNERS.push(await seed([...new Set([INTERESTS[i % 5]!, INTERESTS[(i * 7) % 5]!])]));
+    ACCOUNT = await seed(['kites', 'moss', 'oboes']);
   });
 
   it('does the same work as in large calls, no call examining more than its step', async () => {
