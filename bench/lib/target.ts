@@ -56,6 +56,8 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     EMBEDDED_WORKER: 'true',
     LOG_LEVEL: 'info',
     SHUTDOWN_GRACE_MS: '3000',
+    // The spectator scenario holds about a thousand sockets per loopback address, past the default cap.
+    WS_MAX_PER_IP: '100000',
   };
   delete env.REDIS_URL;
   const child = spawnTs('src/main.ts', ['serve'], env);
