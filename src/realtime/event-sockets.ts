@@ -19,6 +19,7 @@ import { isConnectionError } from '../store/redis.js';
 import type { EventRelay } from './event-relay.js';
 import { replayStart } from './replay-window.js';
 import { SocketCaps } from './socket-caps.js';
+import { UpgradeRateLimit } from './upgrade-rate-limit.js';
 import { SPECTATOR_TOPIC, userTopic } from './topics.js';
 
 export const USER_SOCKET_PATH = '/api/v1/ws';
@@ -65,7 +66,7 @@ export type SocketPolicy = {
   maxPerIp: number;
   /** Open sockets (and upgrades under way) per token, in this process. */
   maxPerToken: number;
-  /** Upgrades of `/api/v1/ws` per account per window, counted in Redis across every process. */
+  /** Upgrades of `/api/v1/ws` per account per window, counted in Redis across every process (see UpgradeRateLimit). */
   upgradeRateLimit: number;
   upgradeRateWindowSeconds: number;
   /** The client address is the last `X-Forwarded-For` entry (as for HTTP requests). */
@@ -132,12 +133,16 @@ export class EventSockets {
   private readonly limits: SocketLimits;
   private readonly policy: SocketPolicy;
   private readonly caps: SocketCaps;
+  private readonly upgradeLimit?: UpgradeRateLimit;
   private sweepTimer?: NodeJS.Timeout;
 
   constructor(private readonly deps: EventSocketDeps) {
     this.limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
     this.policy = { ...DEFAULT_SOCKET_POLICY, ...deps.policy };
     this.caps = new SocketCaps(this.policy);
+    if (deps.rateLimiter) {
+      this.upgradeLimit = new UpgradeRateLimit(deps.rateLimiter, this.policy.upgradeRateLimit, this.policy.upgradeRateWindowSeconds, deps.logger);
+    }
   }
 
   register() {
@@ -196,13 +201,6 @@ export class EventSockets {
       since: parseSince(query.get('since')),
       claims,
     };
-  }
-
-  private async limitUpgrades(claims: TokenClaims) {
-    if (!this.deps.rateLimiter) return;
-    const { upgradeRateLimit, upgradeRateWindowSeconds } = this.policy;
-    const hit = await this.deps.rateLimiter.hit('ws_upgrade', `${claims.pool}:${claims.userId}`, upgradeRateLimit, upgradeRateWindowSeconds);
-    if (!hit.allowed) throw errors.rateLimited(hit.retryAfterSeconds, 'WebSocket connections for this account');
   }
 
   private behavior(resolve: (authorization: string, query: URLSearchParams) => Promise<Target>): WebSocketBehavior<SocketData> {
@@ -267,7 +265,7 @@ export class EventSockets {
       if (target.claims) {
         this.caps.takeToken(target.claims.jti);
         taken.jti = target.claims.jti;
-        await this.limitUpgrades(target.claims);
+        await this.upgradeLimit?.check(`${target.claims.pool}:${target.claims.userId}`);
       }
       return target;
     };
