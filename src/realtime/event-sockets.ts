@@ -273,13 +273,28 @@ export class EventSockets {
       (target) => {
         if (aborted) return giveBack();
         const data: SocketData = { ...target, ip, closed: false, closing: false, replaying: target.since !== undefined };
-        res.cork(() => res.upgrade(data, key, protocol, extensions, context));
+        const anchor = this.corkAnchor();
+        if (anchor) anchor.cork(() => res.cork(() => res.upgrade(data, key, protocol, extensions, context)));
+        // Without one, an upgrade completed after an await goes uncorked (uWS prints a warning) rather than risk it.
+        else res.upgrade(data, key, protocol, extensions, context);
       },
       (error: unknown) => {
         giveBack();
         if (!aborted) this.refuse(res, error);
       },
     );
+  }
+
+  /**
+   * An open socket to hold uWS's cork while an upgrade decided after an await completes. In this uWS version
+   * `res.cork()` called outside uWS's own callbacks can close the socket it has just upgraded (it reads the
+   * HTTP response's state from memory that has become the WebSocket's: uNetworking/uWebSockets#1929, seen
+   * here as a 1006 right after open). It skips that check when another socket holds the cork. Inside uWS's
+   * own upgrade callback (no await taken) the response is corked already and either way is the same.
+   */
+  private corkAnchor(): Socket | undefined {
+    for (const ws of this.sockets) if (!ws.getUserData().closing) return ws;
+    return undefined;
   }
 
   /** The client's address, read before the upgrade's first await (uWS rule). */

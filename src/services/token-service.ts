@@ -21,6 +21,7 @@ const CACHE_LIMIT = 50_000;
 /** Tokens re-checked per pipeline after the revocation feed was interrupted. */
 const RECHECK_BATCH = 500;
 const RECHECK_RETRY_MS = 1_000;
+const STORE_READY_WAIT_MS = 5_000;
 
 const revokedError = () => errors.unauthorized('This token was revoked; log in again.');
 const accountGoneError = () => errors.unauthorized("This token's account no longer exists; register or log in again.");
@@ -157,6 +158,7 @@ export class TokenService {
   private async recheck(): Promise<void> {
     const epoch = ++this.epoch;
     try {
+      await this.storeReady();
       const { revoked, gone } = await this.recheckAll();
       if (epoch !== this.epoch) return;
       this.feedTrusted = true;
@@ -168,6 +170,21 @@ export class TokenService {
       this.recheckTimer = setTimeout(() => void this.recheck(), RECHECK_RETRY_MS);
       this.recheckTimer.unref();
     }
+  }
+
+  /** The request connection comes back on its own schedule after an outage; the re-check waits for it a little. */
+  private async storeReady(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    const { redis } = this;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, STORE_READY_WAIT_MS);
+      redis.once('ready', done);
+    });
   }
 
   private async recheckAll(): Promise<{ revoked: number; gone: number }> {
