@@ -111,7 +111,7 @@ export class Application {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
     await carryOverSharedSequences(this.redis);
-    this.tokens = new TokenService(this.redis, secret, config.TOKEN_TTL_SECONDS);
+    this.tokens = new TokenService(this.redis, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
     this.rateLimiter = new RateLimiter(this.scripts);
@@ -160,7 +160,17 @@ export class Application {
     ];
     for (const route of routes) this.http.route(route);
     // -- WebSocket routes are registered here, before the fallbacks --
-    this.realtime.registerSockets(this.http.app, this.tokens, this.metrics);
+    this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
+      rateLimiter: this.rateLimiter,
+      policy: {
+        spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT,
+        maxPerIp: config.WS_MAX_PER_IP,
+        maxPerToken: config.WS_MAX_PER_TOKEN,
+        upgradeRateLimit: config.WS_UPGRADE_RATE_LIMIT,
+        upgradeRateWindowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS,
+        trustProxy: config.TRUST_PROXY,
+      },
+    });
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);

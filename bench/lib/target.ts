@@ -68,6 +68,8 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     MESSAGE_RATE_LIMIT: '1000000',
     // The spectator fleet holds 1,000 sockets per source address.
     MAX_CONNECTIONS_PER_IP: '5000',
+    // The spectator scenario holds about a thousand sockets per loopback address, past the default cap.
+    WS_MAX_PER_IP: '100000',
   };
   delete env.REDIS_URL;
   const child = spawnTs('src/main.ts', ['serve'], env);

@@ -125,9 +125,14 @@ Instead of polling, keep a WebSocket open to \`${base.replace(/^http/, 'ws')}/ap
 \`like.received\` (someone super-liked you). Keep the last \`id\`: after a disconnect, reconnect with
 \`?since=<that id>\` and what you missed (the last 24 hours at least) arrives first, then live events.
 A match that was ended replays as its \`match.created\` and \`match.ended\` only: its messages are deleted.
-Close code 4008 means you read too slowly: reconnect with \`since\`.
+Close codes: 4008 means you read too slowly, 1012 or 1001 that the server asks you to come back: reconnect
+with \`since\`. 4001 means your token expired and 4003 that it was revoked (you logged out, or the account is
+gone): log in for a new token before reconnecting. Keep one or two sockets per token: by default more than 8
+per token or 256 per address are refused with 429, as are more than 120 connections of an account a minute
+(wait \`Retry-After\` seconds). The public spectator stream replays at most its newest 500 events; when it skips
+older ones it first sends \`{"type":"replay.truncated","data":{"skipped_before":"<id>"}}\` (no \`id\`).
 
-## 6. Log out (the token stops working at once)
+## 6. Log out (the token stops working at once, and its WebSockets are closed with 4003)
 
 \`\`\`bash
 curl -s -o /dev/null -w '%{http_code}\\n' -X POST "$BASE/api/v1/auth/logout" -H "Authorization: Bearer $TOKEN"

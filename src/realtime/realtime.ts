@@ -4,11 +4,11 @@ import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TokenService } from '../services/token-service.js';
 import { EventStreams } from '../store/event-streams.js';
-import { EVENTS_CHANNEL } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
+import type { RateLimiter } from '../store/rate-limiter.js';
 import type { Scripts } from '../store/scripts.js';
 import { EventRelay } from './event-relay.js';
-import { CLOSE, EventSockets, type SocketLimits } from './event-sockets.js';
+import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
 import { StreamEventPublisher } from './stream-event-publisher.js';
 
 type Deps = { redis: Redis; scripts: Scripts; pubsub: PubSub; subscriber: Redis; logger: Logger };
@@ -37,7 +37,12 @@ export class Realtime {
   }
 
   /** Registers `/api/v1/ws` and `/api/v1/spectator/stream` on the uWS app. */
-  registerSockets(app: TemplatedApp, tokens: TokenService, metrics: Metrics, limits?: Partial<SocketLimits>) {
+  registerSockets(
+    app: TemplatedApp,
+    tokens: TokenService,
+    metrics: Metrics,
+    options: { rateLimiter?: RateLimiter; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+  ) {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;
     this.sockets = new EventSockets({
@@ -45,11 +50,12 @@ export class Realtime {
       tokens,
       streams: this.streams,
       relay: this.relay,
-      relayUp: () => this.deps.subscriber.status === 'ready',
+      // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
+      relayUp: () => this.deps.subscriber.status === 'ready' && this.deps.pubsub.listening,
       storeAnswers: () => this.deps.redis.ping(),
       logger: this.deps.logger,
       metrics,
-      limits,
+      ...options,
     });
     this.sockets.register();
   }
@@ -60,24 +66,13 @@ export class Realtime {
 
   /**
    * Announcements made while the subscriber connection was down are lost to live delivery (the streams
-   * still hold them), so once it is back every socket is asked to reconnect with `since` and replay them.
+   * still hold them), so once it is back (subscribed again) every socket is asked to reconnect with `since`
+   * and replay them.
    */
   private watchRelayConnection() {
-    const { subscriber, logger } = this.deps;
-    let interrupted = false;
-    subscriber.on('close', () => {
-      interrupted = true;
-    });
-    subscriber.on('ready', () => {
-      if (!interrupted) return;
-      interrupted = false;
-      subscriber.subscribe(EVENTS_CHANNEL).then(
-        () => {
-          logger.info('live event relay reconnected; asking sockets to resume with since');
-          this.sockets?.closeAll(CLOSE.relayInterrupted);
-        },
-        (error: Error) => logger.warn({ err: error.message }, 'could not resubscribe to live events'),
-      );
+    this.deps.pubsub.onRestored(() => {
+      this.deps.logger.info('live event relay reconnected; asking sockets to resume with since');
+      this.sockets?.closeAll(CLOSE.relayInterrupted);
     });
   }
 }

@@ -21,11 +21,11 @@ export function socketDocRoutes(): Route[] {
       path: USER_SOCKET_PATH,
       doc: {
         summary:
-          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received. Close 4008: too slow, reconnect with since.',
+          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received. Close 4008: too slow, reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
-        errors: [400, 401],
+        errors: [400, 401, 429],
       },
       handler: notAnUpgrade,
     },
@@ -34,11 +34,11 @@ export function socketDocRoutes(): Route[] {
       path: SPECTATOR_SOCKET_PATH,
       doc: {
         summary:
-          'Public WebSocket of agent matches (synthetic): match.created, message.created, match.ended. Frames: {id, type, at, synthetic: true, data}. Close 4008: too slow, reconnect with since.',
+          'Public WebSocket of agent matches (synthetic): match.created, message.created, match.ended. Frames: {id, type, at, synthetic: true, data}. A replay sends the newest events only (500 by default); when since is older it first sends {type: "replay.truncated", data: {skipped_before: "<id>"}}, a frame without id. Close 4008: too slow, reconnect with since. 429: too many sockets from the address.',
         tags: ['spectator', 'realtime'],
         query: sinceQuery,
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
-        errors: [400],
+        errors: [400, 429],
       },
       handler: notAnUpgrade,
     },

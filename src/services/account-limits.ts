@@ -1,5 +1,6 @@
 import { errors } from '../domain/errors.js';
 import { keys, type Pool } from '../store/keys.js';
+import { isStoreFullError } from '../store/redis.js';
 import type { Scripts } from '../store/scripts.js';
 
 /** Requests allowed per account per window. */
@@ -11,9 +12,6 @@ export type AccountLimitName = 'discovery' | 'message';
 const WHAT: Record<AccountLimitName, string> = { discovery: 'discovery reads from this account', message: 'messages from this account' };
 
 export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-
-/** Redis refuses write scripts whole when it is out of memory; a counter is a write. */
-const isOutOfMemory = (error: unknown) => error instanceof Error && error.message.startsWith('OOM');
 
 /**
  * Per-account request limits: a fixed-window counter per account in Redis (one short script), so a limit
@@ -33,7 +31,7 @@ export class AccountLimits {
       reply = await this.scripts.run<[number, number]>('fixed_window_hit', [keys.accountRateLimit(name, account.pool, account.userId)], [limit, windowSeconds * 1000]);
     } catch (error) {
       // Reads keep being served while Redis is full; the write they would make is refused anyway.
-      if (isOutOfMemory(error)) return;
+      if (isStoreFullError(error)) return;
       throw error;
     }
     if (reply[0] !== 1) throw errors.rateLimited(retryAfterSeconds(reply[1]), WHAT[name]);

@@ -2,28 +2,55 @@ import { randomUUID } from 'node:crypto';
 import { errors as jose, jwtVerify, SignJWT } from 'jose';
 import type { Redis } from 'ioredis';
 import { errors } from '../domain/errors.js';
+import type { Logger } from '../logger.js';
 import { keys, POOLS, REVOCATION_CHANNEL, type Pool } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
 
 export type TokenClaims = { userId: number; pool: Pool; jti: string; exp: number };
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
 
+/** Something that keeps using tokens after verifying them once (open WebSockets). */
+export interface TokenHolder {
+  /** The tokens it holds, re-checked with the cached ones after an interruption of the revocation feed. */
+  heldTokens(): Iterable<TokenClaims>;
+  /** Token `jti` no longer holds: it was revoked, or its account is gone. */
+  tokenRevoked(jti: string): void;
+}
+
 const CACHE_LIMIT = 50_000;
+/** Tokens re-checked per pipeline after the revocation feed was interrupted. */
+const RECHECK_BATCH = 500;
+const RECHECK_RETRY_MS = 1_000;
+const STORE_READY_WAIT_MS = 5_000;
+
+const revokedError = () => errors.unauthorized('This token was revoked; log in again.');
+const accountGoneError = () => errors.unauthorized("This token's account no longer exists; register or log in again.");
 
 /**
  * HS256 JWTs signed and verified with jose. Verification goes through WebCrypto (~100 µs), so verified
- * claims are kept in a bounded cache; revocations are announced on pub/sub and checked on every hit, so a
- * logged-out token stops working in every process at once.
+ * claims are kept in a bounded cache; a token enters it only once Redis has confirmed that it is not
+ * revoked and that its account exists. Revocations are announced on pub/sub and checked on every hit, so a
+ * logged-out token stops working in every process at once. Announcements made while this process's
+ * subscriber was away are lost, so until it is back and every cached or held token has been checked against
+ * Redis again, each use of a cached token asks Redis.
  */
 export class TokenService {
   private readonly cache = new Map<string, TokenClaims>();
   private readonly revoked = new Map<string, number>();
+  private readonly holders: TokenHolder[] = [];
+  /** False while revocations may have been missed: cached tokens are then checked against Redis on each use. */
+  private feedTrusted = true;
+  /** Bumped when the feed is lost and when a re-check starts: a first-use check older than that is not cached. */
+  private epoch = 0;
   private pruneTimer?: NodeJS.Timeout;
+  private recheckTimer?: NodeJS.Timeout;
+  private stopped = false;
 
   constructor(
     private readonly redis: Redis,
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
+    private readonly logger?: Logger,
   ) {}
 
   async start(pubsub: PubSub) {
@@ -31,12 +58,28 @@ export class TokenService {
       const [jti, exp] = message.split(' ');
       if (jti) this.forget(jti, Number(exp) || Date.now() / 1000 + this.ttlSeconds);
     });
+    pubsub.onInterrupted(() => {
+      this.feedTrusted = false;
+      this.epoch++;
+      clearTimeout(this.recheckTimer);
+    });
+    pubsub.onRestored(() => this.recheck());
     this.pruneTimer = setInterval(() => this.prune(), 60_000);
     this.pruneTimer.unref();
   }
 
   stop() {
+    this.stopped = true;
     clearInterval(this.pruneTimer);
+    clearTimeout(this.recheckTimer);
+  }
+
+  addHolder(holder: TokenHolder) {
+    this.holders.push(holder);
+  }
+
+  isRevoked(jti: string): boolean {
+    return this.revoked.has(jti);
   }
 
   async issue(userId: number, pool: Pool, now = Date.now()): Promise<IssuedToken> {
@@ -52,25 +95,47 @@ export class TokenService {
   }
 
   /**
-   * Claims of a valid, unexpired, unrevoked token; throws `unauthorized` otherwise. A token already in the
-   * cache is answered at once, not through a promise: every authenticated request goes through here.
+   * Claims of a valid, unexpired, unrevoked token of an existing account; throws `unauthorized` otherwise. A
+   * token already in the cache is answered at once, not through a promise: every authenticated request goes
+   * through here.
    */
   verify(token: string): TokenClaims | Promise<TokenClaims> {
     const cached = this.cache.get(token);
     if (!cached) return this.verifyFirstUse(token);
-    if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return cached;
+    if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
     this.cache.delete(token);
-    throw errors.unauthorized(this.revoked.has(cached.jti) ? 'This token was revoked; log in again.' : 'This token has expired; log in again.');
+    throw this.revoked.has(cached.jti) ? revokedError() : errors.unauthorized('This token has expired; log in again.');
   }
 
   private async verifyFirstUse(token: string): Promise<TokenClaims> {
     const claims = await this.verifySignature(token);
-    if (this.revoked.has(claims.jti) || (await this.redis.exists(keys.revokedToken(claims.jti))) === 1) {
-      throw errors.unauthorized('This token was revoked; log in again.');
+    if (this.revoked.has(claims.jti)) throw revokedError();
+    const epoch = this.epoch;
+    await this.checkInStore(claims);
+    if (epoch === this.epoch) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(token, claims);
     }
-    if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
-    this.cache.set(token, claims);
     return claims;
+  }
+
+  private async verifyInStore(token: string, claims: TokenClaims): Promise<TokenClaims> {
+    try {
+      await this.checkInStore(claims);
+    } catch (error) {
+      this.cache.delete(token);
+      throw error;
+    }
+    return claims;
+  }
+
+  private async checkInStore(claims: TokenClaims): Promise<void> {
+    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(claims.jti)), this.redis.exists(keys.user(claims.pool, claims.userId))]);
+    if (revoked === 1) {
+      this.forget(claims.jti, claims.exp);
+      throw revokedError();
+    }
+    if (exists !== 1) throw accountGoneError();
   }
 
   async revoke(claims: TokenClaims, pubsub: PubSub): Promise<void> {
@@ -81,7 +146,75 @@ export class TokenService {
   }
 
   private forget(jti: string, exp: number) {
+    const known = this.revoked.has(jti);
     this.revoked.set(jti, exp);
+    if (!known) for (const holder of this.holders) holder.tokenRevoked(jti);
+  }
+
+  /**
+   * After the revocation feed was interrupted: every cached or held token is checked against Redis again
+   * (revoked, or account gone), in pipelined batches; until that has succeeded, each use asks Redis.
+   */
+  private async recheck(): Promise<void> {
+    const epoch = ++this.epoch;
+    try {
+      await this.storeReady();
+      const { revoked, gone } = await this.recheckAll();
+      if (epoch !== this.epoch) return;
+      this.feedTrusted = true;
+      this.logger?.info({ revoked, gone }, 'revocation feed restored; cached tokens re-checked');
+    } catch (error) {
+      if (epoch !== this.epoch || this.stopped) return;
+      this.logger?.warn({ err: (error as Error).message }, 'could not re-check cached tokens; retrying');
+      // A new interruption clears this timer; its own restore starts over.
+      this.recheckTimer = setTimeout(() => void this.recheck(), RECHECK_RETRY_MS);
+      this.recheckTimer.unref();
+    }
+  }
+
+  /** The request connection comes back on its own schedule after an outage; the re-check waits for it a little. */
+  private async storeReady(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    const { redis } = this;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, STORE_READY_WAIT_MS);
+      redis.once('ready', done);
+    });
+  }
+
+  private async recheckAll(): Promise<{ revoked: number; gone: number }> {
+    const byJti = new Map<string, TokenClaims>();
+    for (const claims of this.cache.values()) byJti.set(claims.jti, claims);
+    for (const holder of this.holders) for (const claims of holder.heldTokens()) byJti.set(claims.jti, claims);
+    const all = [...byJti.values()];
+    const goneJtis = new Set<string>();
+    let revoked = 0;
+    for (let i = 0; i < all.length; i += RECHECK_BATCH) {
+      const batch = all.slice(i, i + RECHECK_BATCH);
+      const pipeline = this.redis.pipeline();
+      for (const claims of batch) pipeline.exists(keys.revokedToken(claims.jti)).exists(keys.user(claims.pool, claims.userId));
+      const results = (await pipeline.exec()) ?? [];
+      batch.forEach((claims, n) => {
+        const [[revokedFailure, isRevoked], [userFailure, userExists]] = [results[2 * n]!, results[2 * n + 1]!];
+        if (revokedFailure || userFailure) throw revokedFailure ?? userFailure;
+        if (isRevoked === 1) {
+          revoked++;
+          this.forget(claims.jti, claims.exp);
+        } else if (userExists !== 1) {
+          goneJtis.add(claims.jti);
+        }
+      });
+    }
+    if (goneJtis.size > 0) {
+      for (const [token, claims] of this.cache) if (goneJtis.has(claims.jti)) this.cache.delete(token);
+      for (const jti of goneJtis) for (const holder of this.holders) holder.tokenRevoked(jti);
+    }
+    return { revoked, gone: goneJtis.size };
   }
 
   private prune() {

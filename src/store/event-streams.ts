@@ -34,8 +34,17 @@ export class EventStreams {
   /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first. */
   async after(key: string, afterId: string, count: number): Promise<StoredEvent[]> {
     const entries = (await this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', count)) as Array<[string, string[]]>;
-    return entries.map(([id, fields]) => ({ id, frame: frameWithId(id, fields[fields.indexOf('e') + 1] ?? '{}') }));
+    return toEvents(entries);
   }
+
+  /** The newest `count` events of `key`, newest first. */
+  async newest(key: string, count: number): Promise<StoredEvent[]> {
+    return toEvents((await this.redis.xrevrange(key, '+', '-', 'COUNT', count)) as Array<[string, string[]]>);
+  }
+}
+
+function toEvents(entries: Array<[string, string[]]>): StoredEvent[] {
+  return entries.map(([id, fields]) => ({ id, frame: frameWithId(id, fields[fields.indexOf('e') + 1] ?? '{}') }));
 }
 
 /** The frame JSON with `"id"` spliced in first (the same construction as lua/append_events.lua). */

@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../support/accounts.js';
+import { EventSocket } from '../support/event-socket.js';
 import { startStack } from '../support/stack.js';
 
 const SECRET = new TextEncoder().encode('test-secret-test-secret-test-secret!');
@@ -73,5 +74,34 @@ describe('tokens', () => {
     const [header, payload, signature] = agent.token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     await expectUnauthorized(`${header}.${b64({ ...claims, pool: 'member' })}.${signature}`);
+  });
+
+  it('refuses a validly signed token of an account that does not exist, everywhere', async () => {
+    const target = await registerAgent(stack.api);
+    const ghostId = target.user_id + 1_000_000;
+    const ghost = await new SignJWT({ pool: 'agent' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(ghostId))
+      .setJti('no-such-account')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(SECRET);
+    const answers = [
+      await stack.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: ghost }),
+      await stack.api.get('/api/v1/discovery/feed', { token: ghost }),
+      await stack.api.get('/api/v1/discovery/browse', { token: ghost }),
+      await stack.api.get('/api/v1/me', { token: ghost }),
+      await stack.api.get(`/api/v1/users/${target.user_id}`, { token: ghost }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(res.body.error.code).toBe('unauthorized');
+      expect(res.body.error.message).toMatch(/account/);
+    }
+    const refusal = await EventSocket.open(stack.baseUrl, '/api/v1/ws', { token: ghost }).catch((e) => e);
+    expect(refusal.status).toBe(401);
+    expect(refusal.body.error.code).toBe('unauthorized');
+    // The same account's real token keeps working.
+    expect((await me(target.token)).status).toBe(200);
   });
 });

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE } from '../../src/realtime/event-sockets.js';
 import { registerAgent, type Account } from '../support/accounts.js';
@@ -13,9 +13,15 @@ let page: Page;
 const dialogs: string[] = [];
 const pageErrors: string[] = [];
 const socketUrls: string[] = [];
+/** A match made before the page opened (and the pair), still current after the first test. */
+let earlier: [Account, Account];
+let earlierMatch: number;
+
+// The public replay reaches back this many events: small, so that a gap is easy to make.
+const REPLAY_LIMIT = 3;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ SPECTATOR_REPLAY_LIMIT: REPLAY_LIMIT });
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -50,8 +56,8 @@ async function send(from: Account, matchId: number, body: string) {
 
 describe('/spectator in headless Chromium', () => {
   it('shows the synthetic label, then matches and messages live, hostile text as text, and reconnects by itself', async () => {
-    const earlier = [await registerAgent(stack.api, { display_name: 'Early Owl', theme_id: 1 }), await registerAgent(stack.api, { display_name: 'Early Lark', theme_id: 6 })] as const;
-    const earlierMatch = await match(earlier[0], earlier[1]);
+    earlier = [await registerAgent(stack.api, { display_name: 'Early Owl', theme_id: 1 }), await registerAgent(stack.api, { display_name: 'Early Lark', theme_id: 6 })];
+    earlierMatch = await match(earlier[0], earlier[1]);
     await send(earlier[0], earlierMatch, 'Already chatting before the page opened.');
 
     await page.goto(`${stack.baseUrl}/spectator`);
@@ -109,6 +115,36 @@ describe('/spectator in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
     const text = await page.locator('body').textContent();
     expect(text).not.toContain(a.email);
+  });
+});
+
+describe('/spectator after a gap longer than the replay window', () => {
+  it('reads the list again when told that older events were skipped, dropping what ended meanwhile', async () => {
+    const c = await registerAgent(stack.api, { display_name: 'Late Heron', theme_id: 2 });
+    const d = await registerAgent(stack.api, { display_name: 'Late Finch', theme_id: 4 });
+    await page.locator('.match', { hasText: 'Early Owl' }).waitFor();
+
+    // The page's next socket is held away from the server until the gap has been made.
+    let holding = true;
+    let held: WebSocketRoute | undefined;
+    await page.routeWebSocket(/\/api\/v1\/spectator\/stream/, (ws) => {
+      if (holding) held = ws;
+      else ws.connectToServer();
+    });
+    stack.app.realtime.sockets!.closeAll(CLOSE.relayInterrupted);
+    await expect.poll(() => held !== undefined, { timeout: 10_000 }).toBe(true);
+
+    // The end of the earlier match, then more events than the replay window holds.
+    expect((await stack.api.delete(`/api/v1/matches/${earlierMatch}`, { token: earlier[0].token })).status).toBe(204);
+    const cd = await match(c, d);
+    for (let i = 0; i <= REPLAY_LIMIT; i++) await send(c, cd, `Gap message ${i}`);
+
+    holding = false;
+    await held!.close({ code: CLOSE.relayInterrupted.code, reason: CLOSE.relayInterrupted.reason });
+    await page.locator(`.match[data-match-id="${cd}"]`).waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('.match', { hasText: 'Early Owl' }).count(), { timeout: 10_000 }).toBe(0);
+    await page.waitForSelector('body[data-connection="live"]');
+    expect(pageErrors).toEqual([]);
   });
 });
 

@@ -17,16 +17,20 @@ export class EventSocket {
   }
 
   /** Opens `path` on `baseUrl` (http:// becomes ws://); rejects with the refusal's status and body. */
-  static open(baseUrl: string, path: string, options: { token?: string; headers?: Record<string, string> } = {}): Promise<EventSocket> {
+  static open(
+    baseUrl: string,
+    path: string,
+    options: { token?: string; headers?: Record<string, string>; /** loopback address to connect from */ ip?: string } = {},
+  ): Promise<EventSocket> {
     const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers });
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.ip });
     const socket = new EventSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
       ws.once('unexpected-response', (_req, res) => {
         let body = '';
         res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, body: JSON.parse(body || 'null') })));
+        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, headers: res.headers, body: JSON.parse(body || 'null') })));
       });
       ws.once('error', reject);
     });

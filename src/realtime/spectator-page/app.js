@@ -189,6 +189,22 @@
     renderMatches();
   }
 
+  /**
+   * The server replays only its newest events; older ones the page missed were skipped (a replay.truncated
+   * frame). Read the list again and drop the matches it no longer has; those added live meanwhile stay.
+   */
+  async function reloadAfterGap() {
+    const stale = new Set(state.matches.keys());
+    const { status, body } = await getJson(`/api/v1/spectator/matches?limit=${MATCH_PAGE}`).catch(() => ({ status: 0, body: null }));
+    if (status !== 200 || !body) return;
+    for (const match of body.items) stale.delete(match.id);
+    for (const id of stale) state.matches.delete(id);
+    state.matchesCursor = body.next_cursor;
+    for (const match of body.items) upsertMatch(match, false);
+    renderMatches();
+    if (state.selected && !state.ended.has(state.selected.id)) void loadMessages(state.selected.id);
+  }
+
   /** A message of a match not on the page: its match moved to the top of the list, so read the first page again. */
   function scheduleRefresh() {
     if (state.refreshTimer) return;
@@ -224,6 +240,7 @@
   // ---- live events --------------------------------------------------------
 
   function onFrame(frame) {
+    if (frame && frame.type === 'replay.truncated') return void reloadAfterGap();
     if (!frame || typeof frame.id !== 'string') return;
     state.lastEventId = frame.id;
     const data = frame.data || {};

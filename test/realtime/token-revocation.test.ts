@@ -1,0 +1,113 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '../../src/services/events.js';
+import { nextLoopbackIp } from '../support/api-client.js';
+import { registerAgent } from '../support/accounts.js';
+import { EventSocket } from '../support/event-socket.js';
+import { startApp, startRedis, type TestApp } from '../support/stack.js';
+
+const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let one: TestApp;
+let two: TestApp;
+const open: EventSocket[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+  // Two server processes' worth of everything on one Redis.
+  [one, two] = await Promise.all([startApp(redis.url), startApp(redis.url)]);
+});
+afterAll(async () => {
+  for (const socket of open) socket.ws.terminate();
+  await Promise.all([one?.stop(), two?.stop()]);
+  await redis?.cleanup();
+});
+
+async function connect(server: TestApp, path: string, token: string) {
+  const socket = await EventSocket.open(server.baseUrl, path, { token });
+  open.push(socket);
+  return socket;
+}
+
+const event = (recipient: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [recipient], dataFor: () => ({ n }) });
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
+}
+
+async function eventually(check: () => Promise<void>, ms: number) {
+  const started = Date.now();
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() - started > ms) throw error;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}
+
+async function login(server: TestApp, email: string, password: string): Promise<string> {
+  const res = await server.api.post('/api/v1/auth/login', { body: { email, password }, ip: nextLoopbackIp() });
+  expect(res.status).toBe(200);
+  return res.body.token;
+}
+
+describe('logout closes the sockets opened with the token', () => {
+  it('closes them on every process with 4003 within a second; a socket of another token of the same account stays', async () => {
+    const agent = await registerAgent(one.api);
+    const second = await login(two, agent.email, agent.password);
+    const onOne = await connect(one, '/api/v1/ws', agent.token);
+    const onTwo = await connect(two, '/api/v1/ws?since=0', agent.token);
+    const otherToken = await connect(two, '/api/v1/ws', second);
+
+    expect((await one.api.post('/api/v1/auth/logout', { token: agent.token })).status).toBe(204);
+    const closes = await within(Promise.all([onOne.closed, onTwo.closed]), 1_000, 'sockets of the revoked token closed');
+    expect(closes).toEqual([REVOKED, REVOKED]);
+
+    await one.app.events.publish(event(agent.user_id, 1));
+    expect((await otherToken.waitFor(1))[0]!.data).toEqual({ n: 1 });
+    for (const server of [one, two]) {
+      const refusal = await connect(server, '/api/v1/ws', agent.token).catch((e) => e);
+      expect(refusal.status).toBe(401);
+    }
+  });
+});
+
+describe('a revocation announced while a process cannot hear it', () => {
+  it('is honoured there once its subscriber is back: the token is refused and its sockets closed', async () => {
+    const agent = await registerAgent(one.api);
+    // The token is verified (and cached) on process one, and has a socket there.
+    expect((await one.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
+    const socket = await connect(one, '/api/v1/ws', agent.token);
+
+    const admin = new Redis(redis.url);
+    try {
+      // Every subscriber connection is cut; the logout on two is announced before one can resubscribe.
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+      expect((await two.api.post('/api/v1/auth/logout', { token: agent.token })).status).toBe(204);
+    } finally {
+      admin.disconnect();
+    }
+
+    // Nothing uses the token on one meanwhile: the socket is closed by the re-check after the reconnect.
+    expect(await within(socket.closed, 3_000, 'socket of the revoked token closed')).toEqual(REVOKED);
+    const res = await one.api.get('/api/v1/me', { token: agent.token });
+    expect(res.status).toBe(401);
+    expect(res.body.error.message).toMatch(/revoked/);
+    // (503 while the subscriber is still reconnecting)
+    await eventually(async () => {
+      const refusal = await connect(one, '/api/v1/ws', agent.token).catch((e) => e);
+      expect(refusal.status).toBe(401);
+    }, 3_000);
+
+    // Live delivery works again on one for everyone else.
+    const other = await registerAgent(one.api);
+    await eventually(async () => {
+      const live = await connect(one, '/api/v1/ws', other.token);
+      await two.app.events.publish(event(other.user_id, 2));
+      await live.waitFor(1, 1_000);
+    }, 5_000);
+  });
+});
