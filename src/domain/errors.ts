@@ -1,4 +1,4 @@
-/** The one catalogue of error codes the API answers with (API.md, "Errors"). */
+/** The one catalogue of error codes the API answers with (docs/api.md, "Errors"). */
 export type FieldProblem = { field: string; message: string };
 
 export type ErrorCode =
