@@ -32,13 +32,21 @@ const STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
+/** What a client should do next, as data; the HTTP layer turns it into headers (`Retry-After`, `Allow`). */
+export type ErrorHints = {
+  /** Seconds to wait before retrying. */
+  retryAfterSeconds?: number;
+  /** The methods the path accepts. */
+  allow?: string[];
+};
+
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: FieldProblem[],
-    readonly headers?: Record<string, string>,
+    readonly hints: ErrorHints = {},
     readonly extra?: Record<string, unknown>,
   ) {
     super(message);
@@ -70,9 +78,7 @@ export const errors = {
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
   notFound: (what = 'resource') => new AppError('not_found', `No such ${what}.`),
   methodNotAllowed: (allow: string[]) =>
-    new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, {
-      Allow: allow.join(', '),
-    }),
+    new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
   emailTaken: () =>
     new AppError('email_taken', 'An account with this e-mail already exists; log in instead or use another e-mail.', [
       { field: 'email', message: 'is already registered' },
@@ -86,12 +92,12 @@ export const errors = {
       'rate_limited',
       `Too many ${what}; wait ${retryAfterSeconds} seconds and try again.`,
       undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
+      { retryAfterSeconds },
       { retry_after_seconds: retryAfterSeconds },
     ),
   unavailable: () =>
     new AppError('unavailable', 'The service cannot reach its data store right now; retry in a few seconds.', undefined, {
-      'Retry-After': '2',
+      retryAfterSeconds: 2,
     }),
   /** Redis reached its memory limit and refuses writes (nothing of the request was stored); reads still work. */
   storageFull: (retryAfterSeconds = 30) =>
@@ -99,7 +105,7 @@ export const errors = {
       'storage_full',
       `The service's data store is full, so nothing was saved; reading still works. Retry in ${retryAfterSeconds} seconds.`,
       undefined,
-      { 'Retry-After': String(retryAfterSeconds) },
+      { retryAfterSeconds },
       { retry_after_seconds: retryAfterSeconds },
     ),
   internal: () => new AppError('internal', 'Something went wrong on our side; the error was logged.'),

@@ -2,12 +2,24 @@ import { errors } from '../domain/errors.js';
 import type { TokenService } from '../services/token-service.js';
 import type { Auth } from './types.js';
 
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/**
+ * The token of an `Authorization: Bearer <token>` header: undefined when the header is absent or empty,
+ * a 401 when it is there but not of that form. Shared by HTTP requests and WebSocket upgrades.
+ */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  if (!authorization) return undefined;
+  const match = BEARER.exec(authorization);
+  if (!match) throw errors.unauthorized('The Authorization header must be "Bearer <token>".');
+  return match[1]!;
+}
+
 /** Reads `Authorization: Bearer <token>` and verifies it. */
 export function bearerAuthenticator(tokens: TokenService) {
   return (authorization: string | undefined): Auth | Promise<Auth> => {
-    if (!authorization) throw errors.unauthorized();
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw errors.unauthorized('The Authorization header must be "Bearer <token>".');
-    return tokens.verify(match[1]!);
+    const token = bearerToken(authorization);
+    if (!token) throw errors.unauthorized();
+    return tokens.verify(token);
   };
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   App,
   us_listen_socket_close,
@@ -8,14 +7,17 @@ import {
   type TemplatedApp,
   type us_listen_socket,
 } from 'uWebSockets.js';
-import { AppError, errors } from '../domain/errors.js';
+import { errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { isConnectionError, isStoreFullError } from '../store/redis.js';
+import { BODY_ABORTED, hasBody, readBody } from './body-reader.js';
 import { ConnectionCap } from './connection-cap.js';
+import { answerPreflight, writeCorsHeaders } from './cors.js';
+import { errorReply, statusLine, toAppError } from './error-reply.js';
 import type { Metrics } from './metrics.js';
-import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';
+import { parseJsonObject } from './request-body.js';
+import { RequestIds } from './request-ids.js';
 import { parameterNames, RouteTable } from './router.js';
-import type { Auth, Method, Reply, Request, Route } from './types.js';
+import type { Auth, AuthedRequest, Method, Reply, Request, Route } from './types.js';
 
 /** Answers at once (no promise) when it can, sparing the request a turn of the event loop. */
 export type Authenticator = (authorization: string | undefined) => Auth | Promise<Auth>;
@@ -29,22 +31,6 @@ export type ServerOptions = {
   maxConnectionsPerIp?: number;
 };
 
-const BASE_HEADERS: Array<[string, string]> = [
-  ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Allow'],
-];
-const PREFLIGHT_HEADERS: Array<[string, string]> = [
-  ['Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Authorization, Content-Type, Idempotency-Key, X-Request-Id'],
-  ['Access-Control-Max-Age', '600'],
-];
-const STATUS_TEXT: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized',
-  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large',
-  415: '415 Unsupported Media Type', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable', 507: '507 Insufficient Storage',
-};
-const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
 /** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum but do not export it). */
 const LISTEN_EXCLUSIVE_PORT = 1;
 
@@ -59,8 +45,7 @@ export class HttpServer {
   private listenSocket?: us_listen_socket;
   private inFlight = 0;
   private idle?: () => void;
-  private readonly idPrefix = randomBytes(3).toString('hex');
-  private nextId = 0;
+  private readonly requestIds = new RequestIds();
   private readonly connectionCap: ConnectionCap;
 
   constructor(private readonly options: ServerOptions) {
@@ -81,18 +66,10 @@ export class HttpServer {
       const path = req.getUrl();
       const method = req.getMethod().toUpperCase();
       const allowed = this.table.allowedMethods(path);
-      if (method === 'OPTIONS') {
-        res.cork(() => {
-          res.writeStatus(allowed.length > 0 ? '204 No Content' : '404 Not Found');
-          for (const [k, v] of BASE_HEADERS) res.writeHeader(k, v);
-          for (const [k, v] of PREFLIGHT_HEADERS) res.writeHeader(k, v);
-          res.endWithoutBody();
-        });
-        return;
-      }
+      if (method === 'OPTIONS') return answerPreflight(res, allowed.length > 0);
       const error = allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
       this.options.metrics.observe('unmatched', error.status, 0);
-      this.write(res, this.newRequestId(req.getHeader('x-request-id')), errorReply(error));
+      this.write(res, this.requestIds.next(req.getHeader('x-request-id')), errorReply(error));
     };
     for (const pattern of this.table.patterns) this.app.any(pattern, fallback);
     this.app.any('/*', fallback);
@@ -146,10 +123,6 @@ export class HttpServer {
     this.app.close();
   }
 
-  private newRequestId(given: string): string {
-    return given && REQUEST_ID_RE.test(given) ? given : `${this.idPrefix}-${(++this.nextId).toString(36)}`;
-  }
-
   private handle(res: HttpResponse, uwsReq: HttpRequest, route: Route, names: string[]) {
     const started = performance.now();
     const headers: Record<string, string> = {};
@@ -165,7 +138,7 @@ export class HttpServer {
       params,
       uwsReq.getQuery() ?? '',
       headers,
-      this.newRequestId(headers['x-request-id'] ?? ''),
+      this.requestIds.next(headers['x-request-id']),
       this.options.trustProxy,
     );
     res.onAborted(() => request.abort());
@@ -177,47 +150,64 @@ export class HttpServer {
     try {
       let reply: Reply;
       try {
-        if (route.body) request.body = parseJsonObject(await readBody(res, request), request.headers['content-type']);
-        if (route.auth) {
-          const auth = this.options.authenticate(request.headers.authorization);
-          request.auth = auth instanceof Promise ? await auth : auth;
-        }
-        reply = await route.handler(request as ServerRequest & { auth: Auth });
+        reply = await this.run(res, request, route);
       } catch (error) {
         // The client left while sending the body: nothing was done and nobody is there to answer.
         if (error === BODY_ABORTED) return;
-        reply = this.replyForError(error, request);
+        reply = errorReply(toAppError(error, this.options.logger, { reqId: request.requestId, method: request.method, path: request.path }));
       }
       const ms = performance.now() - started;
       this.options.metrics.observe(route.path, reply.status, ms);
       if (this.options.logger.isLevelEnabled('debug')) {
         this.options.logger.debug({ reqId: request.requestId, method: request.method, path: request.path, status: reply.status, ms: Math.round(ms * 100) / 100 }, 'request');
       }
-      if (!request.aborted) this.write(res, request.requestId, reply, reply.status === 413);
+      // A body left unread (refused before it was needed) would be taken for the next request: close instead.
+      const unreadBody = route.body === true && !request.bodyRead && hasBody(request.headers);
+      if (!request.aborted) this.write(res, request.requestId, reply, reply.status === 413 || unreadBody);
     } finally {
       if (--this.inFlight === 0) this.idle?.();
     }
   }
 
-  private replyForError(error: unknown, request: ServerRequest): Reply {
-    if (error instanceof AppError) return errorReply(error);
-    if (isConnectionError(error)) {
-      this.options.logger.warn({ reqId: request.requestId, err: (error as Error).message }, 'store unreachable');
-      return errorReply(errors.unavailable());
+  /**
+   * Authenticates, then reads the body, then calls the handler. A refused token is answered without
+   * waiting for the body. uWS drops body data that arrives while no reader is set, so when the token check
+   * has to wait (a token not cached yet) the body is taken in meanwhile, and used only once it passes.
+   */
+  private async run(res: HttpResponse, request: ServerRequest, route: Route): Promise<Reply> {
+    if (!route.auth) {
+      if (route.body) request.body = parseJsonObject(await this.body(res, request), request.headers['content-type']);
+      return route.handler(request);
     }
-    if (isStoreFullError(error)) {
-      this.options.logger.warn({ reqId: request.requestId, method: request.method, path: request.path }, 'store full: write refused');
-      return errorReply(errors.storageFull());
+    const checked = this.options.authenticate(request.headers.authorization);
+    let auth: Auth;
+    let body: Promise<Buffer> | undefined;
+    if (checked instanceof Promise) {
+      if (route.body) {
+        body = this.body(res, request);
+        // Awaited only once the token passes; a refused token leaves it unread.
+        body.catch(() => {});
+      }
+      auth = await checked;
+    } else {
+      auth = checked;
     }
-    this.options.logger.error({ reqId: request.requestId, method: request.method, path: request.path, err: error }, 'unhandled error');
-    return errorReply(errors.internal());
+    request.auth = auth;
+    if (route.body) request.body = parseJsonObject(await (body ?? this.body(res, request)), request.headers['content-type']);
+    return route.handler(request as AuthedRequest);
+  }
+
+  private async body(res: HttpResponse, request: ServerRequest): Promise<Buffer> {
+    const raw = await readBody(res, request);
+    request.bodyRead = true;
+    return raw;
   }
 
   private write(res: HttpResponse, requestId: string, reply: Reply, closeConnection = false) {
     res.cork(() => {
-      res.writeStatus(STATUS_TEXT[reply.status] ?? String(reply.status));
+      res.writeStatus(statusLine(reply.status));
       res.writeHeader('X-Request-Id', requestId);
-      for (const [k, v] of BASE_HEADERS) res.writeHeader(k, v);
+      writeCorsHeaders(res);
       if (reply.headers) for (const k in reply.headers) res.writeHeader(k, reply.headers[k]!);
       if ('text' in reply) {
         res.writeHeader('Content-Type', reply.contentType);
@@ -241,6 +231,8 @@ class ServerRequest implements Request {
   body: unknown = undefined;
   auth?: Auth;
   aborted = false;
+  /** The whole body has been read. */
+  bodyRead = false;
   /** Called once if the client goes away (set while the body is being read). */
   onAbort?: () => void;
   private parsedQuery?: URLSearchParams;
@@ -282,49 +274,10 @@ class ServerRequest implements Request {
   }
 }
 
-export function errorReply(error: AppError): Reply {
-  return { status: error.status, json: error.toBody(), headers: error.headers };
-}
-
 function decodeParam(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
     return value;
   }
-}
-
-const BODY_ABORTED = new Error('the client went away while sending the body');
-
-/**
- * Reads the whole body, copying each chunk (uWS reuses its buffer), refusing past MAX_BODY_BYTES.
- * Rejects with BODY_ABORTED as soon as the client goes away: uWS sends no more data then.
- */
-function readBody(res: HttpResponse, request: ServerRequest): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > MAX_BODY_BYTES) return Promise.reject(errors.payloadTooLarge(MAX_BODY_BYTES));
-  if (request.aborted) return Promise.reject(BODY_ABORTED);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    request.onAbort = () => {
-      if (done) return;
-      done = true;
-      reject(BODY_ABORTED);
-    };
-    res.onData((chunk, isLast) => {
-      if (done) return;
-      size += chunk.byteLength;
-      if (size > MAX_BODY_BYTES) {
-        done = true;
-        return reject(errors.payloadTooLarge(MAX_BODY_BYTES));
-      }
-      chunks.push(Buffer.from(chunk.slice(0)));
-      if (isLast) {
-        done = true;
-        resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-      }
-    });
-  });
 }

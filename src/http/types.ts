@@ -20,6 +20,9 @@ export type Request<B = unknown> = {
 
 export type AuthedRequest<B = unknown> = Request<B> & { auth: Auth };
 
+/** What a public route's handler sees: no `auth` to read. */
+export type PublicRequest<B = unknown> = Omit<Request<B>, 'auth'>;
+
 export type Reply =
   | { status: number; json?: unknown; headers?: Record<string, string> }
   | { status: number; text: string; contentType: string; headers?: Record<string, string> };
@@ -33,17 +36,28 @@ export type RouteDoc = {
   errors?: number[];
 };
 
-export type Route = {
+type RouteBase = {
   method: Method;
   /** uWS pattern, parameters as `:name`. */
   path: string;
-  /** Requires a bearer token; the handler gets `req.auth`. */
-  auth?: boolean;
-  /** Reads a JSON object body (415 for another type, 400 invalid_json for bad JSON). */
+  /** Reads a JSON object body (415 for another type, 400 invalid_json for bad JSON), after authentication. */
   body?: boolean;
   doc: RouteDoc;
-  handler: (req: Request & { auth: Auth }) => Promise<Reply> | Reply;
 };
+
+/** A route anyone may call; its handler cannot read `auth`. */
+export type PublicRoute = RouteBase & {
+  auth?: false;
+  handler: (req: PublicRequest) => Promise<Reply> | Reply;
+};
+
+/** A route that requires a bearer token; the handler gets `req.auth`. */
+export type AuthedRoute = RouteBase & {
+  auth: true;
+  handler: (req: AuthedRequest) => Promise<Reply> | Reply;
+};
+
+export type Route = PublicRoute | AuthedRoute;
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, json: body, headers });
 export const noContent = (): Reply => ({ status: 204 });

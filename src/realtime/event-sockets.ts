@@ -1,39 +1,28 @@
-import {
-  type HttpRequest,
-  type HttpResponse,
-  type TemplatedApp,
-  type us_socket_context_t,
-  type WebSocket,
-  type WebSocketBehavior,
-} from 'uWebSockets.js';
-import { compareEventIds, parseSince } from '../domain/event-ids.js';
-import { AppError, errors } from '../domain/errors.js';
+import { type HttpRequest, type HttpResponse, type TemplatedApp, type us_socket_context_t, type WebSocketBehavior } from 'uWebSockets.js';
+import { parseSince } from '../domain/event-ids.js';
+import { errors } from '../domain/errors.js';
+import { bearerToken } from '../http/bearer.js';
+import { toAppError, writeErrorAndClose } from '../http/error-reply.js';
 import type { Metrics } from '../http/metrics.js';
-import { errorReply } from '../http/server.js';
 import type { Logger } from '../logger.js';
 import type { TokenClaims, TokenService } from '../services/token-service.js';
-import type { EventStreams, StoredEvent } from '../store/event-streams.js';
+import type { EventStreams } from '../store/event-streams.js';
 import { keys } from '../store/keys.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
-import { isConnectionError } from '../store/redis.js';
+import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
-import { replayStart } from './replay-window.js';
 import { SocketCaps } from './socket-caps.js';
+import type { Socket, SocketData, Target } from './socket-data.js';
+import { SocketReplay } from './socket-replay.js';
+import { SocketSweeper } from './socket-sweeper.js';
+import { upgradeAfterAwait } from './upgrade-cork.js';
 import { UpgradeRateLimit } from './upgrade-rate-limit.js';
 import { SPECTATOR_TOPIC, userTopic } from './topics.js';
 
+export { CLOSE } from './close-codes.js';
+
 export const USER_SOCKET_PATH = '/api/v1/ws';
 export const SPECTATOR_SOCKET_PATH = '/api/v1/spectator/stream';
-
-/** Close codes and reasons a client can act on (the reason is at most 123 bytes). */
-export const CLOSE = {
-  tooSlow: { code: 4008, reason: 'too slow; reconnect with since=<last id>' },
-  tokenExpired: { code: 4001, reason: 'token expired; log in again, then reconnect with since=<last id>' },
-  tokenRevoked: { code: 4003, reason: 'token revoked; log in again' },
-  shuttingDown: { code: 1001, reason: 'server shutting down; reconnect with since=<last id>' },
-  relayInterrupted: { code: 1012, reason: 'live relay was interrupted; reconnect with since=<last id>' },
-  replayFailed: { code: 1011, reason: 'could not replay; reconnect with since=<last id>' },
-} as const;
 
 export type SocketLimits = {
   /** A live socket with more unsent bytes than this is closed as too slow (checked every `sweepMs`). */
@@ -82,16 +71,6 @@ export const DEFAULT_SOCKET_POLICY: SocketPolicy = {
   trustProxy: false,
 };
 
-/**
- * What a socket follows: its uWS topic, the stream it replays from, where to start, how far back a replay
- * may reach, and (for a user's socket) the token it was opened with.
- */
-type Target = { topic: string; streamKey: string; since?: string; replayLimit?: number; claims?: TokenClaims };
-
-type SocketData = Target & { ip: string; closed: boolean; closing: boolean; replaying: boolean; onDrain?: () => void };
-
-type Socket = WebSocket<SocketData>;
-
 export type EventSocketDeps = {
   app: TemplatedApp;
   tokens: TokenService;
@@ -107,14 +86,6 @@ export type EventSocketDeps = {
   policy?: Partial<SocketPolicy>;
   /** Counts upgrades per account across processes; without it upgrades are not rate limited. */
   rateLimiter?: RateLimiter;
-};
-
-const STATUS_LINE: Record<number, string> = {
-  400: '400 Bad Request',
-  401: '401 Unauthorized',
-  429: '429 Too Many Requests',
-  500: '500 Internal Server Error',
-  503: '503 Service Unavailable',
 };
 
 /**
@@ -136,7 +107,8 @@ export class EventSockets {
   private readonly policy: SocketPolicy;
   private readonly caps: SocketCaps;
   private readonly upgradeLimit?: UpgradeRateLimit;
-  private sweepTimer?: NodeJS.Timeout;
+  private readonly replay: SocketReplay;
+  private readonly sweeper: SocketSweeper;
 
   constructor(private readonly deps: EventSocketDeps) {
     this.limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
@@ -145,6 +117,9 @@ export class EventSockets {
     if (deps.rateLimiter) {
       this.upgradeLimit = new UpgradeRateLimit(deps.rateLimiter, this.policy.upgradeRateLimit, this.policy.upgradeRateWindowSeconds, deps.logger);
     }
+    const end = (ws: Socket, close: Close) => this.end(ws, close);
+    this.replay = new SocketReplay(deps.streams, deps.relay, this.limits, end);
+    this.sweeper = new SocketSweeper(this.sockets, this.limits, end);
   }
 
   register() {
@@ -165,8 +140,7 @@ export class EventSockets {
         for (const ws of this.byToken.get(jti)?.sockets ?? []) this.end(ws, CLOSE.tokenRevoked);
       },
     });
-    this.sweepTimer = setInterval(() => this.sweep(), this.limits.sweepMs);
-    this.sweepTimer.unref();
+    this.sweeper.start();
     metrics.gauge('websocket_connections', () => this.sockets.size);
   }
 
@@ -180,19 +154,17 @@ export class EventSockets {
   }
 
   /** Ends every socket with `close`; clients resume with `since`. */
-  closeAll(close: { code: number; reason: string }) {
+  closeAll(close: Close) {
     for (const ws of [...this.sockets]) this.end(ws, close);
   }
 
   stop() {
-    clearInterval(this.sweepTimer);
+    this.sweeper.stop();
     this.closeAll(CLOSE.shuttingDown);
   }
 
   private async userTarget(authorization: string, query: URLSearchParams): Promise<Target> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (authorization && !match) throw errors.unauthorized('The Authorization header must be "Bearer <token>".');
-    const token = match?.[1] ?? query.get('access_token');
+    const token = bearerToken(authorization) ?? query.get('access_token');
     if (!token) {
       throw errors.unauthorized('Send the token as "Authorization: Bearer <token>", or (from a browser) as the access_token query parameter.');
     }
@@ -248,6 +220,7 @@ export class EventSockets {
     const extensions = req.getHeader('sec-websocket-extensions');
     const authorization = req.getHeader('authorization');
     const query = new URLSearchParams(req.getQuery() ?? '');
+    const path = req.getUrl();
     const ip = this.clientIp(req, res);
     let aborted = false;
     res.onAborted(() => {
@@ -275,25 +248,16 @@ export class EventSockets {
       (target) => {
         if (aborted) return giveBack();
         const data: SocketData = { ...target, ip, closed: false, closing: false, replaying: target.since !== undefined };
-        const anchor = this.corkAnchor();
-        if (anchor) anchor.cork(() => res.cork(() => res.upgrade(data, key, protocol, extensions, context)));
-        // Without one, an upgrade completed after an await goes uncorked (uWS prints a warning) rather than risk it.
-        else res.upgrade(data, key, protocol, extensions, context);
+        upgradeAfterAwait(res, data, { key, protocol, extensions }, context, this.corkAnchor());
       },
       (error: unknown) => {
         giveBack();
-        if (!aborted) this.refuse(res, error);
+        if (!aborted) writeErrorAndClose(res, toAppError(error, this.deps.logger, { ip, upgrade: path }));
       },
     );
   }
 
-  /**
-   * An open socket to hold uWS's cork while an upgrade decided after an await completes. In this uWS version
-   * `res.cork()` called outside uWS's own callbacks can close the socket it has just upgraded (it reads the
-   * HTTP response's state from memory that has become the WebSocket's: uNetworking/uWebSockets#1929, seen
-   * here as a 1006 right after open). It skips that check when another socket holds the cork. Inside uWS's
-   * own upgrade callback (no await taken) the response is corked already and either way is the same.
-   */
+  /** An open socket to hold uWS's cork while an upgrade decided after an await completes (see upgradeAfterAwait). */
   private corkAnchor(): Socket | undefined {
     for (const ws of this.sockets) if (!ws.getUserData().closing) return ws;
     return undefined;
@@ -307,24 +271,6 @@ export class EventSockets {
     }
     const ip = Buffer.from(res.getRemoteAddressAsText()).toString();
     return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  }
-
-  private refuse(res: HttpResponse, error: unknown) {
-    let appError: AppError;
-    if (error instanceof AppError) appError = error;
-    else if (isConnectionError(error)) appError = errors.unavailable();
-    else {
-      this.deps.logger.error({ err: error }, 'websocket upgrade failed');
-      appError = errors.internal();
-    }
-    const reply = errorReply(appError);
-    res.cork(() => {
-      res.writeStatus(STATUS_LINE[reply.status] ?? String(reply.status));
-      for (const [name, value] of Object.entries(reply.headers ?? {})) res.writeHeader(name, value);
-      res.writeHeader('Content-Type', 'application/json; charset=utf-8');
-      res.writeHeader('Cache-Control', 'no-store');
-      res.end(JSON.stringify('json' in reply ? reply.json : {}), true);
-    });
   }
 
   private open(ws: Socket) {
@@ -342,88 +288,14 @@ export class EventSockets {
       ws.subscribe(data.topic);
       return;
     }
-    this.replay(ws, data, data.since).catch((error: unknown) => {
+    this.replay.run(ws, data.since).catch((error: unknown) => {
       if (data.closed) return;
       this.deps.logger.warn({ err: (error as Error).message, topic: data.topic }, 'websocket replay failed');
       this.end(ws, CLOSE.replayFailed);
     });
   }
 
-  private async replay(ws: Socket, data: SocketData, since: string) {
-    const hold = this.deps.relay.hold(data.topic);
-    try {
-      let last = since;
-      let window: StoredEvent[] | undefined;
-      if (data.replayLimit !== undefined) {
-        const start = await replayStart(this.deps.streams, data.streamKey, since, data.replayLimit);
-        if (data.closed) return;
-        if (start.truncated) {
-          ws.send(start.frame);
-          window = start.events;
-        }
-      }
-      for (;;) {
-        const page = window ?? (await this.deps.streams.after(data.streamKey, last, this.limits.replayPage));
-        window = undefined;
-        if (data.closed) return;
-        if (page.length > 0) {
-          ws.cork(() => {
-            for (const event of page) ws.send(event.frame);
-          });
-          last = page[page.length - 1]!.id;
-        }
-        if (hold.overflowed) return this.end(ws, CLOSE.tooSlow);
-        if (page.length < this.limits.replayPage) break;
-        if (!(await this.drained(ws, data))) return;
-      }
-      // Every event the replay read has now been announced here too, so the hold has what came after.
-      await this.deps.relay.fence(this.limits.replayDrainMs);
-      if (data.closed) return;
-      if (hold.overflowed) return this.end(ws, CLOSE.tooSlow);
-      // The seam: no await from here on, so no live event can slip between these sends and subscribe().
-      const lastReplayed = last;
-      ws.cork(() => {
-        for (const event of hold.events) if (compareEventIds(event.id, lastReplayed) > 0) ws.send(event.frame);
-      });
-      ws.subscribe(data.topic);
-      data.replaying = false;
-    } finally {
-      this.deps.relay.release(hold);
-    }
-  }
-
-  /** Waits until the socket has room for another replay page; false (and the socket closed) when it does not get it in time. */
-  private async drained(ws: Socket, data: SocketData): Promise<boolean> {
-    const deadline = Date.now() + this.limits.replayDrainMs;
-    while (!data.closed && ws.getBufferedAmount() > this.limits.slowBytes / 2) {
-      if (Date.now() >= deadline) {
-        this.end(ws, CLOSE.tooSlow);
-        return false;
-      }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 200);
-        data.onDrain = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      data.onDrain = undefined;
-    }
-    return !data.closed;
-  }
-
-  /** Closes live sockets that fall too far behind, and those whose token has expired. */
-  private sweep() {
-    const now = Date.now();
-    for (const ws of this.sockets) {
-      const data = ws.getUserData();
-      if (data.closing) continue;
-      if (data.claims && data.claims.exp * 1000 <= now) this.end(ws, CLOSE.tokenExpired);
-      else if (!data.replaying && ws.getBufferedAmount() > this.limits.slowBytes) this.end(ws, CLOSE.tooSlow);
-    }
-  }
-
-  private end(ws: Socket, close: { code: number; reason: string }) {
+  private end(ws: Socket, close: Close) {
     const data = ws.getUserData();
     if (data.closed || data.closing) return;
     data.closing = true;

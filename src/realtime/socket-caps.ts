@@ -8,7 +8,7 @@ const tooMany = (what: string, limit: number) =>
     'rate_limited',
     `Too many open WebSockets ${what} (at most ${limit}); close one before opening another.`,
     undefined,
-    { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    { retryAfterSeconds: RETRY_AFTER_SECONDS },
     { retry_after_seconds: RETRY_AFTER_SECONDS, limit },
   );
 

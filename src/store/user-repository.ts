@@ -115,7 +115,7 @@ export class UserRepository {
       if (applied === -1) return undefined;
       if (applied === 1) return { previous, user: next };
     }
-    throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { 'Retry-After': '1' });
+    throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
   }
 }
 

@@ -1,0 +1,22 @@
+import type { WebSocket } from 'uWebSockets.js';
+import type { TokenClaims } from '../services/token-service.js';
+
+/**
+ * What a socket follows: its uWS topic, the stream it replays from, where to start, how far back a replay
+ * may reach, and (for a user's socket) the token it was opened with.
+ */
+export type Target = { topic: string; streamKey: string; since?: string; replayLimit?: number; claims?: TokenClaims };
+
+export type SocketData = Target & {
+  ip: string;
+  /** uWS has closed the socket: it must not be touched any more. */
+  closed: boolean;
+  /** We have asked uWS to close it. */
+  closing: boolean;
+  /** Still replaying: its unsent bytes are the replay's to pace, not the sweeper's to judge. */
+  replaying: boolean;
+  /** Called when the socket drains (or closes) while a replay waits for room. */
+  onDrain?: () => void;
+};
+
+export type Socket = WebSocket<SocketData>;
