@@ -345,14 +345,14 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       registration_to_spread_done_ms: latency(spreadHistogram),
       feed_read_server_ms: { ...latency(feedServer), redis_ms_mean: round(readRedisMs) },
       feed_read_http_ms: latency(feedHttp),
-      feed_read_server_metrics: serverShares(app.metrics.render(), '/api/v1/discovery/feed'),
+      feed_read_server_metrics: serverShares(await app.metrics.render(), '/api/v1/discovery/feed'),
       feed_rest_page_server_ms: latency(restServer),
       browse_read_server_ms: {
         ...latency(browseServer),
         per_query_p99: Object.fromEntries([...perQuery].map(([label, h]) => [label, round(h.percentile(99))])),
       },
       browse_read_http_ms: latency(browseHttp),
-      browse_read_server_metrics: serverShares(app.metrics.render(), '/api/v1/discovery/browse'),
+      browse_read_server_metrics: serverShares(await app.metrics.render(), '/api/v1/discovery/browse'),
       redis_memory: {
         baseline_bytes: baseline,
         seeded_bytes_per_agent: Math.round(seededBytes / agents),
@@ -371,7 +371,10 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
 
 /** From the Prometheus text: the share of a route's 200 answers timed at or under 1, 2 and 5 ms. */
 function serverShares(metrics: string, route: string) {
-  const bucket = (le: string) => Number(new RegExp(`http_request_duration_ms_bucket\\{route="${route}",status="200",le="${le.replace('+', '\\+')}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+  const bucket = (le: string) => {
+    const line = metrics.split('\n').find((l) => l.startsWith('http_request_duration_ms_bucket{') && l.includes(`route="${route}"`) && l.includes('status="200"') && l.includes(`le="${le}"`));
+    return Number(line?.split(' ').pop() ?? 0);
+  };
   const total = Math.max(1, bucket('+Inf'));
   return { le_1ms: round(bucket('1') / total), le_2ms: round(bucket('2') / total), le_5ms: round(bucket('5') / total) };
 }

@@ -18,7 +18,7 @@ export function parseMetrics(text: string): ServerMetrics {
     const name = line.slice(0, space);
     const value = Number(line.slice(space + 1));
     if (name === 'process_resident_memory_bytes') metrics.rssBytes = value;
-    else if (name === 'nodejs_heap_used_bytes') metrics.heapUsedBytes = value;
+    else if (name === 'nodejs_heap_size_used_bytes' || name === 'nodejs_heap_used_bytes') metrics.heapUsedBytes = value;
     else if (name === 'nodejs_eventloop_delay_p99_ms') metrics.eventLoopDelayP99Ms = value;
     else if (name.startsWith('http_request_duration_ms_sum{') || name.startsWith('http_request_duration_ms_count{')) {
       const labels = /route="([^"]*)",status="([^"]*)"/.exec(name);

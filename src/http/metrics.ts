@@ -1,54 +1,71 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
 const BUCKETS_MS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500];
 
-type Series = { count: number; sumMs: number; buckets: number[] };
+type Series = { observe: (ms: number) => void; inc: () => void };
 
-/** Request counters and latency histograms per route and status, rendered as Prometheus text. */
+/**
+ * The process's Prometheus metrics (prom-client, a registry of its own): Node's default process metrics
+ * (memory, CPU, event-loop lag, GC, handles), request counts and latency histograms per route pattern and
+ * status, and the gauges other parts register (open WebSockets, refused connections, ...).
+ */
 export class Metrics {
-  /** Route pattern → status → series: keyed so that observing a request builds no string. */
+  readonly registry = new Registry();
+  private readonly requests: Counter<'route' | 'status'>;
+  private readonly duration: Histogram<'route' | 'status'>;
+  /** Route pattern → status → its label children: looked up without building a label key per request. */
   private readonly series = new Map<string, Map<number, Series>>();
-  private readonly gauges = new Map<string, () => number>();
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
+    this.requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route pattern and status.',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+    });
+    this.duration = new Histogram({
+      name: 'http_request_duration_ms',
+      help: 'Request latency in ms, from the request arriving to the reply being written.',
+      labelNames: ['route', 'status'],
+      buckets: BUCKETS_MS,
+      registers: [this.registry],
+    });
+  }
 
   observe(route: string, status: number, ms: number) {
     let byStatus = this.series.get(route);
-    if (!byStatus) {
-      byStatus = new Map();
-      this.series.set(route, byStatus);
+    if (!byStatus) this.series.set(route, (byStatus = new Map()));
+    let series = byStatus.get(status);
+    if (!series) {
+      const labels = { route, status: String(status) };
+      const histogram = this.duration.labels(labels);
+      const counter = this.requests.labels(labels);
+      series = { observe: (value) => histogram.observe(value), inc: () => counter.inc() };
+      byStatus.set(status, series);
     }
-    let s = byStatus.get(status);
-    if (!s) {
-      s = { count: 0, sumMs: 0, buckets: BUCKETS_MS.map(() => 0) };
-      byStatus.set(status, s);
-    }
-    s.count++;
-    s.sumMs += ms;
-    for (let i = 0; i < BUCKETS_MS.length; i++) if (ms <= BUCKETS_MS[i]!) s.buckets[i]!++;
+    series.inc();
+    series.observe(ms);
   }
 
-  gauge(name: string, read: () => number) {
-    this.gauges.set(name, read);
+  /** A gauge read when metrics are scraped. */
+  gauge(name: string, read: () => number, help = name.replaceAll('_', ' ')) {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
-  render(): string {
-    const lines = [
-      '# HELP http_requests_total HTTP requests by route pattern and status.',
-      '# TYPE http_requests_total counter',
-    ];
-    const histogram = ['# HELP http_request_duration_ms Request latency in ms.', '# TYPE http_request_duration_ms histogram'];
-    for (const [route, byStatus] of this.series) {
-      for (const [status, s] of byStatus) {
-        const labels = `route="${route}",status="${status}"`;
-        lines.push(`http_requests_total{${labels}} ${s.count}`);
-        BUCKETS_MS.forEach((le, i) => histogram.push(`http_request_duration_ms_bucket{${labels},le="${le}"} ${s.buckets[i]}`));
-        histogram.push(`http_request_duration_ms_bucket{${labels},le="+Inf"} ${s.count}`);
-        histogram.push(`http_request_duration_ms_sum{${labels}} ${s.sumMs.toFixed(3)}`);
-        histogram.push(`http_request_duration_ms_count{${labels}} ${s.count}`);
-      }
-    }
-    lines.push(...histogram);
-    const memory = process.memoryUsage();
-    lines.push('# TYPE process_resident_memory_bytes gauge', `process_resident_memory_bytes ${memory.rss}`);
-    lines.push('# TYPE nodejs_heap_used_bytes gauge', `nodejs_heap_used_bytes ${memory.heapUsed}`);
-    for (const [name, read] of this.gauges) lines.push(`# TYPE ${name} gauge`, `${name} ${read()}`);
-    return `${lines.join('\n')}\n`;
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  render(): Promise<string> {
+    return this.registry.metrics();
   }
 }

@@ -27,9 +27,9 @@ export function operationRoutes({ redis, metrics, routes, metricsToken }: Deps):
       method: 'GET',
       path: '/metrics',
       doc: { summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".', tags: ['operations'], errors: [401] },
-      handler: (req) => {
+      handler: async (req) => {
         if (!authorized(req.headers.authorization)) throw errors.unauthorized('Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
-        return { status: 200, text: metrics.render(), contentType: 'text/plain; version=0.0.4; charset=utf-8' };
+        return { status: 200, text: await metrics.render(), contentType: metrics.contentType };
       },
     });
   }
