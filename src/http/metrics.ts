@@ -2,7 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 const BUCKETS_MS = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500];
 
-type Series = { observe: (ms: number) => void; inc: () => void };
+type Series = { observe: (ms: number) => void };
 
 /**
  * The process's Prometheus metrics (prom-client, a registry of its own): Node's default process metrics
@@ -11,25 +11,34 @@ type Series = { observe: (ms: number) => void; inc: () => void };
  */
 export class Metrics {
   readonly registry = new Registry();
-  private readonly requests: Counter<'route' | 'status'>;
   private readonly duration: Histogram<'route' | 'status'>;
   /** Route pattern → status → its label children: looked up without building a label key per request. */
   private readonly series = new Map<string, Map<number, Series>>();
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 10 });
-    this.requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests by route pattern and status.',
-      labelNames: ['route', 'status'],
-      registers: [this.registry],
-    });
-    this.duration = new Histogram({
+    const duration = (this.duration = new Histogram({
       name: 'http_request_duration_ms',
       help: 'Request latency in ms, from the request arriving to the reply being written.',
       labelNames: ['route', 'status'],
       buckets: BUCKETS_MS,
       registers: [this.registry],
+    }));
+    // The histogram counts every request already: the counter is filled from it at scrape time, sparing
+    // each request a second labelled update.
+    new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by route pattern and status.',
+      labelNames: ['route', 'status'],
+      registers: [this.registry],
+      async collect() {
+        const { values } = await duration.get();
+        // Reset and refill in one synchronous step, so concurrent scrapes cannot add up twice.
+        this.reset();
+        for (const value of values) {
+          if (value.metricName === 'http_request_duration_ms_count') this.inc({ route: String(value.labels.route), status: String(value.labels.status) }, value.value);
+        }
+      },
     });
   }
 
@@ -39,12 +48,9 @@ export class Metrics {
     let series = byStatus.get(status);
     if (!series) {
       const labels = { route, status: String(status) };
-      const histogram = this.duration.labels(labels);
-      const counter = this.requests.labels(labels);
-      series = { observe: (value) => histogram.observe(value), inc: () => counter.inc() };
+      series = this.duration.labels(labels);
       byStatus.set(status, series);
     }
-    series.inc();
     series.observe(ms);
   }
 

@@ -35,9 +35,10 @@ export type ServerOptions = {
 const LISTEN_EXCLUSIVE_PORT = 1;
 
 /**
- * The one place that knows uWS's rules: everything of the request is read before the first `await`,
- * every async response has `onAborted`, every write after an `await` is corked, body chunks are copied,
- * and a body past 64 KiB is refused with 413. Route handlers stay plain async functions.
+ * The uWS adapter: registers routes and the 404/405 fallbacks, runs each request (token, then body, then
+ * handler), writes the reply, listens with its port to itself and drains. It keeps uWS's rules: everything
+ * of the request is read before the first `await`, every async response has `onAborted`, every write after
+ * an `await` is corked. Route handlers stay plain async functions.
  */
 export class HttpServer {
   readonly app: TemplatedApp = App();

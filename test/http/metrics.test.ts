@@ -19,6 +19,14 @@ describe('Metrics (prom-client)', () => {
     expect(line(text, 'http_request_duration_ms_bucket{le="5",route="/api/v1/likes/:user_id",status="200"}')).toMatch(/ 2$/);
   });
 
+  it('gives concurrent scrapes the same totals', async () => {
+    const metrics = new Metrics();
+    metrics.observe('/healthz', 200, 1);
+    metrics.observe('/healthz', 200, 1);
+    const texts = await Promise.all([metrics.render(), metrics.render(), metrics.render()]);
+    for (const text of texts) expect(text).toMatch(/^http_requests_total\{route="\/healthz",status="200"\} 2$/m);
+  });
+
   it('reads a registered gauge at every scrape', async () => {
     const metrics = new Metrics();
     let open = 3;
