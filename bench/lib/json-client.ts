@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 
-/** A parsed JSON response, read field by field by the scenario that asked for it. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+/** A parsed JSON response body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario reads the fields it expects from the service's answer
 export type JsonBody = any;
 
 export type JsonResponse<T = JsonBody> = { status: number; body: T; text: string; headers: Record<string, string | string[] | undefined> };

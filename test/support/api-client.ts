@@ -1,7 +1,7 @@
 import { Agent, request as httpRequest } from 'node:http';
 
-/** A parsed JSON response: tests read the fields they expect, and checking them is what the tests are for. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
+/** A parsed JSON response body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they expect, and checking them is what the tests are for
 export type JsonBody = any;
 
 export type ApiResponse<T = JsonBody> = { status: number; headers: Record<string, string | string[] | undefined>; body: T; text: string };
