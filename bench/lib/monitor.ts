@@ -103,7 +103,7 @@ export class Monitor {
 
   start() {
     const tick = async () => {
-      const [metrics, memory] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'memory').catch(() => ({}) as Record<string, number>)]);
+      const [metrics, memory] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'memory').catch((): Record<string, number> => ({}))]);
       this.samples.push({
         t: (performance.now() - this.started) / 1000,
         rssBytes: metrics?.rssBytes,
@@ -121,7 +121,7 @@ export class Monitor {
   }
 
   async mark(): Promise<Mark> {
-    const [metrics, cpu] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'cpu').catch(() => ({}) as Record<string, number>)]);
+    const [metrics, cpu] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'cpu').catch((): Record<string, number> => ({}))]);
     const usage = process.cpuUsage();
     return {
       at: performance.now(),

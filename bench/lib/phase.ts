@@ -13,7 +13,7 @@ export type LoadPhaseSpec = {
   maxRequests?: number;
   ratePerSecond?: number;
   requestTimeoutMs?: number;
-  client(index: number): ClientScript | null;
+  client: (index: number) => ClientScript | null;
   recorder?: Recorder;
 };
 

@@ -18,7 +18,7 @@ export type RegisterOptions = {
   /** Time bound; fewer agents than asked for may come back when it runs out. */
   durationMs?: number;
   recorder?: Recorder;
-  onTick?(recorder: Recorder, elapsedMs: number): void;
+  onTick?: (recorder: Recorder, elapsedMs: number) => void;
 };
 
 /**

@@ -130,7 +130,7 @@ function keepReadingProblems(child: ChildProcess, problems: string[]) {
       const { level: _level, time: _time, pid: _pid, hostname: _hostname, msg, ...details } = entry;
       const err = details.err as { message?: string } | undefined;
       if (err?.message) details.err = err.message;
-      problems.push(`${String(msg ?? '')} ${JSON.stringify(details)}`.slice(0, 300));
+      problems.push(`${(msg as string | undefined) ?? ''} ${JSON.stringify(details)}`.slice(0, 300));
     }
   });
 }

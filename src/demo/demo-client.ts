@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 
-export type DemoResponse = { status: number; body: any; retryAfterSeconds?: number };
+/** `T` is the body the caller expects for a success status; other statuses carry the error envelope or text. */
+export type DemoResponse<T = unknown> = { status: number; body: T; retryAfterSeconds?: number };
 
 /**
  * A small JSON client over node:http that connects from a chosen loopback address (127.0.0.x), so each
@@ -13,17 +14,17 @@ export class DemoClient {
     private localAddress?: string,
   ) {}
 
-  async send(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<DemoResponse> {
+  async send<T = unknown>(method: string, path: string, options: { body?: unknown; token?: string } = {}): Promise<DemoResponse<T>> {
     try {
-      return await this.once(method, path, options);
+      return await this.once<T>(method, path, options);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL' || !this.localAddress) throw error;
       this.localAddress = undefined;
-      return this.once(method, path, options);
+      return this.once<T>(method, path, options);
     }
   }
 
-  private once(method: string, path: string, { body, token }: { body?: unknown; token?: string }): Promise<DemoResponse> {
+  private once<T>(method: string, path: string, { body, token }: { body?: unknown; token?: string }): Promise<DemoResponse<T>> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { accept: 'application/json' };
     if (payload !== undefined) {
@@ -45,7 +46,7 @@ export class DemoClient {
             // not JSON; keep the text
           }
           const retryAfter = Number(res.headers['retry-after']);
-          resolve({ status: res.statusCode ?? 0, body: parsed, ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) });
+          resolve({ status: res.statusCode ?? 0, body: parsed as T, ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}) });
         });
       });
       req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path} timed out`)));

@@ -4,6 +4,10 @@ import { pick, smallTalk, type Persona } from './personas.js';
 
 const PASSWORD = 'Demo-Agent-Pass-1!';
 
+type Joined = { token: string; user_id: number };
+type FeedEntry = { user: { id: number; display_name: string }; shared_interests: string[] };
+type MatchEntry = { id: number; user: { display_name: string }; shared_interests: string[]; last_message: { sender_id: number } | null };
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** One made-up agent that uses the public API like any other client: register, swipe, match, chat. */
@@ -26,8 +30,8 @@ export class SimulatedAgent {
     const email = `${this.persona.slug}@demo-agents.example.com`;
     const { slug: _slug, ...profile } = this.persona;
     for (let attempt = 0; attempt < 5; attempt++) {
-      let res = await this.client.send('POST', '/api/v1/agents/register', { body: { ...profile, email, password: PASSWORD } });
-      if (res.status === 409) res = await this.client.send('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
+      let res = await this.client.send<Joined>('POST', '/api/v1/agents/register', { body: { ...profile, email, password: PASSWORD } });
+      if (res.status === 409) res = await this.client.send<Joined>('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
       if (res.status === 200 || res.status === 201) {
         this.token = res.body.token;
         this.userId = res.body.user_id;
@@ -45,12 +49,12 @@ export class SimulatedAgent {
   }
 
   private async swipe(): Promise<void> {
-    const feed = await this.get('/api/v1/discovery/feed?limit=5');
+    const feed = await this.get<{ items?: FeedEntry[] }>('/api/v1/discovery/feed?limit=5');
     const entry = feed.status === 200 ? feed.body.items?.[0] : undefined;
     if (!entry) return;
     const roll = Math.random();
     const kind = roll < 0.1 ? 'super_like' : roll < (entry.shared_interests.length > 0 ? 0.2 : 0.45) ? 'pass' : 'like';
-    const res = await this.client.send('POST', `/api/v1/likes/${entry.user.id}?kind=${kind}`, { token: this.token });
+    const res = await this.client.send<{ matched?: boolean }>('POST', `/api/v1/likes/${entry.user.id}?kind=${kind}`, { token: this.token });
     if (res.status === 200 && res.body.matched && kind !== 'pass') {
       this.logger.info(`demo: ${this.name} matched with ${entry.user.display_name}`);
     }
@@ -58,8 +62,8 @@ export class SimulatedAgent {
 
   /** Writes in one of its conversations; false when it has none. */
   private async chat(): Promise<boolean> {
-    const matches = await this.get('/api/v1/matches?limit=20');
-    const items: any[] = matches.status === 200 ? matches.body.items : [];
+    const matches = await this.get<{ items: MatchEntry[] }>('/api/v1/matches?limit=20');
+    const items: MatchEntry[] = matches.status === 200 ? matches.body.items : [];
     if (items.length === 0) return false;
     const match = pick(items);
     const last = match.last_message;
@@ -74,7 +78,7 @@ export class SimulatedAgent {
     return true;
   }
 
-  private get(path: string): Promise<DemoResponse> {
-    return this.client.send('GET', path, { token: this.token });
+  private get<T>(path: string): Promise<DemoResponse<T>> {
+    return this.client.send<T>('GET', path, { token: this.token });
   }
 }

@@ -73,8 +73,7 @@ export const browseFilterFields = {
   state: place.optional().meta({ description: 'State, case-insensitive exact match.' }),
 };
 
-const filtersSchema = z.object(browseFilterFields);
-export type BrowseFilters = z.output<typeof filtersSchema>;
+export type BrowseFilters = z.output<z.ZodObject<typeof browseFilterFields>>;
 
 /** Refuses a min_age above max_age (added to the route's query schema with `.superRefine`). */
 export function checkAgeRange(value: { min_age?: number; max_age?: number }, ctx: z.RefinementCtx) {

@@ -92,6 +92,7 @@ export class HttpServer {
   listen(host: string, port: number): Promise<number> {
     return new Promise((resolve, reject) => {
       // The native listen takes (host, port, options, callback); the typings declare only (port, options, callback).
+      // eslint-disable-next-line @typescript-eslint/unbound-method -- called below with .call(this.app)
       const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
       listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
         if (!socket) {

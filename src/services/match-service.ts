@@ -4,7 +4,7 @@ import { publicProfile } from '../domain/profile.js';
 import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
 import type { Pool } from '../store/keys.js';
 import type { MatchRepository } from '../store/match-repository.js';
-import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import type { PendingEventFlusher } from './events.js';
 
 export type Caller = { userId: number; pool: Pool };
@@ -49,7 +49,7 @@ export class MatchService {
   private async views(caller: Caller, matches: Match[]): Promise<MatchView[]> {
     const others = await this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId)));
     return matches.flatMap((match, i) => {
-      const other = others[i] as UserRecord | undefined;
+      const other = others[i];
       return other ? [matchView(match, publicProfile(other))] : [];
     });
   }

@@ -201,7 +201,7 @@ export class TokenService {
       const results = (await pipeline.exec()) ?? [];
       batch.forEach((claims, n) => {
         const [[revokedFailure, isRevoked], [userFailure, userExists]] = [results[2 * n]!, results[2 * n + 1]!];
-        if (revokedFailure || userFailure) throw revokedFailure ?? userFailure;
+        if (revokedFailure || userFailure) throw (revokedFailure ?? userFailure)!;
         if (isRevoked === 1) {
           revoked++;
           this.forget(claims.jti, claims.exp);

@@ -43,6 +43,6 @@ export class EventOutboxStore {
     const ids = await this.redis.zrangebyscore(keys.outboxDue(pool), '-inf', committedBy, 'LIMIT', 0, limit);
     if (ids.length === 0) return [];
     const records = await this.redis.hmget(keys.outbox(pool), ...ids);
-    return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i]! }] : []));
+    return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i] }] : []));
   }
 }

@@ -39,7 +39,7 @@ export class EventStreams {
 
   /** The newest `count` events of `key`, newest first. */
   async newest(key: string, count: number): Promise<StoredEvent[]> {
-    return toEvents((await this.redis.xrevrange(key, '+', '-', 'COUNT', count)) as Array<[string, string[]]>);
+    return toEvents(await this.redis.xrevrange(key, '+', '-', 'COUNT', count));
   }
 }
 

@@ -50,7 +50,7 @@ export async function gatherCandidates(redis: Redis, setKeys: readonly string[],
   const candidates = [...score.keys()];
   for (const { key, weight } of sampled) {
     await inSteps(candidates, bounds.step, async (chunk) => {
-      const held = (await redis.smismember(key, ...chunk)) as number[];
+      const held = await redis.smismember(key, ...chunk);
       chunk.forEach((member, i) => {
         if (held[i] === 1) score.set(member, score.get(member)! + weight);
       });

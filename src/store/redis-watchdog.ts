@@ -13,7 +13,7 @@ export function startRedisWatchdog(redisPid: number): ChildProcess {
     detached: true,
   });
   watchdog.on('error', () => {});
-  watchdog.stdin!.on('error', () => {});
+  watchdog.stdin.on('error', () => {});
   // Neither the watchdog nor its pipe keeps this process alive.
   watchdog.unref();
   (watchdog.stdin as unknown as { unref?: () => void }).unref?.();

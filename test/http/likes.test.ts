@@ -50,7 +50,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
     expect(again.body.matched).toBe(true);
     expect(again.body.match.id).toBe(match.id);
     expect(again.body.match.user.id).toBe(b.user_id);
-    expect((await stack.api.get('/api/v1/matches', { token: a.token })).body.items.map((m: any) => m.id)).toEqual([match.id]);
+    expect((await stack.api.get('/api/v1/matches', { token: a.token })).body.items.map((m: { id: number }) => m.id)).toEqual([match.id]);
   });
 
   it('removes the target from the swiper\'s feed and records it in the swipes hash at once', async () => {
@@ -120,9 +120,9 @@ describe('POST /api/v1/likes/{user_id}', () => {
     const retried = await like(c!, d!.user_id, 'pass', headers);
     for (const res of [...results, retried]) {
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(results[0]!.body);
+      expect(res.body).toEqual(results[0].body);
     }
-    expect(results[0]!.body.matched).toBe(true);
+    expect(results[0].body.matched).toBe(true);
     // the pass was not recorded: the retry wrote nothing
     expect(await stack.app.redis.hget(keys.swipes('agent', c!.user_id), String(d!.user_id))).toBe('like');
     expect(await stack.app.redis.zcard(keys.userMatches('agent', c!.user_id))).toBe(1);

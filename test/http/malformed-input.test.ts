@@ -120,7 +120,7 @@ const refusedText: Array<[kind: string, value: string, reason: RegExp]> = [
 const singleLineOnly: Array<[kind: string, value: string, reason: RegExp]> = [['line break', 'one\ntwo', /single line/], ['tab', 'one\ttwo', /single line/]];
 const profileTextFields = ['display_name', 'bio', 'city', 'state'] as const;
 
-function expectRefused(res: { status: number; body: any }, field: string, reason: RegExp) {
+function expectRefused(res: { status: number; body: { error: { code: string; message: string; details?: unknown } } }, field: string, reason: RegExp) {
   expect(res.status, JSON.stringify(res.body)).toBe(400);
   expect(res.body.error.code).toBe('validation_failed');
   expect(res.body.error.details).toEqual(expect.arrayContaining([{ field, message: expect.stringMatching(reason) }]));
@@ -171,6 +171,7 @@ describe('the text policy, on every text field', () => {
 
   it('stored nothing refused', async () => {
     const me = (await stack.api.get('/api/v1/me', { token: agent.token })).body;
+    // eslint-disable-next-line no-control-regex -- BEL (\u0007) is one of the refused characters
     expect(JSON.stringify(me)).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200B\u0007\u00AD\u3164]/);
     const thread = (await stack.api.get(`/api/v1/matches/${matchId}/messages`, { token: partner.token })).body;
     expect(thread.items.map((m: { body: string }) => m.body)).toEqual(['hello\nthere 👋🏽']);

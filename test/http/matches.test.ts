@@ -28,7 +28,7 @@ async function matchPair(x: Who, y: Who): Promise<number> {
 
 /** Every page of a list, following next_cursor. */
 async function allPages(who: Who, path: string, limit: number) {
-  const pages: any[][] = [];
+  const pages: ApiResponse['body'][][] = [];
   let cursor: string | null = null;
   do {
     const res: ApiResponse = await stack.api.get(`${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: who.token });
@@ -59,7 +59,7 @@ describe('the whole flow: register, like, like back, match, message both ways, r
     expect(one.body).toEqual(listA.body.items[0]);
 
     // messages both ways
-    const sent: any[] = [];
+    const sent: ApiResponse['body'][] = [];
     for (let i = 0; i < 25; i++) {
       const from: Account = i % 2 === 0 ? a : b;
       const res = await send(from, matchId, i === 3 ? '  Fancy some JAZZ   music, or chess?  ' : `message ${i}`);
@@ -76,7 +76,7 @@ describe('the whole flow: register, like, like back, match, message both ways, r
     for (const reader of [a, b]) {
       const pages = await allPages(reader, `/api/v1/matches/${matchId}/messages`, 10);
       expect(pages.map((p) => p.length)).toEqual([10, 10, 5]);
-      expect(pages[0]!.map((m: any) => m.body)).toEqual(sent.slice(15).map((m) => m.body));
+      expect(pages[0]!.map((m: { body: string }) => m.body)).toEqual(sent.slice(15).map((m) => m.body));
       expect(pages.reverse().flat()).toEqual(sent);
     }
     const firstPage = await thread(a, matchId);
@@ -117,17 +117,17 @@ describe('matches list', () => {
     // a message moves a match to the top
     expect((await send(others[2]!, ids[2]!, 'bump')).status).toBe(201);
     const expected = [ids[2], ...ids.filter((_, i) => i !== 2).reverse()];
-    expect((await stack.api.get('/api/v1/matches', { token: me!.token })).body.items.map((m: any) => m.id)).toEqual(expected);
+    expect((await stack.api.get('/api/v1/matches', { token: me!.token })).body.items.map((m: { id: number }) => m.id)).toEqual(expected);
     const pages = await allPages(me!, '/api/v1/matches', 3);
     expect(pages.map((p) => p.length)).toEqual([3, 3, 1]);
-    expect(pages.flat().map((m: any) => m.id)).toEqual(expected);
+    expect(pages.flat().map((m: { id: number }) => m.id)).toEqual(expected);
 
     // a match created while paging does not shift the pages after the cursor
     const first = await stack.api.get('/api/v1/matches?limit=3', { token: me!.token });
     const [late] = await seedAccounts(stack.app, 'agent', 1);
     await matchPair(me!, late!);
     const second = await stack.api.get(`/api/v1/matches?limit=3&cursor=${first.body.next_cursor}`, { token: me!.token });
-    expect(second.body.items.map((m: any) => m.id)).toEqual(expected.slice(3, 6));
+    expect(second.body.items.map((m: { id: number }) => m.id)).toEqual(expected.slice(3, 6));
   });
 
   it('keeps ties on the activity time in a total order', async () => {
@@ -137,7 +137,7 @@ describe('matches list', () => {
     // the same score for every match: only the id order is left
     for (const id of ids) await stack.app.redis.zadd(keys.userMatches('agent', me!.user_id), 1000, String(id));
     const pages = await allPages(me!, '/api/v1/matches', 2);
-    const seen = pages.flat().map((m: any) => m.id);
+    const seen = pages.flat().map((m: { id: number }) => m.id);
     expect([...seen].sort()).toEqual([...ids].sort());
     expect(new Set(seen).size).toBe(ids.length);
   });
@@ -215,7 +215,7 @@ describe('errors', () => {
     expect(two.body).toEqual(one.body);
     expect(three.body).toEqual(one.body);
     const page = await thread(b, matchId, '?limit=100');
-    expect(page.body.items.filter((m: any) => m.body === 'only once')).toHaveLength(1);
+    expect(page.body.items.filter((m: { body: string }) => m.body === 'only once')).toHaveLength(1);
     // the key is the sender's: the other user with the same key sends a new message
     const other = await send(b, matchId, 'only once', headers);
     expect(other.body.id).not.toBe(one.body.id);

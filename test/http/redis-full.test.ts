@@ -94,7 +94,7 @@ describe('when Redis is full', () => {
     ];
     for (const [name, read] of reads) expectOk(name, await read());
     const unranked = await api.get('/api/v1/discovery/feed', { token: d.token });
-    expect(unranked.body.items.map((item: any) => item.user.id)).toEqual(expect.arrayContaining([a.user_id, b.user_id]));
+    expect(unranked.body.items.map((item: { user: { id: number } }) => item.user.id)).toEqual(expect.arrayContaining([a.user_id, b.user_id]));
     expect((await replay('/api/v1/ws?since=0', a.token))[0]!.type).toBe('match.created');
     expect((await replay('/api/v1/spectator/stream?since=0'))[0]!.type).toBe('match.created');
 
@@ -118,7 +118,7 @@ describe('when Redis is full', () => {
     expectOk('register', await api.post('/api/v1/agents/register', { body: registrationBody(), ip: nextLoopbackIp() }), 201);
     expectOk('logout', await api.post('/api/v1/auth/logout', { token: c2.token }), 204);
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
-    expect(thread.body.items.map((m: any) => m.body)).toEqual(['before', 'after']);
+    expect(thread.body.items.map((m: { body: string }) => m.body)).toEqual(['before', 'after']);
     // The ranking job d's registration queued runs once there is room.
     await eventually(async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
   }, 30_000);

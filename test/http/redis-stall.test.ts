@@ -56,11 +56,11 @@ async function timed(name: string, call: () => Promise<ApiResponse>): Promise<Ou
 async function timedUpgrade(name: string, token: string): Promise<Outcome> {
   const started = Date.now();
   const outcome = await EventSocket.open(server.baseUrl, '/api/v1/ws', { token }).then(
-    (socket) => {
+    (socket): { status: number; body?: { error?: { code?: string } } | null } => {
       socket.ws.terminate();
-      return { status: 101 } as { status: number; body?: any };
+      return { status: 101 };
     },
-    (error: { status: number; body: any }) => error,
+    (error: { status: number; body: { error?: { code?: string } } | null }) => error,
   );
   return { name, status: outcome.status, code: outcome.body?.error?.code, retryAfter: 'n/a', ms: Date.now() - started };
 }

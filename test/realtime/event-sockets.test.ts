@@ -183,7 +183,7 @@ describe('slow consumers', () => {
     const slow = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     const fast = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     const spectator = await connect(one.baseUrl, '/api/v1/spectator/stream');
-    (slow.ws as any)._socket.pause();
+    (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     const big = 'x'.repeat(60_000);
     const total = 300; // ~18 MB: past the kernel's socket buffers and the 1 MiB allowance
     for (let n = 0; n < total; n++) {
@@ -193,7 +193,7 @@ describe('slow consumers', () => {
     expect(fastFrames.map((f) => f.data.n)).toEqual(Array.from({ length: total }, (_, i) => i));
     await spectator.waitForFrame((f) => f.data.n === total - 1, 10_000);
     await new Promise((r) => setTimeout(r, 600)); // a sweep or two
-    (slow.ws as any)._socket.resume();
+    (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await slow.closed;
     expect(closed).toEqual({ code: 4008, reason: 'too slow; reconnect with since=<last id>' });
     const last = slow.frames.at(-1)!;

@@ -42,7 +42,7 @@ beforeAll(async () => {
     limits: { idleTimeoutSeconds: 8 },
   });
   sockets.register();
-  listenSocket = await new Promise((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s as us_listen_socket)));
+  listenSocket = await new Promise((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s)));
   url = `ws://127.0.0.1:${us_socket_local_port(listenSocket)}${SPECTATOR_SOCKET_PATH}`;
   publisher = new StreamEventPublisher(streams);
 });
@@ -66,7 +66,7 @@ describe('idle sockets', () => {
     const started = Date.now();
     const silentClosed = new Promise<number>((resolve) => silent.once('close', () => resolve(Date.now() - started)));
     const frames: string[] = [];
-    polite.on('message', (data) => frames.push(data.toString()));
+    polite.on('message', (data) => frames.push((data as Buffer).toString()));
 
     const afterMs = await silentClosed;
     expect(pinged).toBeGreaterThan(0);

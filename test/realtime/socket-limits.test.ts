@@ -40,7 +40,7 @@ const refusal = (server: TestApp, path: string, options: { token?: string; ip?: 
     () => {
       throw new Error('the upgrade was accepted');
     },
-    (error: { status: number; headers: Record<string, string | undefined>; body: any }) => error,
+    (error: { status: number; headers: Record<string, string | undefined>; body: { error: { code: string; message: string; retry_after_seconds?: number } } }) => error,
   );
 
 const spectatorEvent = (n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: { n } });

@@ -72,7 +72,7 @@ function expected(viewer: number, filters: BrowseFilters): number[] {
   const birth = birthRange(filters);
   return seeded
     .filter((u) => u.id !== viewer)
-    .filter((u) => !filters.gender || filters.gender.includes(u.gender as (typeof GENDERS)[number]))
+    .filter((u) => !filters.gender || filters.gender.includes(u.gender))
     .filter((u) => !filters.interests || (filters.interests_mode === 'all' ? filters.interests.every((i) => u.interests.includes(i)) : filters.interests.some((i) => u.interests.includes(i))))
     .filter((u) => !filters.city || normalizePlace(u.city) === filters.city)
     .filter((u) => !filters.state || normalizePlace(u.state) === filters.state)

@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<number[]>;
-const rateLimit = (key: string) => hit(scripts.runDirect, key);
+const rateLimit = (key: string) => hit(scripts.runDirect.bind(scripts), key);
 const RATE_LIMIT_SHA = createHash('sha1').update(readFileSync(new URL('../../lua/rate_limit.lua', import.meta.url), 'utf8')).digest('hex');
 
 async function eventually(check: () => Promise<boolean>, ms = 10_000) {
@@ -40,8 +40,8 @@ async function eventually(check: () => Promise<boolean>, ms = 10_000) {
 describe('ScriptConnection', () => {
   it('answers like the main client, calls made together in order', async () => {
     const calls = (run: Scripts['run'], prefix: string) => Array.from({ length: 30 }, (_, i) => hit(run, `${prefix}:${i % 3}`, `m${i}`));
-    const direct = await Promise.all(calls(scripts.runDirect, 'rl:direct'));
-    const main = await Promise.all(calls(scripts.run, 'rl:main'));
+    const direct = await Promise.all(calls(scripts.runDirect.bind(scripts), 'rl:direct'));
+    const main = await Promise.all(calls(scripts.run.bind(scripts), 'rl:main'));
     // [allowed, hits so far]: the third figure is a time
     expect(direct.map((r) => r.slice(0, 2))).toEqual(main.map((r) => r.slice(0, 2)));
     expect(direct.map((r) => r[1])).toEqual(Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + 1));

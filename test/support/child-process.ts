@@ -15,8 +15,8 @@ export function spawnTsx(args: string[], env: Record<string, string>) {
   });
   children.push(child);
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   /** Resolves once the output matches `pattern`; fails if the child exits first or time runs out. */
   const waitFor = async (pattern: RegExp, ms = 20_000) => {

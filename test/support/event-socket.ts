@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they wait for
 export type Frame = { id: string; type: string; at: string; data: any; synthetic?: boolean };
 
 /** A `ws` client that records every frame and lets a test wait for the ones it expects. */
@@ -10,7 +11,7 @@ export class EventSocket {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.frames.push(JSON.parse(data.toString()));
+      this.frames.push(JSON.parse((data as Buffer).toString())); // a Buffer with ws's default binaryType
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
