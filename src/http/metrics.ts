@@ -44,7 +44,7 @@ export class Metrics {
 
   observe(route: string, status: number, ms: number) {
     let byStatus = this.series.get(route);
-    if (!byStatus) this.series.set(route, (byStatus = new Map()));
+    if (!byStatus) this.series.set(route, (byStatus = new Map<number, Series>()));
     let series = byStatus.get(status);
     if (!series) {
       const labels = { route, status: String(status) };

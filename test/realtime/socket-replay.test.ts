@@ -75,7 +75,7 @@ async function append(stream: string, n: number, silent = false): Promise<string
 function connect(query: string) {
   const frames: Array<{ id?: string; type: string; data: { n?: number } }> = [];
   const client = new WebSocket(`ws://127.0.0.1:${server.port}/replay?${query}`);
-  client.on('message', (raw) => frames.push(JSON.parse(raw.toString())));
+  client.on('message', (raw: Buffer) => frames.push(JSON.parse(raw.toString())));
   const opened = new Promise<void>((resolve, reject) => {
     client.once('open', () => resolve());
     client.once('error', reject);
