@@ -2,7 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
-import { POOLS } from '../store/keys.js';
+import { POOLS } from '../domain/pool.js';
 import { isStoreFullError } from '../store/redis.js';
 import { RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
 

@@ -1,4 +1,4 @@
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 
 /** The uWS topic of one user's sockets (every socket of that user, in every process, follows it). */
 export const userTopic = (pool: Pool, userId: number) => `user/${pool}/${userId}`;

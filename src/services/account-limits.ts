@@ -1,5 +1,6 @@
 import { errors } from '../domain/errors.js';
-import { keys, type Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from '../store/keys.js';
 import { isStoreFullError } from '../store/redis.js';
 import type { Scripts } from '../store/scripts.js';
 

@@ -3,7 +3,8 @@ import { errors as jose, jwtVerify, SignJWT } from 'jose';
 import type { Redis } from 'ioredis';
 import { errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { keys, POOLS, REVOCATION_CHANNEL, type Pool } from '../store/keys.js';
+import { POOLS, type Pool } from '../domain/pool.js';
+import { keys, REVOCATION_CHANNEL } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
 
 export type TokenClaims = { userId: number; pool: Pool; jti: string; exp: number };

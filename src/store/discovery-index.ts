@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { birthdateNumber, normalizePlace } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import { decodeCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 

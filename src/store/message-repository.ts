@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
 import type { PageRequest, PageResult } from './activity-page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;

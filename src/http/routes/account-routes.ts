@@ -3,7 +3,7 @@ import { loginSchema, profileUpdateSchema, registrationSchema } from '../../doma
 import { errors } from '../../domain/errors.js';
 import { validate } from '../../domain/validation.js';
 import type { Config } from '../../config.js';
-import type { Pool } from '../../store/keys.js';
+import type { Pool } from '../../domain/pool.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
 import type { AccountService } from '../../services/account-service.js';
 import { idParam } from '../params.js';
