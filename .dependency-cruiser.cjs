@@ -12,7 +12,6 @@ const SERVICES = '^src/services/';
 const HTTP = '^src/http/';
 const REALTIME = '^src/realtime/';
 const JOBS = '^src/jobs/';
-const EDGES = '^src/(http|realtime|jobs)/';
 const COMPOSITION = '^src/(app|worker-app)\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const DEMO = '^src/demo/';
@@ -48,9 +47,15 @@ module.exports = {
     ),
     forbid(
       'edges-go-through-services',
-      'The edges (http, realtime, jobs) reach Redis only through services; a store-independent helper an edge needs lives in that edge or in domain.',
-      { path: EDGES },
+      'http and jobs reach Redis only through services; a store-independent helper an edge needs lives in that edge or in domain.',
+      { path: '^src/(http|jobs)/' },
       { path: STORE },
+    ),
+    forbid(
+      'realtime-uses-only-the-event-transport',
+      'realtime delivers events: it may read the event streams, follow the pub/sub feed and count upgrades through the store modules of that transport (and the key names of the streams), but never a repository, a script or a connection of the store.',
+      { path: REALTIME },
+      { path: STORE, pathNot: `${STORE}(event-streams|pubsub|rate-limiter|keys)\\.ts$` },
     ),
     forbid(
       'http-is-not-realtime-or-jobs',

@@ -10,7 +10,7 @@ import {
 } from 'uWebSockets.js';
 import { AppError, errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { isConnectionError, isStoreFullError } from '../store/redis.js';
+import { isConnectionError, isStoreFullError } from '../services/store-failures.js';
 import { ConnectionCap } from './connection-cap.js';
 import type { Metrics } from './metrics.js';
 import { MAX_BODY_BYTES, parseJsonObject } from './request-body.js';

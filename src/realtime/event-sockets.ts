@@ -15,7 +15,7 @@ import type { TokenClaims, TokenService } from '../services/token-service.js';
 import type { EventStreams, StoredEvent } from '../store/event-streams.js';
 import { keys } from '../store/keys.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
-import { isConnectionError } from '../store/redis.js';
+import { isConnectionError } from '../services/store-failures.js';
 import type { EventRelay } from './event-relay.js';
 import { replayStart } from './replay-window.js';
 import { SocketCaps } from './socket-caps.js';

@@ -3,15 +3,14 @@ import type { TemplatedApp } from 'uWebSockets.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TokenService } from '../services/token-service.js';
-import { EventStreams } from '../store/event-streams.js';
+import type { EventStreams } from '../store/event-streams.js';
 import type { PubSub } from '../store/pubsub.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
-import type { Scripts } from '../store/scripts.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
-import { StreamEventPublisher } from './stream-event-publisher.js';
+import { StreamEventPublisher } from '../services/stream-event-publisher.js';
 
-type Deps = { redis: Redis; scripts: Scripts; pubsub: PubSub; subscriber: Redis; logger: Logger };
+type Deps = { redis: Redis; streams: EventStreams; pubsub: PubSub; subscriber: Redis; logger: Logger };
 
 /**
  * Realtime delivery: the event publisher (Redis streams + a pub/sub announcement), the one relay per
@@ -25,7 +24,7 @@ export class Realtime {
   private app?: TemplatedApp;
 
   constructor(private readonly deps: Deps) {
-    this.streams = new EventStreams(deps.redis, deps.scripts);
+    this.streams = deps.streams;
     this.publisher = new StreamEventPublisher(this.streams);
   }
 

@@ -1,7 +1,1 @@
-import type { Pool } from '../domain/pool.js';
-
-/** The uWS topic of one user's sockets (every socket of that user, in every process, follows it). */
-export const userTopic = (pool: Pool, userId: number) => `user/${pool}/${userId}`;
-
-/** The uWS topic of every spectator socket. */
-export const SPECTATOR_TOPIC = 'spectator';
+export { SPECTATOR_TOPIC, userTopic } from '../domain/event-topics.js';

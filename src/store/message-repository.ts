@@ -55,5 +55,3 @@ export class MessageRepository {
     return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
   }
 }
-
-export const isMessageCursor = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;

@@ -40,6 +40,14 @@ export function createBlockingRedis(url: string, overrides: RedisOptions = {}): 
   });
 }
 
+/**
+ * The connections a job queue and its worker own: a fail-fast one for adding jobs (like request-path
+ * commands, it does not queue up while Redis is away) and a blocking one for the worker.
+ */
+export function queueConnections(url: string, timeoutMs?: number): { queue: () => Redis; blocking: () => Redis } {
+  return { queue: () => createRedis(url, { enableAutoPipelining: false }, timeoutMs), blocking: () => createBlockingRedis(url) };
+}
+
 /** True for errors that mean "Redis is unreachable", as opposed to a bug in a command. */
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

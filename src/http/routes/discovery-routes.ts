@@ -3,7 +3,7 @@ import { browseFilterFields, checkAgeRange } from '../../domain/browse-filters.j
 import { validate } from '../../domain/validation.js';
 import type { AccountLimits } from '../../services/account-limits.js';
 import type { DiscoveryService } from '../../services/discovery-service.js';
-import type { FeedPosition } from '../../store/feed-store.js';
+import type { FeedPosition } from '../../domain/page-positions.js';
 import { decodeCursor, pageParams, pageQuerySchema, toPage } from '../pagination.js';
 import { json, type Route } from '../types.js';
 import { page, publicProfileSchema } from './response-schemas.js';
