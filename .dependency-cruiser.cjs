@@ -5,6 +5,8 @@
  *   domain  ←  store  ←  services  ←  http / realtime / jobs (the edges)  ←  app.ts, worker-app.ts  ←  main.ts
  *
  * config.ts and logger.ts are shared by every layer above domain; src/demo is an HTTP client of the API.
+ * The runner also checks that src/domain carries no HTTP headers (`domain-knows-no-http`), which is about
+ * what a module says, not what it imports.
  */
 const DOMAIN = '^src/domain/';
 const STORE = '^src/store/';

@@ -28,6 +28,8 @@ async function fixture(root: string, files: Record<string, string>) {
 /** A tree that keeps every rule: each layer imports only the ones below it. */
 const layered = {
   'src/domain/pool.ts': "export type Pool = 'agent' | 'member';\n",
+  // A message may name a header in prose; only carrying one is HTTP.
+  'src/domain/errors.ts': "export const unsupported = () => new Error('Send the body as JSON with \"Content-Type: application/json\".');\n",
   'src/store/users.ts': "import type { Pool } from '../domain/pool.js';\nexport class Users { find(pool: Pool) { return pool; } }\n",
   'src/services/accounts.ts': "import type { Users } from '../store/users.js';\nexport class Accounts { constructor(readonly users: Users) {} }\n",
   'src/http/metrics.ts': 'export const metrics = {};\n',
@@ -53,6 +55,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/http/routes/account-routes.ts': "import { Users } from '../../store/users.js';\nexport const routes = () => [new Users()];\n",
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
+      'src/domain/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
   });
 
@@ -76,5 +79,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/realtime-uses-only-shared-http: src\/realtime\/sockets\.ts → src\/http\/routes\/account-routes\.ts/);
     expect(output).toMatch(/only-main-starts-the-composition: src\/jobs\/worker\.ts → src\/app\.ts/);
     expect(output).toMatch(/no-cycles/);
+    expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
+    expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
   });
 });
