@@ -45,7 +45,7 @@ module.exports = {
       'services-know-no-transport',
       'Use cases know nothing of HTTP or WebSockets.',
       { path: SERVICES },
-      { path: '^(node:)?(http|https|http2)$|^node_modules/(uWebSockets\\.js|uws-pack|ws)/' },
+      { path: '^(node:)?(http|https|http2)$|(^|/)node_modules/(uWebSockets\\.js|ws)/' },
     ),
     forbid(
       'edges-go-through-services',

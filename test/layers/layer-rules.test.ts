@@ -55,6 +55,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/http/routes/account-routes.ts': "import { Users } from '../../store/users.js';\nexport const routes = () => [new Users()];\n",
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
+      'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
       'src/domain/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
   });
@@ -78,6 +79,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/edges-go-through-services: src\/http\/routes\/account-routes\.ts → src\/store\/users\.ts/);
     expect(output).toMatch(/realtime-uses-only-shared-http: src\/realtime\/sockets\.ts → src\/http\/routes\/account-routes\.ts/);
     expect(output).toMatch(/only-main-starts-the-composition: src\/jobs\/worker\.ts → src\/app\.ts/);
+    expect(output).toMatch(/services-know-no-transport: src\/services\/listener\.ts → (node:)?http\b/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
