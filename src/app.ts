@@ -23,6 +23,7 @@ import { socketDocRoutes } from './realtime/socket-doc-routes.js';
 import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
 import { spectatorRoutes } from './http/routes/spectator-routes.js';
 import { SpectatorService } from './services/spectator-service.js';
+import { StreamEventPublisher } from './services/stream-event-publisher.js';
 import { nullEventPublisher, type EventPublisher } from './services/events.js';
 import { MatchService } from './services/match-service.js';
 import { MessageService } from './services/message-service.js';
@@ -127,9 +128,10 @@ export class Application {
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
-    this.realtime = new Realtime({ redis: this.redis, streams: new EventStreams(this.redis, this.scripts), pubsub: this.pubsub, subscriber: this.subscriber, logger });
+    const streams = new EventStreams(this.redis, this.scripts);
+    this.realtime = new Realtime({ redis: this.redis, streams, pubsub: this.pubsub, subscriber: this.subscriber, logger });
     await this.realtime.start();
-    this.events = this.realtime.publisher;
+    this.events = new StreamEventPublisher(streams);
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const addressLimits = new AddressLimits(this.rateLimiter, {
       register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },

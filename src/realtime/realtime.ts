@@ -8,24 +8,21 @@ import type { PubSub } from '../store/pubsub.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
-import { StreamEventPublisher } from '../services/stream-event-publisher.js';
 
 type Deps = { redis: Redis; streams: EventStreams; pubsub: PubSub; subscriber: Redis; logger: Logger };
 
 /**
- * Realtime delivery: the event publisher (Redis streams + a pub/sub announcement), the one relay per
- * process, and the WebSocket endpoints that replay and then follow uWS topics.
+ * Realtime delivery of the events the publisher appended to the streams: the one relay per process, and
+ * the WebSocket endpoints that replay and then follow uWS topics.
  */
 export class Realtime {
   readonly streams: EventStreams;
-  readonly publisher: StreamEventPublisher;
   private relay?: EventRelay;
   sockets?: EventSockets;
   private app?: TemplatedApp;
 
   constructor(private readonly deps: Deps) {
     this.streams = deps.streams;
-    this.publisher = new StreamEventPublisher(this.streams);
   }
 
   /** Subscribes this process to the live announcements (before any socket can open). */
