@@ -5,7 +5,8 @@
  *
  * One rule is about what the domain says rather than what it imports, which dependency-cruiser cannot
  * see: `domain-knows-no-http`, no module of src/domain carries HTTP headers (a `headers` field, or a
- * header name such as Retry-After used as a key); the edges turn domain errors into HTTP.
+ * header name such as Retry-After used as a key) or OpenAPI metadata (zod `.meta(...)`); the edges turn
+ * domain errors into HTTP and describe the domain's schemas for the API document.
  *
  * It calls dependency-cruiser's API rather than its `depcruise` command because that command refuses to
  * start on Node 20, which this project supports; the API runs there and checks the same rules.
@@ -29,7 +30,7 @@ const result = await cruise(targets, options, {}, { tsConfig });
 const report = await format(result.output, { outputType: 'err' });
 process.stdout.write(report.output);
 
-const HTTP_IN_DOMAIN = /\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
+const HTTP_IN_DOMAIN = /(\.meta)\(|\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
 
 /** `domain-knows-no-http` over every TypeScript module under <target>/domain. */
 function httpInDomain(target) {
@@ -41,7 +42,7 @@ function httpInDomain(target) {
     const file = join(entry.parentPath, entry.name);
     readFileSync(file, 'utf8').split('\n').forEach((line, n) => {
       const match = HTTP_IN_DOMAIN.exec(line.replace(/\/\/.*$|^\s*\*.*$/, ''));
-      if (match) found.push(`  error domain-knows-no-http: ${relative('.', file)}:${n + 1} carries an HTTP header (${match[1] ?? 'headers'})`);
+      if (match) found.push(`  error domain-knows-no-http: ${relative('.', file)}:${n + 1} carries ${match[1] ? 'OpenAPI metadata (.meta)' : `an HTTP header (${match[2] ?? 'headers'})`}`);
     });
   }
   return found;

@@ -56,6 +56,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
       'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
+      'src/domain/login.ts': "import { z } from 'zod';\nexport const login = z.object({}).meta({ id: 'Login' });\n",
       'src/domain/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
   });
@@ -83,5 +84,6 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
+    expect(output).toMatch(/domain-knows-no-http: src\/domain\/login\.ts:2 carries OpenAPI metadata \(\.meta\)/);
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginSchema, profileUpdateSchema, registrationSchema } from '../../domain/account-schemas.js';
+import { loginSchema, profileUpdateSchema, registrationSchema } from '../request-schemas.js';
 import { errors } from '../../domain/errors.js';
 import { validate } from '../../domain/validation.js';
 import type { Pool } from '../../domain/pool.js';

@@ -1,4 +1,4 @@
-import { newMessageSchema } from '../../domain/message-schemas.js';
+import { newMessageSchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
 import type { AccountLimits } from '../../services/account-limits.js';
 import type { MatchService } from '../../services/match-service.js';
