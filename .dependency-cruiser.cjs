@@ -48,6 +48,18 @@ module.exports = {
       { path: '^(node:)?(http|https|http2)$|(^|/)node_modules/(uWebSockets\\.js|ws)/' },
     ),
     forbid(
+      'redis-only-in-store',
+      'Redis commands live in src/store; use cases and the HTTP and WebSocket edges never hold an ioredis client (jobs hands BullMQ its connections).',
+      { path: '^src/(domain|services|http|realtime)/' },
+      { path: '(^|/)node_modules/ioredis/|^ioredis$' },
+    ),
+    forbid(
+      'only-the-composition-opens-connections',
+      'Redis connections and the embedded redis-server are opened by the composition (app.ts, worker-app.ts) and main.ts only.',
+      { path: '^src/', pathNot: [COMPOSITION, ENTRY, STORE] },
+      { path: `${STORE}(redis|script-connection|redis-process|data-dir-lock)\\.ts$` },
+    ),
+    forbid(
       'edges-go-through-services',
       'http and jobs reach Redis only through services; a store-independent helper an edge needs lives in that edge or in domain.',
       { path: '^src/(http|jobs)/' },

@@ -129,7 +129,13 @@ export class Application {
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     const streams = new EventStreams(this.redis, this.scripts);
-    this.realtime = new Realtime({ redis: this.redis, streams, pubsub: this.pubsub, subscriber: this.subscriber, logger });
+    this.realtime = new Realtime({
+      streams,
+      pubsub: this.pubsub,
+      subscriberReady: () => this.subscriber.status === 'ready',
+      storeAnswers: () => this.redis.ping(),
+      logger,
+    });
     await this.realtime.start();
     this.events = new StreamEventPublisher(streams);
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });

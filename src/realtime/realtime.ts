@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
@@ -9,7 +8,15 @@ import type { RateLimiter } from '../store/rate-limiter.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
 
-type Deps = { redis: Redis; streams: EventStreams; pubsub: PubSub; subscriber: Redis; logger: Logger };
+type Deps = {
+  streams: EventStreams;
+  pubsub: PubSub;
+  /** Whether the subscriber connection is up (with `pubsub.listening`: the relay is live). */
+  subscriberReady: () => boolean;
+  /** Resolves once Redis answers a ping. */
+  storeAnswers: () => Promise<unknown>;
+  logger: Logger;
+};
 
 /**
  * Realtime delivery of the events the publisher appended to the streams: the one relay per process, and
@@ -47,8 +54,8 @@ export class Realtime {
       streams: this.streams,
       relay: this.relay,
       // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
-      relayUp: () => this.deps.subscriber.status === 'ready' && this.deps.pubsub.listening,
-      storeAnswers: () => this.deps.redis.ping(),
+      relayUp: () => this.deps.subscriberReady() && this.deps.pubsub.listening,
+      storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
       ...options,

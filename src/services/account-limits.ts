@@ -1,6 +1,6 @@
 import { errors } from '../domain/errors.js';
 import type { Pool } from '../domain/pool.js';
-import { isStoreFullError } from '../store/redis.js';
+import { isStoreFullError } from '../store/redis-errors.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
 
 /** Requests allowed per account per window. */

@@ -6,7 +6,7 @@ import { filterGroups, type DiscoveryIndex } from '../store/discovery-index.js';
 import type { FeedPosition, FeedStore } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
 import type { UserRepository } from '../store/user-repository.js';
-import { isStoreFullError } from '../store/redis.js';
+import { isStoreFullError } from '../store/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
 export type Viewer = { userId: number; pool: Pool };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
-import { isStoreFullError } from './redis.js';
+import { isStoreFullError } from './redis-errors.js';
 import type { Scripts } from './scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };

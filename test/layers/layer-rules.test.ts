@@ -56,6 +56,8 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
       'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
+      'src/store/redis.ts': "export const createRedis = () => ({});\n",
+      'src/services/direct.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../store/redis.js';\nexport const open = (): Redis => createRedis() as Redis;\n",
       'src/domain/login.ts': "import { z } from 'zod';\nexport const login = z.object({}).meta({ id: 'Login' });\n",
       'src/domain/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
@@ -81,6 +83,8 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/realtime-uses-only-shared-http: src\/realtime\/sockets\.ts → src\/http\/routes\/account-routes\.ts/);
     expect(output).toMatch(/only-main-starts-the-composition: src\/jobs\/worker\.ts → src\/app\.ts/);
     expect(output).toMatch(/services-know-no-transport: src\/services\/listener\.ts → (node:)?http\b/);
+    expect(output).toMatch(/redis-only-in-store: src\/services\/direct\.ts → ioredis/);
+    expect(output).toMatch(/only-the-composition-opens-connections: src\/services\/direct\.ts → src\/store\/redis\.ts/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
