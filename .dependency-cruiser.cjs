@@ -5,8 +5,8 @@
  *   domain  ←  store  ←  services  ←  http / realtime / jobs (the edges)  ←  app.ts, worker-app.ts  ←  main.ts
  *
  * config.ts and logger.ts are shared by every layer above domain; src/demo is an HTTP client of the API.
- * The runner also checks that src/domain carries no HTTP headers (`domain-knows-no-http`), which is about
- * what a module says, not what it imports.
+ * The runner also checks that src/domain carries no HTTP headers and no OpenAPI metadata
+ * (`domain-knows-no-http`), which is about what a module says, not what it imports.
  */
 const DOMAIN = '^src/domain/';
 const STORE = '^src/store/';
@@ -85,7 +85,7 @@ module.exports = {
     ),
     forbid(
       'realtime-uses-only-shared-http',
-      'realtime may use the shared, store-independent modules of http (types, metrics, error replies), never the HTTP server or its routes.',
+      'realtime may use the shared, store-independent modules of http (types, metrics, error replies), never the HTTP server or its routes, nor jobs.',
       { path: REALTIME },
       { path: [`${HTTP}server\\.ts$`, `${HTTP}routes/`, '^src/jobs/'] },
     ),
