@@ -26,6 +26,7 @@ import { FeedRanker } from '../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../src/store/discovery-index.js';
 import { FeedStore, type FeedPosition } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
+import { queueConnections } from '../src/store/redis.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
 import { JsonClient } from './lib/json-client.js';
@@ -213,7 +214,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     const feedBytesMean = feedBytes.reduce((a, b) => a + b, 0) / Math.max(1, feedBytes.length);
 
     // -- registration to feed, through HTTP and the worker -------------------------------------------
-    jobs = await RankingJobs.start({ redisUrl: redisProcess.url, ranker, logger, worker: { reconcile: false } });
+    jobs = await RankingJobs.start({ connections: queueConnections(redisProcess.url), ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
     const client = new JsonClient(baseUrl);
     const addresses = new LoopbackAddresses(true);

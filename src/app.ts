@@ -12,15 +12,18 @@ import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountLimits } from './services/account-limits.js';
 import { AccountService } from './services/account-service.js';
+import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
-import { EventOutbox } from './realtime/event-outbox.js';
-import { OutboxSweeper } from './realtime/outbox-sweeper.js';
+import { EventOutbox } from './services/event-outbox.js';
+import { OutboxSweeper } from './services/outbox-sweeper.js';
 import { EventOutboxStore } from './store/event-outbox-store.js';
+import { EventStreams } from './store/event-streams.js';
 import { carryOverSharedSequences } from './store/sequences.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
 import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
 import { spectatorRoutes } from './http/routes/spectator-routes.js';
 import { SpectatorService } from './services/spectator-service.js';
+import { StreamEventPublisher } from './services/stream-event-publisher.js';
 import { nullEventPublisher, type EventPublisher } from './services/events.js';
 import { MatchService } from './services/match-service.js';
 import { MessageService } from './services/message-service.js';
@@ -31,10 +34,11 @@ import { MessageRepository } from './store/message-repository.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
-import { createBlockingRedis, createRedis } from './store/redis.js';
+import { createBlockingRedis, createRedis, queueConnections } from './store/redis.js';
 import { ScriptConnection } from './store/script-connection.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
+import { TokenStore } from './store/token-store.js';
 import { UserRepository } from './store/user-repository.js';
 import { discoveryRoutes } from './http/routes/discovery-routes.js';
 import { RankingJobs } from './jobs/ranking-jobs.js';
@@ -106,12 +110,13 @@ export class Application {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
     await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection.connect()]);
-    const { secret, generated } = await resolveTokenSecret(this.redis, config.TOKEN_SECRET);
+    const tokenStore = new TokenStore(this.redis);
+    const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
     await carryOverSharedSequences(this.redis);
-    this.tokens = new TokenService(this.redis, secret, config.TOKEN_TTL_SECONDS, logger);
+    this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
     this.rateLimiter = new RateLimiter(this.scripts);
@@ -120,14 +125,25 @@ export class Application {
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
-    this.rankingJobs = await RankingJobs.start({ redisUrl: this.options.redisUrl, ranker, logger, worker: config.EMBEDDED_WORKER, timeoutMs: config.REDIS_TIMEOUT_MS });
+    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
-    this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });
+    const streams = new EventStreams(this.redis, this.scripts);
+    this.realtime = new Realtime({
+      streams,
+      pubsub: this.pubsub,
+      subscriberReady: () => this.subscriber.status === 'ready',
+      storeAnswers: () => this.redis.ping(),
+      logger,
+    });
     await this.realtime.start();
-    this.events = this.realtime.publisher;
+    this.events = new StreamEventPublisher(streams);
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
-    const accountLimits = new AccountLimits(this.scripts, {
+    const addressLimits = new AddressLimits(this.rateLimiter, {
+      register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
+      login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
+    });
+    const accountLimits = new AccountLimits(this.rateLimiter, {
       discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
       message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
     });
@@ -148,8 +164,8 @@ export class Application {
       maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     });
     const routes: Route[] = [
-      ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
-      ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
+      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
+      ...accountRoutes({ accounts: this.accounts, limits: addressLimits }),
       // -- routes of each feature are added here --
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { Application } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { runWorkerCommand } from './jobs/worker-command.js';
+import { runWorker } from './worker-app.js';
 import { runDemo } from './demo/run-demo.js';
 import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
@@ -83,7 +83,7 @@ async function main() {
     case 'serve':
       return serve(config);
     case 'worker':
-      return runWorkerCommand(config);
+      return runWorker(config);
     case 'demo':
       return demo(config);
     default:

@@ -71,16 +71,13 @@ const profileFields = {
   theme_id: themeId.optional(),
 };
 
-export const registrationSchema = z
-  .strictObject({ email, password, ...profileFields })
-  .meta({ id: 'Registration', description: 'A new account. The e-mail is also the login name.' });
+export const registrationSchema = z.strictObject({ email, password, ...profileFields });
 
 export const loginSchema = z
   .strictObject({
     email: z.string({ error: 'must be a string' }).trim().toLowerCase().min(1, { error: 'must not be empty' }).max(254),
     password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(PASSWORD_MAX),
-  })
-  .meta({ id: 'Login' });
+  });
 
 export const profileUpdateSchema = z
   .strictObject({
@@ -92,8 +89,7 @@ export const profileUpdateSchema = z
     city: profileFields.city,
     state: profileFields.state,
     theme_id: profileFields.theme_id,
-  })
-  .meta({ id: 'ProfileUpdate', description: 'Any registration field but email and password.' });
+  });
 
 export type Registration = z.output<typeof registrationSchema>;
 export type ProfileUpdate = z.output<typeof profileUpdateSchema>;

@@ -58,19 +58,16 @@ const place = queryText()
     if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
   });
 
-/** The filters of `GET /discovery/browse` (without paging), every one optional and combined with AND. */
+/** The browse filters (without paging), every one optional and combined with AND; http/browse-query.ts documents them. */
 export const browseFilterFields = {
-  min_age: age.optional().meta({ description: 'Youngest age, in whole years.' }),
-  max_age: age.optional().meta({ description: 'Oldest age, in whole years.' }),
-  age: age.optional().meta({ description: 'Exact age, in whole years.' }),
-  gender: genderList.optional().meta({ description: `One or a comma list of ${GENDERS.join(', ')}.` }),
-  interests: interestList.optional().meta({ description: 'A comma list of interests.' }),
-  interests_mode: z
-    .enum(['any', 'all'], { error: 'must be any or all' })
-    .default('any')
-    .meta({ description: 'any (default): holds at least one of the interests; all: holds every one.' }),
-  city: place.optional().meta({ description: 'City, case-insensitive exact match.' }),
-  state: place.optional().meta({ description: 'State, case-insensitive exact match.' }),
+  min_age: age.optional(),
+  max_age: age.optional(),
+  age: age.optional(),
+  gender: genderList.optional(),
+  interests: interestList.optional(),
+  interests_mode: z.enum(['any', 'all'], { error: 'must be any or all' }).default('any'),
+  city: place.optional(),
+  state: place.optional(),
 };
 
 export type BrowseFilters = z.output<z.ZodObject<typeof browseFilterFields>>;

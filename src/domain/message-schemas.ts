@@ -4,6 +4,4 @@ import { text } from './text.js';
 export const MESSAGE_MAX = 2000;
 
 /** Body of `POST /matches/{id}/messages`. The text is kept as sent (trimmed, NFC, CRLF as \n) under the text policy (text.ts); nothing in it is interpreted. */
-export const newMessageSchema = z
-  .strictObject({ body: text({ min: 1, max: MESSAGE_MAX, multiline: true }).meta({ description: `1–${MESSAGE_MAX} characters after trimming, under the text policy (line breaks kept; bidirectional controls, zero-width, control and format characters, stacked combining marks and blank text refused).` }) })
-  .meta({ id: 'NewMessage' });
+export const newMessageSchema = z.strictObject({ body: text({ min: 1, max: MESSAGE_MAX, multiline: true }) });

@@ -6,10 +6,5 @@ export type SwipeKind = (typeof SWIPE_KINDS)[number];
 /** Whether a swipe counts towards a match: a super like is a like that also notifies its target. */
 export const isLike = (kind: SwipeKind) => kind !== 'pass';
 
-/** Query of `POST /likes/{user_id}`. */
-export const likeQuerySchema = z
-  .strictObject({
-    kind: z.enum(SWIPE_KINDS, { error: `must be one of ${SWIPE_KINDS.join(', ')}` }).meta({
-      description: 'like or super_like (both count towards a match; super_like also notifies the target at once), or pass.',
-    }),
-  });
+/** A swipe's kind, as a client names it. */
+export const swipeKindSchema = z.enum(SWIPE_KINDS, { error: `must be one of ${SWIPE_KINDS.join(', ')}` });

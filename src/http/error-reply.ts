@@ -1,7 +1,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { AppError, errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { isConnectionError, isStoreFullError } from '../store/redis.js';
+import { isConnectionError, isStoreFullError } from '../services/store-failures.js';
 import type { Reply } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 

@@ -1,18 +1,16 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
-import { createBlockingRedis, createRedis } from '../store/redis.js';
 import { RankingQueue } from './ranking-queue.js';
 import { RankingWorker, type RankingWorkerOptions } from './ranking-worker.js';
 
 export type RankingJobsOptions = {
-  redisUrl: string;
+  /** Opens the queue's connection and the worker's (store/redis.ts `queueConnections`). */
+  connections: { queue: () => Redis; blocking: () => Redis };
   ranker: FeedRanker;
   logger: Logger;
   /** Run a worker in this process (false: only queue jobs for workers elsewhere). */
   worker: boolean | RankingWorkerOptions;
-  /** The queue connection's stall timeout (see createRedis). */
-  timeoutMs?: number;
 };
 
 /** The ranking queue and, when asked, a worker, with the Redis connections they own. */
@@ -22,15 +20,14 @@ export class RankingJobs {
 
   private constructor(readonly queue: RankingQueue) {}
 
-  static async start({ redisUrl, ranker, logger, worker, timeoutMs }: RankingJobsOptions): Promise<RankingJobs> {
-    // Fails fast while Redis is away (like request-path commands) instead of queueing up.
-    const queueConnection = createRedis(redisUrl, { enableAutoPipelining: false }, timeoutMs);
+  static async start({ connections, ranker, logger, worker }: RankingJobsOptions): Promise<RankingJobs> {
+    const queueConnection = connections.queue();
     queueConnection.on('error', (error: Error) => logger.debug({ err: error.message }, 'ranking queue connection error'));
     await queueConnection.connect();
     const jobs = new RankingJobs(new RankingQueue(queueConnection));
     jobs.connections.push(queueConnection);
     if (worker) {
-      const workerConnection = createBlockingRedis(redisUrl);
+      const workerConnection = connections.blocking();
       workerConnection.on('error', (error: Error) => logger.debug({ err: error.message }, 'ranking worker connection error'));
       jobs.connections.push(workerConnection);
       jobs.worker = await new RankingWorker(workerConnection, ranker, jobs.queue, logger, worker === true ? {} : worker).start();

@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { RankingScheduler } from '../services/feed-ranker.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 
 export const RANKING_QUEUE = 'discovery-ranking';
 export type RankingJob = { pool: Pool; userId: number };

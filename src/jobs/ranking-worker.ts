@@ -2,8 +2,8 @@ import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
-import { POOLS } from '../store/keys.js';
-import { isStoreFullError } from '../store/redis.js';
+import { POOLS } from '../domain/pool.js';
+import { isStoreFullError } from '../services/store-failures.js';
 import { RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
 
 const FULL_RETRY_MS = 1_000;

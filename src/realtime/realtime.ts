@@ -1,32 +1,35 @@
-import type { Redis } from 'ioredis';
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TokenService } from '../services/token-service.js';
-import { EventStreams } from '../store/event-streams.js';
+import type { EventStreams } from '../store/event-streams.js';
 import type { PubSub } from '../store/pubsub.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
-import type { Scripts } from '../store/scripts.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
-import { StreamEventPublisher } from './stream-event-publisher.js';
 
-type Deps = { redis: Redis; scripts: Scripts; pubsub: PubSub; subscriber: Redis; logger: Logger };
+type Deps = {
+  streams: EventStreams;
+  pubsub: PubSub;
+  /** Whether the subscriber connection is up (with `pubsub.listening`: the relay is live). */
+  subscriberReady: () => boolean;
+  /** Resolves once Redis answers a ping. */
+  storeAnswers: () => Promise<unknown>;
+  logger: Logger;
+};
 
 /**
- * Realtime delivery: the event publisher (Redis streams + a pub/sub announcement), the one relay per
- * process, and the WebSocket endpoints that replay and then follow uWS topics.
+ * Realtime delivery of the events the publisher appended to the streams: the one relay per process, and
+ * the WebSocket endpoints that replay and then follow uWS topics.
  */
 export class Realtime {
   readonly streams: EventStreams;
-  readonly publisher: StreamEventPublisher;
   private relay?: EventRelay;
   sockets?: EventSockets;
   private app?: TemplatedApp;
 
   constructor(private readonly deps: Deps) {
-    this.streams = new EventStreams(deps.redis, deps.scripts);
-    this.publisher = new StreamEventPublisher(this.streams);
+    this.streams = deps.streams;
   }
 
   /** Subscribes this process to the live announcements (before any socket can open). */
@@ -51,8 +54,8 @@ export class Realtime {
       streams: this.streams,
       relay: this.relay,
       // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
-      relayUp: () => this.deps.subscriber.status === 'ready' && this.deps.pubsub.listening,
-      storeAnswers: () => this.deps.redis.ping(),
+      relayUp: () => this.deps.subscriberReady() && this.deps.pubsub.listening,
+      storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
       ...options,

@@ -1,7 +1,2 @@
-import type { Pool } from '../store/keys.js';
-
-/** The uWS topic of one user's sockets (every socket of that user, in every process, follows it). */
-export const userTopic = (pool: Pool, userId: number) => `user/${pool}/${userId}`;
-
-/** The uWS topic of every spectator socket. */
-export const SPECTATOR_TOPIC = 'spectator';
+/** The topic names, shared with the event publisher (services), which routes each event to one. */
+export { SPECTATOR_TOPIC, userTopic } from '../domain/event-topics.js';

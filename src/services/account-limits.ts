@@ -1,7 +1,7 @@
 import { errors } from '../domain/errors.js';
-import { keys, type Pool } from '../store/keys.js';
-import { isStoreFullError } from '../store/redis.js';
-import type { Scripts } from '../store/scripts.js';
+import type { Pool } from '../domain/pool.js';
+import { isStoreFullError } from '../store/redis-errors.js';
+import type { RateLimiter } from '../store/rate-limiter.js';
 
 /** Requests allowed per account per window. */
 export type AccountLimit = { limit: number; windowSeconds: number };
@@ -19,21 +19,21 @@ export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000
  */
 export class AccountLimits {
   constructor(
-    private readonly scripts: Scripts,
+    private readonly counter: RateLimiter,
     private readonly limits: Record<AccountLimitName, AccountLimit>,
   ) {}
 
   /** Counts one request of the account; past the limit throws 429 `rate_limited` with Retry-After. */
   async take(name: AccountLimitName, account: { pool: Pool; userId: number }): Promise<void> {
     const { limit, windowSeconds } = this.limits[name];
-    let reply: [number, number];
+    let reply: { allowed: boolean; retryAfterMs: number };
     try {
-      reply = await this.scripts.run<[number, number]>('fixed_window_hit', [keys.accountRateLimit(name, account.pool, account.userId)], [limit, windowSeconds * 1000]);
+      reply = await this.counter.hitAccount(name, account, limit, windowSeconds);
     } catch (error) {
       // Reads keep being served while Redis is full; the write they would make is refused anyway.
       if (isStoreFullError(error)) return;
       throw error;
     }
-    if (reply[0] !== 1) throw errors.rateLimited(retryAfterSeconds(reply[1]), WHAT[name]);
+    if (!reply.allowed) throw errors.rateLimited(retryAfterSeconds(reply.retryAfterMs), WHAT[name]);
   }
 }

@@ -1,7 +1,7 @@
 import type { ProfileUpdate, Registration } from '../domain/account-schemas.js';
 import { errors } from '../domain/errors.js';
 import { ownProfile, publicProfile, type PublicProfile } from '../domain/profile.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { PubSub } from '../store/pubsub.js';
 import type { ProfileChanges, UserRecord, UserRepository } from '../store/user-repository.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';

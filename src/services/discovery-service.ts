@@ -2,11 +2,11 @@ import { birthRange, type BrowseFilters } from '../domain/browse-filters.js';
 import { displayScore, interestWeight, RANKED_FEED_SIZE, sharedScore } from '../domain/discovery-scoring.js';
 import { sharedInterests } from '../domain/interests.js';
 import { publicProfile, type ProfileSource, type PublicProfile } from '../domain/profile.js';
-import type { DiscoveryIndex, FilterGroup } from '../store/discovery-index.js';
+import { filterGroups, type DiscoveryIndex } from '../store/discovery-index.js';
 import type { FeedPosition, FeedStore } from '../store/feed-store.js';
-import { keys, type Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { UserRepository } from '../store/user-repository.js';
-import { isStoreFullError } from '../store/redis.js';
+import { isStoreFullError } from '../store/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
 export type Viewer = { userId: number; pool: Pool };
@@ -98,16 +98,7 @@ export class DiscoveryService {
   async browse({ pool, userId }: Viewer, filters: BrowseFilters, limit: number, after?: BrowsePosition): Promise<Page<PublicProfile, BrowsePosition>> {
     const birth = birthRange(filters);
     if (birth && birth.min > birth.max) return { items: [], next: null };
-    const groups: FilterGroup[] = [];
-    if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, g)));
-    if (filters.interests) {
-      const sets = filters.interests.map((i) => keys.interestIndex(pool, i));
-      if (filters.interests_mode === 'all') groups.push(...sets.map((key) => [key]));
-      else groups.push(sets);
-    }
-    if (filters.city) groups.push([keys.cityIndex(pool, filters.city)]);
-    if (filters.state) groups.push([keys.stateIndex(pool, filters.state)]);
-
+    const groups = filterGroups(pool, filters);
     const result = await this.index.browse({
       pool,
       viewerId: userId,

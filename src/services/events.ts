@@ -1,4 +1,4 @@
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { UserRecord } from '../store/user-repository.js';
 
 export type EventType = 'match.created' | 'message.created' | 'match.ended' | 'like.received';

@@ -1,7 +1,7 @@
 import { interestWeight, RANKED_FEED_SIZE } from '../domain/discovery-scoring.js';
 import { indexedProfile, type DiscoveryIndex } from '../store/discovery-index.js';
 import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from '../store/feed-store.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { UserRepository } from '../store/user-repository.js';
 
 /** Asks for an account's feed to be ranked (and the account spread into others' feeds) soon. */

@@ -1,7 +1,7 @@
 import { matchView, otherParticipant, type Match, type Message } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
 import { spectatorMatch, spectatorMatchCreated, spectatorMatchEnded, spectatorMessageCreated } from '../domain/spectator-views.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { UserRecord } from '../store/user-repository.js';
 import type { DomainEvent } from './events.js';
 

@@ -2,7 +2,7 @@ import { errors } from '../domain/errors.js';
 import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
 import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
 import type { PendingEventFlusher } from './events.js';

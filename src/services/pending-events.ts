@@ -1,5 +1,5 @@
 import type { Match, Message } from '../domain/match.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { UserRecord } from '../store/user-repository.js';
 import type { DomainEvent } from './events.js';
 import { likeReceived, matchCreated, matchEnded, messageCreated } from './match-events.js';

@@ -2,7 +2,7 @@ import { errors } from '../domain/errors.js';
 import { matchView, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
-import type { Pool } from '../store/keys.js';
+import type { Pool } from '../domain/pool.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { errors as jose, jwtVerify, SignJWT } from 'jose';
-import type { Redis } from 'ioredis';
 import { errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
-import { keys, POOLS, REVOCATION_CHANNEL, type Pool } from '../store/keys.js';
+import { POOLS, type Pool } from '../domain/pool.js';
+import { REVOCATION_CHANNEL } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
+import type { TokenStore } from '../store/token-store.js';
 
 export type TokenClaims = { userId: number; pool: Pool; jti: string; exp: number };
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
@@ -21,7 +22,6 @@ const CACHE_LIMIT = 50_000;
 /** Tokens re-checked per pipeline after the revocation feed was interrupted. */
 const RECHECK_BATCH = 500;
 const RECHECK_RETRY_MS = 1_000;
-const STORE_READY_WAIT_MS = 5_000;
 
 const revokedError = () => errors.unauthorized('This token was revoked; log in again.');
 const accountGoneError = () => errors.unauthorized("This token's account no longer exists; register or log in again.");
@@ -47,7 +47,7 @@ export class TokenService {
   private stopped = false;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly store: TokenStore,
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
     private readonly logger?: Logger,
@@ -130,17 +130,17 @@ export class TokenService {
   }
 
   private async checkInStore(claims: TokenClaims): Promise<void> {
-    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(claims.jti)), this.redis.exists(keys.user(claims.pool, claims.userId))]);
-    if (revoked === 1) {
+    const { revoked, accountExists } = await this.store.standing(claims);
+    if (revoked) {
       this.forget(claims.jti, claims.exp);
       throw revokedError();
     }
-    if (exists !== 1) throw accountGoneError();
+    if (!accountExists) throw accountGoneError();
   }
 
   async revoke(claims: TokenClaims, pubsub: PubSub): Promise<void> {
     const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
-    await this.redis.set(keys.revokedToken(claims.jti), '1', 'EX', ttl);
+    await this.store.revoke(claims.jti, ttl);
     this.forget(claims.jti, claims.exp);
     await pubsub.publish(REVOCATION_CHANNEL, `${claims.jti} ${claims.exp}`);
   }
@@ -158,7 +158,7 @@ export class TokenService {
   private async recheck(): Promise<void> {
     const epoch = ++this.epoch;
     try {
-      await this.storeReady();
+      await this.store.ready();
       const { revoked, gone } = await this.recheckAll();
       if (epoch !== this.epoch) return;
       this.feedTrusted = true;
@@ -172,21 +172,6 @@ export class TokenService {
     }
   }
 
-  /** The request connection comes back on its own schedule after an outage; the re-check waits for it a little. */
-  private async storeReady(): Promise<void> {
-    if (this.redis.status === 'ready') return;
-    const { redis } = this;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        redis.off('ready', done);
-        resolve();
-      };
-      const timer = setTimeout(done, STORE_READY_WAIT_MS);
-      redis.once('ready', done);
-    });
-  }
-
   private async recheckAll(): Promise<{ revoked: number; gone: number }> {
     const byJti = new Map<string, TokenClaims>();
     for (const claims of this.cache.values()) byJti.set(claims.jti, claims);
@@ -196,16 +181,13 @@ export class TokenService {
     let revoked = 0;
     for (let i = 0; i < all.length; i += RECHECK_BATCH) {
       const batch = all.slice(i, i + RECHECK_BATCH);
-      const pipeline = this.redis.pipeline();
-      for (const claims of batch) pipeline.exists(keys.revokedToken(claims.jti)).exists(keys.user(claims.pool, claims.userId));
-      const results = (await pipeline.exec()) ?? [];
+      const standings = await this.store.standings(batch);
       batch.forEach((claims, n) => {
-        const [[revokedFailure, isRevoked], [userFailure, userExists]] = [results[2 * n]!, results[2 * n + 1]!];
-        if (revokedFailure || userFailure) throw (revokedFailure ?? userFailure)!;
-        if (isRevoked === 1) {
+        const standing = standings[n]!;
+        if (standing.revoked) {
           revoked++;
           this.forget(claims.jti, claims.exp);
-        } else if (userExists !== 1) {
+        } else if (!standing.accountExists) {
           goneJtis.add(claims.jti);
         }
       });
@@ -243,10 +225,8 @@ export class TokenService {
 }
 
 /** The token-signing secret: the configured one, or one generated once and shared through Redis. */
-export async function resolveTokenSecret(redis: Redis, configured: string | undefined): Promise<{ secret: Uint8Array; generated: boolean }> {
+export async function resolveTokenSecret(store: TokenStore, configured: string | undefined): Promise<{ secret: Uint8Array; generated: boolean }> {
   if (configured) return { secret: new TextEncoder().encode(configured), generated: false };
-  const candidate = randomUUID() + randomUUID();
-  await redis.set(keys.tokenSecret(), candidate, 'NX');
-  const stored = await redis.get(keys.tokenSecret());
-  return { secret: new TextEncoder().encode(stored ?? candidate), generated: true };
+  const stored = await store.sharedSecret(randomUUID() + randomUUID());
+  return { secret: new TextEncoder().encode(stored), generated: true };
 }

@@ -1,14 +1,8 @@
 import type { Redis } from 'ioredis';
 
-/** A position in a list ordered by last activity, newest first: the last item's score and id. */
-export type ActivityCursor = { at: number; id: number };
+import type { ActivityCursor } from '../domain/page-positions.js';
 
-export const isActivityCursor = (value: unknown): value is ActivityCursor =>
-  typeof value === 'object' &&
-  value !== null &&
-  Number.isFinite((value as ActivityCursor).at) &&
-  Number.isSafeInteger((value as ActivityCursor).id) &&
-  (value as ActivityCursor).id > 0;
+export type { ActivityCursor };
 
 export type PageRequest<C> = { limit: number; after?: C };
 export type PageResult<T, C> = { items: T[]; next: C | null };

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { birthdateNumber, normalizePlace } from '../domain/browse-filters.js';
+import { birthdateNumber, normalizePlace, type BrowseFilters } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
@@ -21,6 +22,20 @@ export function indexedProfile(user: Pick<ProfileCard, 'interests' | 'gender' | 
 
 /** A browse filter: the account must be in at least one of the group's index sets. */
 export type FilterGroup = string[];
+
+/** The index sets behind browse filters: one group per filter (one per interest under interests_mode=all). */
+export function filterGroups(pool: Pool, filters: BrowseFilters): FilterGroup[] {
+  const groups: FilterGroup[] = [];
+  if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, g)));
+  if (filters.interests) {
+    const sets = filters.interests.map((i) => keys.interestIndex(pool, i));
+    if (filters.interests_mode === 'all') groups.push(...sets.map((key) => [key]));
+    else groups.push(sets);
+  }
+  if (filters.city) groups.push([keys.cityIndex(pool, filters.city)]);
+  if (filters.state) groups.push([keys.stateIndex(pool, filters.state)]);
+  return groups;
+}
 
 export type BrowseQuery = {
   pool: Pool;

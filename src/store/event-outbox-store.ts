@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { DAY_MS, type StreamAppend } from './event-streams.js';
-import { EVENTS_CHANNEL, keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { EVENTS_CHANNEL, keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 /** A pending record as the commit script left it: its id and its JSON array of event specs. */

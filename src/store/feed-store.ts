@@ -1,13 +1,14 @@
 import type { Redis } from 'ioredis';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js';
+import type { FeedPosition } from '../domain/page-positions.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import { decodeCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
-/** A position in a feed: in the ranked part (by score) or in the rest (by creation ms), then by id. */
-export type FeedPosition = { part: 'r' | 't'; score: number; id: number };
+export type { FeedPosition };
 /** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
 export type FeedRow = FeedPosition & { card?: ProfileSource };
 /**

@@ -1,11 +1,10 @@
+import type { Pool } from '../domain/pool.js';
+
 /**
  * Every Redis key the service uses, in one place. Keys of accounts, swipes and matches carry the pool
  * (`agent` or `member`): a query built for one pool cannot name a key of the other, which is how the two
  * pools stay isolated in the data model itself.
  */
-export type Pool = 'agent' | 'member';
-export const POOLS: readonly Pool[] = ['agent', 'member'];
-
 export const keys = {
   /** String: the generated token-signing secret shared by every process. */
   tokenSecret: () => 'config:token_secret',

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
 import { activityPage, type ActivityCursor, type PageRequest, type PageResult } from './activity-page.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 /** Matches, one hash each under their pool, listed per user and per pool by last activity. */

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
 import type { PageRequest, PageResult } from './activity-page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
@@ -54,5 +55,3 @@ export class MessageRepository {
     return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
   }
 }
-
-export const isMessageCursor = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
-import { isStoreFullError } from './redis.js';
+import { isStoreFullError } from './redis-errors.js';
 import type { Scripts } from './scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };
@@ -23,5 +24,14 @@ export class RateLimiter {
     }
     const [allowed, hits, waitMs] = reply;
     return { allowed: allowed === 1, hits, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+
+  /**
+   * Counts one request of an account in a fixed window (one short script); `retryAfterMs` is the rest of the
+   * window. Unlike `hit`, a full Redis throws: the caller decides what an uncounted request means.
+   */
+  async hitAccount(name: string, account: { pool: Pool; userId: number }, limit: number, windowSeconds: number): Promise<{ allowed: boolean; retryAfterMs: number }> {
+    const [allowed, retryAfterMs] = await this.scripts.run<[number, number]>('fixed_window_hit', [keys.accountRateLimit(name, account.pool, account.userId)], [limit, windowSeconds * 1000]);
+    return { allowed: allowed === 1, retryAfterMs };
   }
 }

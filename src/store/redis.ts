@@ -40,18 +40,12 @@ export function createBlockingRedis(url: string, overrides: RedisOptions = {}): 
   });
 }
 
-/** True for errors that mean "Redis is unreachable", as opposed to a bug in a command. */
-export function isConnectionError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  const message = error.message;
-  return (
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY/i.test(
-      message,
-    ) || error.name === 'MaxRetriesPerRequestError'
-  );
+/**
+ * The connections a job queue and its worker own: a fail-fast one for adding jobs (like request-path
+ * commands, it does not queue up while Redis is away) and a blocking one for the worker.
+ */
+export function queueConnections(url: string, timeoutMs?: number): { queue: () => Redis; blocking: () => Redis } {
+  return { queue: () => createRedis(url, { enableAutoPipelining: false }, timeoutMs), blocking: () => createBlockingRedis(url) };
 }
 
-/** True when Redis refused a write because it reached `maxmemory` (noeviction): nothing was written. */
-export function isStoreFullError(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith('OOM ');
-}
+export { isConnectionError, isStoreFullError } from './redis-errors.js';

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { keys, POOLS } from './keys.js';
+import { POOLS } from '../domain/pool.js';
+import { keys } from './keys.js';
 
 /**
  * Starts each pool's id counters where the counters once shared by both pools stopped, so that ids given

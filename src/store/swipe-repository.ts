@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 /** What a recorded swipe did to the pair's match. */

@@ -2,7 +2,8 @@ import type { Redis } from 'ioredis';
 import type { Gender } from '../domain/account-schemas.js';
 import { AppError } from '../domain/errors.js';
 import { discoveryEntries, setsOfCard } from './discovery-index.js';
-import { keys, type Pool } from './keys.js';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 export type UserRecord = {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys, type Pool } from '../../src/store/keys.js';
+import type { Pool } from '../../src/domain/pool.js';
+import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import type { ApiResponse } from '../support/api-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';

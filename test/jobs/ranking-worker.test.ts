@@ -6,6 +6,7 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { queueConnections } from '../../src/store/redis.js';
 import { registerAgent } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis } from '../support/stack.js';
@@ -93,7 +94,7 @@ describe('ranking jobs', () => {
     expect(await rankedCount()).toBeLessThan(before + total);
 
     const second = await RankingJobs.start({
-      redisUrl: redis.url,
+      connections: queueConnections(redis.url),
       ranker: new FeedRanker(index, feeds, app.users),
       logger: createLogger('silent'),
       worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },

@@ -5,8 +5,9 @@ import { createLogger } from '../../src/logger.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { EventRelay } from '../../src/realtime/event-relay.js';
 import { EventSockets, SPECTATOR_SOCKET_PATH } from '../../src/realtime/event-sockets.js';
-import { StreamEventPublisher } from '../../src/realtime/stream-event-publisher.js';
+import { StreamEventPublisher } from '../../src/services/stream-event-publisher.js';
 import { TokenService } from '../../src/services/token-service.js';
+import { TokenStore } from '../../src/store/token-store.js';
 import { EventStreams } from '../../src/store/event-streams.js';
 import { PubSub } from '../../src/store/pubsub.js';
 import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
@@ -32,7 +33,7 @@ beforeAll(async () => {
   await relay.start(new PubSub(redis(), clients[1]!));
   sockets = new EventSockets({
     app,
-    tokens: new TokenService(redis(), new TextEncoder().encode('idle-test-secret-idle-test-secret'), 3600),
+    tokens: new TokenService(new TokenStore(redis()), new TextEncoder().encode('idle-test-secret-idle-test-secret'), 3600),
     streams,
     relay,
     relayUp: () => true,

@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
-import { createRedis } from '../../src/store/redis.js';
+import { createRedis, queueConnections } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 
@@ -17,7 +17,7 @@ await redis.connect();
 const scripts = new Scripts(redis);
 const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
 await RankingJobs.start({
-  redisUrl: url,
+  connections: queueConnections(url),
   ranker,
   logger: createLogger('silent'),
   worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 500, reconcile: false },

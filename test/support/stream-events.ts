@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { keys, type Pool } from '../../src/store/keys.js';
+import type { Pool } from '../../src/domain/pool.js';
+import { keys } from '../../src/store/keys.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they check
 export type StreamFrame = { id: string; type: string; at: string; data: any };

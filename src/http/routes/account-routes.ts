@@ -1,25 +1,19 @@
 import { z } from 'zod';
-import { loginSchema, profileUpdateSchema, registrationSchema } from '../../domain/account-schemas.js';
-import { errors } from '../../domain/errors.js';
+import { loginSchema, profileUpdateSchema, registrationSchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
-import type { Config } from '../../config.js';
-import type { Pool } from '../../store/keys.js';
-import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { Pool } from '../../domain/pool.js';
 import type { AccountService } from '../../services/account-service.js';
+import type { AddressLimits } from '../../services/address-limits.js';
 import { idParam } from '../params.js';
 import { json, noContent, type Request, type Route } from '../types.js';
 import { ownProfileSchema, publicProfileSchema, tokenSchema } from './response-schemas.js';
 
-type Deps = { accounts: AccountService; rateLimiter: RateLimiter; config: Config };
+type Deps = { accounts: AccountService; limits: AddressLimits };
 
-export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] {
+export function accountRoutes({ accounts, limits }: Deps): Route[] {
   // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
-  const limitRegistration = async (req: Request) => {
-    const hit = await rateLimiter.hit('register', req.ip, config.REGISTER_RATE_LIMIT, config.REGISTER_RATE_WINDOW_SECONDS);
-    if (!hit.allowed) throw errors.rateLimited(hit.retryAfterSeconds, 'registrations from this address');
-  };
   const register = (pool: Pool) => async (req: Request) => {
-    await limitRegistration(req);
+    await limits.take('register', req.ip);
     const input = validate(registrationSchema, req.body);
     return json(201, await accounts.register(pool, input));
   };
@@ -63,8 +57,7 @@ export function accountRoutes({ accounts, rateLimiter, config }: Deps): Route[] 
         errors: [400, 401, 429],
       },
       handler: async (req) => {
-        const hit = await rateLimiter.hit('login', req.ip, config.LOGIN_RATE_LIMIT, config.LOGIN_RATE_WINDOW_SECONDS);
-        if (!hit.allowed) throw errors.rateLimited(hit.retryAfterSeconds, 'login attempts from this address');
+        await limits.take('login', req.ip);
         const { email, password } = validate(loginSchema, req.body);
         return json(200, await accounts.login(email, password));
       },

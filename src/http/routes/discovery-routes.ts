@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { browseFilterFields, checkAgeRange } from '../../domain/browse-filters.js';
 import { validate } from '../../domain/validation.js';
 import type { AccountLimits } from '../../services/account-limits.js';
 import type { DiscoveryService } from '../../services/discovery-service.js';
-import type { FeedPosition } from '../../store/feed-store.js';
-import { decodeCursor, pageParams, pageQuerySchema, toPage } from '../pagination.js';
+import type { FeedPosition } from '../../domain/page-positions.js';
+import { browseQuerySchema } from '../browse-query.js';
+import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
 import { json, type Route } from '../types.js';
 import { page, publicProfileSchema } from './response-schemas.js';
 
@@ -12,10 +12,6 @@ type Deps = { discovery: DiscoveryService; limits: AccountLimits };
 
 /** Parameters that take a comma list may also be repeated; their values are joined. */
 const LIST_PARAMS = new Set(['gender', 'interests']);
-
-const browseQuerySchema = z
-  .strictObject({ ...browseFilterFields, ...pageParams })
-  .superRefine(checkAgeRange);
 
 const feedEntrySchema = z
   .object({ user: publicProfileSchema, score: z.number(), shared_interests: z.array(z.string()) })

@@ -1,4 +1,4 @@
-import { likeQuerySchema } from '../../domain/swipe-kinds.js';
+import { likeQuerySchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
 import type { SwipeService } from '../../services/swipe-service.js';
 import { idempotencyKey } from '../idempotency.js';

@@ -1,10 +1,9 @@
-import { newMessageSchema } from '../../domain/message-schemas.js';
+import { newMessageSchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
 import type { AccountLimits } from '../../services/account-limits.js';
 import type { MatchService } from '../../services/match-service.js';
 import type { MessageService } from '../../services/message-service.js';
-import { isActivityCursor } from '../../store/activity-page.js';
-import { isMessageCursor } from '../../store/message-repository.js';
+import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { idempotencyKey } from '../idempotency.js';
 import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
 import { idParam } from '../params.js';

@@ -1,13 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { errors } from '../../domain/errors.js';
 import type { Metrics } from '../metrics.js';
 import { buildOpenApi } from '../openapi.js';
 import { skillGuide } from '../skill-guide.js';
 import { json, type Route } from '../types.js';
 
-/** `metricsToken`: the operators' bearer secret; without one, /metrics is not served at all. */
-type Deps = { redis: Redis; metrics: Metrics; routes: () => Route[]; metricsToken?: string };
+/**
+ * `storeAnswers`: resolves once Redis answers a ping. `metricsToken`: the operators' bearer secret; without
+ * one, /metrics is not served at all.
+ */
+type Deps = { storeAnswers: () => Promise<unknown>; metrics: Metrics; routes: () => Route[]; metricsToken?: string };
 
 /** Compares digests, so the time taken says nothing about how much of the token was right. */
 function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
@@ -18,7 +20,7 @@ function bearerMatcher(token: string): (authorization: string | undefined) => bo
   };
 }
 
-export function operationRoutes({ redis, metrics, routes, metricsToken }: Deps): Route[] {
+export function operationRoutes({ storeAnswers, metrics, routes, metricsToken }: Deps): Route[] {
   let openapi: string | undefined;
   const metricsRoute: Route[] = [];
   if (metricsToken) {
@@ -46,7 +48,7 @@ export function operationRoutes({ redis, metrics, routes, metricsToken }: Deps):
       doc: { summary: 'The store is reachable.', tags: ['operations'], errors: [503] },
       handler: async () => {
         try {
-          await redis.ping();
+          await storeAnswers();
         } catch {
           throw errors.unavailable();
         }

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { validate } from '../../domain/validation.js';
 import type { SpectatorService } from '../../services/spectator-service.js';
-import { isActivityCursor } from '../../store/activity-page.js';
-import { isMessageCursor } from '../../store/message-repository.js';
+import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
 import { idParam } from '../params.js';
 import { json, type Request, type Route } from '../types.js';

@@ -1,9 +1,9 @@
 import type { Logger } from '../logger.js';
-import type { PendingEventFlusher } from '../services/events.js';
-import { buildEvents, messageMatchOf, profilesNeeded, type PendingEvent } from '../services/pending-events.js';
 import type { EventOutboxStore } from '../store/event-outbox-store.js';
-import { POOLS, type Pool } from '../store/keys.js';
+import { POOLS, type Pool } from '../domain/pool.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { PendingEventFlusher } from './events.js';
+import { buildEvents, messageMatchOf, profilesNeeded, type PendingEvent } from './pending-events.js';
 import { streamAppends } from './stream-event-publisher.js';
 
 const SWEEP_BATCH = 200;

@@ -1,7 +1,7 @@
-import type { DomainEvent, EventPublisher, EventType } from '../services/events.js';
+import { SPECTATOR_TOPIC, userTopic } from '../domain/event-topics.js';
 import type { EventStreams, StreamAppend } from '../store/event-streams.js';
 import { keys } from '../store/keys.js';
-import { SPECTATOR_TOPIC, userTopic } from './topics.js';
+import type { DomainEvent, EventPublisher, EventType } from './events.js';
 
 /** Length caps: memory guards far above a day's traffic, so the 24 h of replay holds in practice. */
 export const USER_STREAM_MAX_LENGTH = 10_000;

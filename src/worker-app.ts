@@ -1,15 +1,15 @@
-import type { Config } from '../config.js';
-import { createLogger } from '../logger.js';
-import { FeedRanker } from '../services/feed-ranker.js';
-import { DiscoveryIndex } from '../store/discovery-index.js';
-import { FeedStore } from '../store/feed-store.js';
-import { createRedis } from '../store/redis.js';
-import { Scripts } from '../store/scripts.js';
-import { UserRepository } from '../store/user-repository.js';
-import { RankingJobs } from './ranking-jobs.js';
+import type { Config } from './config.js';
+import { createLogger } from './logger.js';
+import { RankingJobs } from './jobs/ranking-jobs.js';
+import { FeedRanker } from './services/feed-ranker.js';
+import { DiscoveryIndex } from './store/discovery-index.js';
+import { FeedStore } from './store/feed-store.js';
+import { createRedis, queueConnections } from './store/redis.js';
+import { Scripts } from './store/scripts.js';
+import { UserRepository } from './store/user-repository.js';
 
-/** `npm run worker`: a ranking worker only, against the server's Redis, until SIGTERM or SIGINT. */
-export async function runWorkerCommand(config: Config): Promise<void> {
+/** The composition of `npm run worker`: a ranking worker only, against the server's Redis, until SIGTERM or SIGINT. */
+export async function runWorker(config: Config): Promise<void> {
   if (!config.REDIS_URL) {
     console.error('npm run worker needs REDIS_URL, the Redis the server uses (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run worker).');
     process.exit(1);
@@ -22,7 +22,7 @@ export async function runWorkerCommand(config: Config): Promise<void> {
     await redis.connect();
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
-    jobs = await RankingJobs.start({ redisUrl: config.REDIS_URL, ranker, logger, worker: true, timeoutMs: config.REDIS_TIMEOUT_MS });
+    jobs = await RankingJobs.start({ connections: queueConnections(config.REDIS_URL, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
   } catch (error) {
     logger.fatal({ err: error }, 'could not start the ranking worker');
     process.exit(1);

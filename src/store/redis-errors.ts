@@ -1,0 +1,15 @@
+/** True for errors that mean "Redis is unreachable", as opposed to a bug in a command. */
+export function isConnectionError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const message = error.message;
+  return (
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY/i.test(
+      message,
+    ) || error.name === 'MaxRetriesPerRequestError'
+  );
+}
+
+/** True when Redis refused a write because it reached `maxmemory` (noeviction): nothing was written. */
+export function isStoreFullError(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('OOM ');
+}

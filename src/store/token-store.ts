@@ -1,0 +1,58 @@
+import type { Redis } from 'ioredis';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
+
+/** What Redis says about a token: whether it was revoked and whether its account still exists. */
+export type TokenStanding = { revoked: boolean; accountExists: boolean };
+export type TokenRef = { jti: string; pool: Pool; userId: number };
+
+/** The request connection comes back on its own schedule after an outage; callers wait for it a little. */
+const READY_WAIT_MS = 5_000;
+
+/** Revoked token ids and the shared signing secret, in Redis. */
+export class TokenStore {
+  constructor(private readonly redis: Redis) {}
+
+  async standing(token: TokenRef): Promise<TokenStanding> {
+    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.exists(keys.user(token.pool, token.userId))]);
+    return { revoked: revoked === 1, accountExists: exists === 1 };
+  }
+
+  /** The standing of each token, in one pipeline; throws if any look-up failed. */
+  async standings(tokens: readonly TokenRef[]): Promise<TokenStanding[]> {
+    const pipeline = this.redis.pipeline();
+    for (const token of tokens) pipeline.exists(keys.revokedToken(token.jti)).exists(keys.user(token.pool, token.userId));
+    const results = (await pipeline.exec()) ?? [];
+    return tokens.map((_, n) => {
+      const [[revokedFailure, isRevoked], [userFailure, userExists]] = [results[2 * n]!, results[2 * n + 1]!];
+      if (revokedFailure || userFailure) throw (revokedFailure ?? userFailure)!;
+      return { revoked: isRevoked === 1, accountExists: userExists === 1 };
+    });
+  }
+
+  /** Marks the token revoked until it would have expired anyway. */
+  async revoke(jti: string, ttlSeconds: number): Promise<void> {
+    await this.redis.set(keys.revokedToken(jti), '1', 'EX', ttlSeconds);
+  }
+
+  /** Resolves once the connection is ready, or after a short wait if it is not back by then. */
+  async ready(): Promise<void> {
+    if (this.redis.status === 'ready') return;
+    const { redis } = this;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      };
+      const timer = setTimeout(done, READY_WAIT_MS);
+      redis.once('ready', done);
+    });
+  }
+
+  /** The signing secret every process shares: the first candidate stored wins. */
+  async sharedSecret(candidate: string): Promise<string> {
+    await this.redis.set(keys.tokenSecret(), candidate, 'NX');
+    return (await this.redis.get(keys.tokenSecret())) ?? candidate;
+  }
+}
