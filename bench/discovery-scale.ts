@@ -28,7 +28,7 @@ import { FeedStore, type FeedPosition } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
-import { JsonClient } from './lib/json-client.js';
+import { JsonClient } from '../src/client/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { prng, zipf } from './lib/profiles.js';
 
@@ -215,7 +215,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     // -- registration to feed, through HTTP and the worker -------------------------------------------
     jobs = await RankingJobs.start({ redisUrl: redisProcess.url, ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
-    const client = new JsonClient(baseUrl);
+    const client = new JsonClient(baseUrl, { maxSockets: 256 });
     const addresses = new LoopbackAddresses(true);
     const registerHistogram = new Histogram();
     const rankedHistogram = new Histogram();

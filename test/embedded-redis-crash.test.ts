@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { freePort } from '../src/store/free-port.js';
 import { processIdentity } from '../src/store/process-identity.js';
-import { ApiClient } from './support/api-client.js';
+import { JsonClient } from '../src/client/json-client.js';
 import { registerAgent, type Account } from './support/accounts.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
 
@@ -49,7 +49,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
       expect(processesIn(redisDir)).toHaveLength(1);
       return service;
     };
-    const api = new ApiClient(`http://127.0.0.1:${port}`);
+    const api = new JsonClient(`http://127.0.0.1:${port}`);
     try {
       let service = await start();
       const [a, b] = [await registerAgent(api), await registerAgent(api)];

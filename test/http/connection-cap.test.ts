@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextLoopbackIp } from '../support/api-client.js';
+import { nextLoopbackIp } from '../support/loopback.js';
 import { startStack } from '../support/stack.js';
 
 const CAP = 20;
@@ -61,7 +61,7 @@ describe('connections per client address', () => {
     expect(conns.filter((c) => c.closed)).toHaveLength(CAP);
 
     const started = performance.now();
-    const health = await stack.api.get('/healthz', { ip: '127.0.0.2' });
+    const health = await stack.api.get('/healthz', { localAddress: '127.0.0.2' });
     expect(health.status).toBe(200);
     expect(performance.now() - started).toBeLessThan(1_000);
 

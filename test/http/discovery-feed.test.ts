@@ -5,7 +5,7 @@ import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
@@ -35,7 +35,7 @@ async function wholeFeed(token: string, limit = 100): Promise<Entry[]> {
   const out: Entry[] = [];
   let cursor: string | null = null;
   do {
-    const res: ApiResponse = await stack.api.get(`/api/v1/discovery/feed?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/feed?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token });
     expect(res.status).toBe(200);
     out.push(...res.body.items);
     cursor = res.body.next_cursor;
@@ -120,7 +120,7 @@ describe('GET /discovery/feed ranking', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const res: ApiResponse = await stack.api.get(`/api/v1/discovery/feed?limit=4${cursor ? `&cursor=${cursor}` : ''}`, { token: viewer.token });
+      const res: JsonResponse = await stack.api.get(`/api/v1/discovery/feed?limit=4${cursor ? `&cursor=${cursor}` : ''}`, { token: viewer.token });
       seen.push(...ids(res.body.items));
       cursor = res.body.next_cursor;
       if (cursor) await registerAgent(stack.api, { interests: 'zither' });

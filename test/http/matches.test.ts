@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
 
@@ -31,7 +31,7 @@ async function allPages(who: Who, path: string, limit: number) {
   const pages: any[][] = [];
   let cursor: string | null = null;
   do {
-    const res: ApiResponse = await stack.api.get(`${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: who.token });
+    const res: JsonResponse = await stack.api.get(`${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: who.token });
     expect(res.status).toBe(200);
     pages.push(res.body.items);
     cursor = res.body.next_cursor;

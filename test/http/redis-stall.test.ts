@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
@@ -47,7 +47,7 @@ async function eventually<T>(attempt: () => Promise<T>, ms = 10_000): Promise<T>
 
 type Outcome = { name: string; status: number; code?: string; retryAfter?: unknown; ms: number };
 
-async function timed(name: string, call: () => Promise<ApiResponse>): Promise<Outcome> {
+async function timed(name: string, call: () => Promise<JsonResponse>): Promise<Outcome> {
   const started = Date.now();
   const res = await call();
   return { name, status: res.status, code: res.body?.error?.code, retryAfter: res.headers['retry-after'], ms: Date.now() - started };

@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/store/free-port.js';
 
 import { registerAgent } from '../support/accounts.js';
-import { ApiClient } from '../support/api-client.js';
+import { JsonClient } from '../../src/client/json-client.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startRedis } from '../support/stack.js';
 import { eventually, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
@@ -26,7 +26,7 @@ async function serve(redisUrl: string) {
     EMBEDDED_WORKER: 'false',
   });
   await proc.waitFor(/listening on/);
-  return { proc, api: new ApiClient(`http://127.0.0.1:${port}`) };
+  return { proc, api: new JsonClient(`http://127.0.0.1:${port}`) };
 }
 
 const messageIds = (frames: StreamFrame[]) => frames.filter((f) => f.type === 'message.created').map((f) => (f.data.id ?? f.data.message.id) as number);
@@ -43,7 +43,7 @@ describe('a server killed (SIGKILL) while messages are being sent', () => {
 
     const acknowledged: number[] = [];
     const unanswered: Array<{ from: typeof a; key: string }> = [];
-    const send = (api: ApiClient, from: typeof a, key: string) =>
+    const send = (api: JsonClient, from: typeof a, key: string) =>
       api.post(`/api/v1/matches/${matchId}/messages`, { token: from.token, headers: { 'idempotency-key': key }, body: { body: key } });
     let dead = false;
     const sender = async (from: typeof a, n: number) => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
 import { keys } from '../../src/store/keys.js';
-import { nextLoopbackIp } from '../support/api-client.js';
+import { nextLoopbackIp } from '../support/loopback.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
@@ -101,7 +101,7 @@ describe('WebSocket connection caps', () => {
     expect(refused.body.error.code).toBe('rate_limited');
     expect(refused.body.error.message).toMatch(/token/);
 
-    const login = await one.api.post('/api/v1/auth/login', { body: { email: agent.email, password: agent.password }, ip: nextLoopbackIp() });
+    const login = await one.api.post('/api/v1/auth/login', { body: { email: agent.email, password: agent.password } });
     await connect(one, '/api/v1/ws', { token: login.body.token });
 
     await held[1]!.close();

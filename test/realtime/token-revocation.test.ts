@@ -1,7 +1,6 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
-import { nextLoopbackIp } from '../support/api-client.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
@@ -49,7 +48,7 @@ async function eventually(check: () => Promise<void>, ms: number) {
 }
 
 async function login(server: TestApp, email: string, password: string): Promise<string> {
-  const res = await server.api.post('/api/v1/auth/login', { body: { email, password }, ip: nextLoopbackIp() });
+  const res = await server.api.post('/api/v1/auth/login', { body: { email, password } });
   expect(res.status).toBe(200);
   return res.body.token;
 }
