@@ -122,7 +122,7 @@ export class Application {
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
     this.rankingJobs = await RankingJobs.start({ redisUrl: this.options.redisUrl, ranker, logger, worker: config.EMBEDDED_WORKER, timeoutMs: config.REDIS_TIMEOUT_MS });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
-    this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
+    this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     this.realtime = new Realtime({ redis: this.redis, scripts: this.scripts, pubsub: this.pubsub, subscriber: this.subscriber, logger });
     await this.realtime.start();
     this.events = this.realtime.publisher;

@@ -8,7 +8,7 @@ import type { Scripts } from './scripts.js';
 
 /** A position in a feed: in the ranked part (by score) or in the rest (by creation ms), then by id. */
 export type FeedPosition = { part: 'r' | 't'; score: number; id: number };
-/** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
+/** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
 export type FeedRow = FeedPosition & { card?: ProfileSource };
 /**
  * A page's rows, and the viewer's own card. `rankedAt` (ms) is when the feed was last ranked, undefined

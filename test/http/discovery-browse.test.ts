@@ -121,8 +121,8 @@ describe('GET /discovery/browse paging', () => {
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const feeds = new FeedStore(app.redis, app.scripts);
     const ranker = new FeedRanker(index, feeds, app.users);
-    const walking = new DiscoveryService(app.users, index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });
-    const driving = new DiscoveryService(app.users, index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 1_000 });
+    const walking = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });
+    const driving = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 1_000 });
     const viewerRef = { pool: 'agent' as const, userId: viewer.user_id };
     const all = async (service: DiscoveryService, filters: BrowseFilters) => {
       const out: string[] = [];

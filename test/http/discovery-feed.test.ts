@@ -100,7 +100,7 @@ describe('GET /discovery/feed ranking', () => {
     const app = stack.app;
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const feeds = new FeedStore(app.redis, app.scripts);
-    const tiny = new DiscoveryService(app.users, index, feeds, new FeedRanker(index, feeds, app.users), app.rankingJobs!.queue, {
+    const tiny = new DiscoveryService(index, feeds, new FeedRanker(index, feeds, app.users), app.rankingJobs!.queue, {
       scanLimit: 1,
       browseDriverLimit: 0,
     });
@@ -241,7 +241,7 @@ describe('GET /discovery/feed without a worker having run', () => {
       gender: 'man', bio: '', interests: ['bonsai'], city: '', state: '', themeId: 1,
     }))!;
     expect(await isRanked({ user_id: user.id } as Account)).toBe(false);
-    // others see it already (newest first in their unranked rest), its profile read from the account itself
+    // others see it already (newest first in their unranked rest)
     const seen = (await wholeFeed(sharer.token)).find((e) => e.user.id === user.id);
     expect(seen?.user.display_name).toBe('Unindexed');
     const { token } = await app.tokens.issue(user.id, 'agent');
