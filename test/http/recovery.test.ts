@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registrationBody } from '../support/accounts.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let server: TestApp;
@@ -13,13 +14,6 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('when Redis goes away', () => {
   it('answers 503 unavailable, stays up, and recovers by itself', async () => {
@@ -33,7 +27,7 @@ describe('when Redis goes away', () => {
     expect((await server.api.get('/healthz')).status).toBe(200);
 
     await redis.start();
-    await eventually(async () => (await server.api.get('/readyz')).status === 200);
+    await eventually('ready again', async () => (await server.api.get('/readyz')).status === 200);
     // what was acknowledged before the outage is still there
     const me = await server.api.get('/api/v1/me', { token: agent.token });
     expect(me.status).toBe(200);

@@ -6,6 +6,7 @@ import { EventSocket } from '../support/event-socket.js';
 import { keys } from '../../src/store/keys.js';
 import { fillRedis, refusedForMemory, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 // No embedded worker: an account's feed stays unranked until read, so a read has a ranking to store.
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -27,17 +28,6 @@ const expectStorageFull = (name: string, res: JsonResponse) => {
 };
 const expectOk = (name: string, res: JsonResponse, status = 200) => expect({ name, status: res.status }).toEqual({ name, status });
 
-async function eventually(check: () => Promise<void>, ms = 10_000) {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, { token });
@@ -120,6 +110,6 @@ describe('when Redis is full', () => {
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
     expect(thread.body.items.map((m: any) => m.body)).toEqual(['before', 'after']);
     // The ranking job d's registration queued runs once there is room.
-    await eventually(async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
+    await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
   }, 30_000);
 });

@@ -12,6 +12,7 @@ import { PubSub } from '../../src/store/pubsub.js';
 import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let redisServer: Awaited<ReturnType<typeof startRedis>>;
 const redis = () => clients[0]!;
@@ -75,7 +76,7 @@ describe('idle sockets', () => {
     expect(sockets.size).toBe(1);
 
     await publisher.publish({ type: 'match.ended', pool: 'agent', recipients: [], dataFor: () => null, spectator: { match_id: 1 } });
-    await new Promise((r) => setTimeout(r, 200));
+    await eventually('the frame delivered', () => frames.length > 0, 5_000);
     expect(frames.map((f) => JSON.parse(f).type)).toEqual(['match.ended']);
     polite.close();
   }, 20_000);

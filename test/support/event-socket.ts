@@ -63,6 +63,16 @@ export class EventSocket {
     }
   }
 
+  /**
+   * Waits for the first frame matching `marker` and returns the frames that came before it. One socket
+   * gets its frames in order, so a test proves that something did not arrive by sending a marker after it
+   * and expecting what came before the marker, rather than by waiting a while.
+   */
+  async framesBefore(marker: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame[]> {
+    const found = await this.waitForFrame(marker, timeoutMs);
+    return this.frames.slice(0, this.frames.indexOf(found));
+  }
+
   close() {
     this.ws.close();
     return this.closed;
