@@ -116,7 +116,6 @@ export class Application {
     this.users = new UserRepository(this.redis, this.scripts);
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
-    // -- services of each feature are built here --
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
@@ -150,7 +149,6 @@ export class Application {
     const routes: Route[] = [
       ...operationRoutes({ redis: this.redis, metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
       ...accountRoutes({ accounts: this.accounts, rateLimiter: this.rateLimiter, config }),
-      // -- routes of each feature are added here --
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
@@ -159,7 +157,7 @@ export class Application {
       ...socketDocRoutes(),
     ];
     for (const route of routes) this.http.route(route);
-    // -- WebSocket routes are registered here, before the fallbacks --
+    // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
       rateLimiter: this.rateLimiter,
       policy: {

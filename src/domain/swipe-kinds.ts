@@ -3,9 +3,6 @@ import { z } from 'zod';
 export const SWIPE_KINDS = ['like', 'pass', 'super_like'] as const;
 export type SwipeKind = (typeof SWIPE_KINDS)[number];
 
-/** Whether a swipe counts towards a match: a super like is a like that also notifies its target. */
-export const isLike = (kind: SwipeKind) => kind !== 'pass';
-
 /** Query of `POST /likes/{user_id}`. */
 export const likeQuerySchema = z
   .strictObject({

@@ -18,8 +18,6 @@ export type Request<B = unknown> = {
   auth?: Auth;
 };
 
-export type AuthedRequest<B = unknown> = Request<B> & { auth: Auth };
-
 export type Reply =
   | { status: number; json?: unknown; headers?: Record<string, string> }
   | { status: number; text: string; contentType: string; headers?: Record<string, string> };

@@ -145,10 +145,6 @@ export class FeedStore {
     return ids.map(Number);
   }
 
-  async isRanked(pool: Pool, id: number): Promise<boolean> {
-    return (await this.redis.zscore(keys.rankedFeeds(pool), String(id))) !== null;
-  }
-
   /** Up to `want` feed entries strictly after `after`, with their cards and the viewer's: one script call (lua/read_feed.lua). */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
     const reply = await this.scripts.run<Array<string | number>>(
