@@ -20,10 +20,10 @@ export class EventSocket {
   static open(
     baseUrl: string,
     path: string,
-    options: { token?: string; headers?: Record<string, string>; /** loopback address to connect from */ ip?: string } = {},
+    options: { token?: string; headers?: Record<string, string>; /** source address to connect from */ localAddress?: string } = {},
   ): Promise<EventSocket> {
     const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.ip });
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.localAddress });
     const socket = new EventSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
