@@ -4,7 +4,8 @@
  *
  *   domain  ←  store  ←  services  ←  http / realtime / jobs (the edges)  ←  app.ts, worker-app.ts  ←  main.ts
  *
- * config.ts and logger.ts are shared by every layer above domain; src/demo is an HTTP client of the API.
+ * config.ts and logger.ts are shared by every layer above domain; src/demo is an HTTP client of the API,
+ * built on src/client (the JSON client the demo, the bench and the tests share), which stands alone.
  * The runner also checks that src/domain carries no HTTP headers and no OpenAPI metadata
  * (`domain-knows-no-http`), which is about what a module says, not what it imports.
  */
@@ -17,6 +18,7 @@ const JOBS = '^src/jobs/';
 const COMPOSITION = '^src/(app|worker-app)\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const DEMO = '^src/demo/';
+const CLIENT = '^src/client/';
 
 /** A rule that `from` may not import `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -111,7 +113,13 @@ module.exports = {
       'demo-is-an-api-client',
       'The demo talks to the service over its public API only: it may import domain and logger, never the server side.',
       { path: DEMO },
-      { path: '^src/', pathNot: [DOMAIN, DEMO, '^src/logger\\.ts$'] },
+      { path: '^src/', pathNot: [DOMAIN, DEMO, CLIENT, '^src/logger\\.ts$'] },
+    ),
+    forbid(
+      'client-stands-alone',
+      'src/client is a plain HTTP client of the public API: it imports nothing of the service.',
+      { path: CLIENT },
+      { path: '^src/', pathNot: CLIENT },
     ),
     forbid('no-cycles', 'Modules do not import each other in a circle.', { path: '^src/' }, { circular: true }),
   ],

@@ -29,7 +29,7 @@ import { keys } from '../src/store/keys.js';
 import { queueConnections } from '../src/store/redis.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
-import { JsonClient } from './lib/json-client.js';
+import { JsonClient } from '../src/client/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { prng, zipf } from './lib/profiles.js';
 
@@ -130,7 +130,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   const index = new DiscoveryIndex(app.redis, app.scripts);
   const feeds = new FeedStore(app.redis, app.scripts);
   const ranker = new FeedRanker(index, feeds, app.users);
-  const discovery = new DiscoveryService(app.users, index, feeds, ranker, app.rankingJobs!.queue);
+  const discovery = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   let jobs: RankingJobs | undefined;
 
@@ -216,7 +216,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     // -- registration to feed, through HTTP and the worker -------------------------------------------
     jobs = await RankingJobs.start({ connections: queueConnections(redisProcess.url), ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
-    const client = new JsonClient(baseUrl);
+    const client = new JsonClient(baseUrl, { maxSockets: 256 });
     const addresses = new LoopbackAddresses(true);
     const registerHistogram = new Histogram();
     const rankedHistogram = new Histogram();

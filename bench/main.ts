@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { HelloCeiling, measureCeilings } from './lib/ceilings.js';
 import { killAllChildren, REPO_ROOT } from './lib/children.js';
 import { helpText, parseCli, UsageError } from './lib/cli.js';
-import { JsonClient } from './lib/json-client.js';
+import { JsonClient } from '../src/client/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { Monitor } from './lib/monitor.js';
 import { Population } from './lib/population.js';
@@ -81,7 +81,7 @@ async function main(): Promise<number> {
   const target: Target = options.url ? urlTarget(options.url, options.redisUrl) : await startEmbeddedService((line) => progress.info(line));
   const redis = target.redisUrl ? new Redis(target.redisUrl, { lazyConnect: true, enableAutoPipelining: false, maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', () => {});
-  const api = new JsonClient(target.baseUrl);
+  const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
   const monitor = new Monitor(target.baseUrl, target.pid, redis, target.metricsToken);
   const scenarios: ScenarioResult[] = [];
   let report: BenchReport | undefined;

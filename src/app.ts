@@ -121,13 +121,12 @@ export class Application {
     this.users = new UserRepository(this.redis, this.scripts);
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
-    // -- services of each feature are built here --
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
-    this.discovery = new DiscoveryService(this.users, discoveryIndex, feeds, ranker, this.rankingJobs.queue);
+    this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     const streams = new EventStreams(this.redis, this.scripts);
     this.realtime = new Realtime({
       streams,
@@ -166,7 +165,6 @@ export class Application {
     const routes: Route[] = [
       ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
       ...accountRoutes({ accounts: this.accounts, limits: addressLimits }),
-      // -- routes of each feature are added here --
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
@@ -175,7 +173,7 @@ export class Application {
       ...socketDocRoutes(),
     ];
     for (const route of routes) this.http.route(route);
-    // -- WebSocket routes are registered here, before the fallbacks --
+    // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
       rateLimiter: this.rateLimiter,
       policy: {

@@ -6,9 +6,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { freePort } from '../src/store/free-port.js';
 import { processIdentity } from '../src/store/process-identity.js';
-import { ApiClient } from './support/api-client.js';
+import { JsonClient } from '../src/client/json-client.js';
 import { registerAgent, type Account } from './support/accounts.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
+import { eventually } from './support/eventually.js';
 
 afterEach(killChildren);
 
@@ -28,13 +29,6 @@ function processesIn(dir: string): number[] {
   return pids;
 }
 
-async function eventually(check: () => boolean, ms = 5_000) {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('kill -9 of the service on its embedded Redis, then restart on the same DATA_DIR', () => {
   it('keeps every acknowledged write, never runs two redis-servers on the directory, and leaves a valid AOF', async () => {
@@ -49,7 +43,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
       expect(processesIn(redisDir)).toHaveLength(1);
       return service;
     };
-    const api = new ApiClient(`http://127.0.0.1:${port}`);
+    const api = new JsonClient(`http://127.0.0.1:${port}`);
     try {
       let service = await start();
       const [a, b] = [await registerAgent(api), await registerAgent(api)];
@@ -76,13 +70,15 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
           }
         };
         const writers = Array.from({ length: 6 }, (_, id) => writer(id));
-        await new Promise((r) => setTimeout(r, 800 + round * 300));
+        // Killed in the middle of the load, once it is well under way (counted, not timed).
+        const target = sentMessages.length + 40 + round * 20;
+        await eventually('writes under way', () => sentMessages.length >= target, 20_000);
         service.child.kill('SIGKILL');
         await service.exited;
         loading = false;
         await Promise.all(writers);
         // Its redis-server does not outlive it: it shuts down by itself, gracefully.
-        await eventually(() => processesIn(redisDir).length === 0);
+        await eventually('no redis-server left on the directory', () => processesIn(redisDir).length === 0, 5_000);
         service = await start();
       }
 

@@ -1,5 +1,5 @@
 import { runLoad, type ClientScript, type LoadRequest } from './http-load.js';
-import { JsonClient } from './json-client.js';
+import { JsonClient } from '../../src/client/json-client.js';
 import type { LoopbackAddresses } from './loopback.js';
 import { agentProfile } from './profiles.js';
 import type { Progress } from './progress.js';
@@ -123,7 +123,7 @@ export class Population {
    * Retry-After, so the real limit paces the run (five a minute); bounded by `durationMs`.
    */
   private async registerPaced(count: number, durationMs: number, recorder?: Recorder): Promise<BenchAgent[]> {
-    const api = new JsonClient(this.target.baseUrl);
+    const api = new JsonClient(this.target.baseUrl, { maxSockets: 256 });
     const deadline = performance.now() + durationMs;
     const made: BenchAgent[] = [];
     try {

@@ -1,6 +1,6 @@
 import { EventSocket, taggedBody, wsUrl } from '../lib/event-socket.js';
 import { startLoad, type ClientScript, type LoadHandle } from '../lib/http-load.js';
-import type { JsonResponse } from '../lib/json-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { bearer } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
 import { agentProfile } from '../lib/profiles.js';

@@ -1,5 +1,6 @@
 import type { Logger } from '../logger.js';
-import { DemoClient } from './demo-client.js';
+import { createServer } from 'node:net';
+import { JsonClient } from '../client/json-client.js';
 import { PERSONAS } from './personas.js';
 import { SimulatedAgent } from './simulated-agent.js';
 
@@ -8,10 +9,15 @@ export type DemoOptions = { minPauseMs?: number; maxPauseMs?: number };
 /**
  * `npm run demo`: a handful of simulated agents that register, swipe, match and chat through the public
  * HTTP API of the service at `baseUrl`, each from its own loopback address (127.0.0.x), so /spectator
- * comes alive. Runs until the process stops.
+ * comes alive. Where the system has only 127.0.0.1 (macOS), they all share it, and the registration limit
+ * paces them. Runs until the process stops.
  */
 export async function runDemo(baseUrl: string, logger: Logger, { minPauseMs = 1_000, maxPauseMs = 4_000 }: DemoOptions = {}): Promise<void> {
-  const agents = PERSONAS.map((persona, i) => new SimulatedAgent(persona, new DemoClient(baseUrl, `127.0.0.${10 + i}`), logger));
+  const ownAddresses = await canBind('127.0.0.10');
+  const agents = PERSONAS.map((persona, i) => {
+    const client = new JsonClient(baseUrl, { localAddress: ownAddresses ? `127.0.0.${10 + i}` : undefined, maxSockets: 4, timeoutMs: 10_000 });
+    return new SimulatedAgent(persona, client, logger);
+  });
   const joined: SimulatedAgent[] = [];
   await Promise.all(
     agents.map(async (agent) => {
@@ -36,4 +42,13 @@ export async function runDemo(baseUrl: string, logger: Logger, { minPauseMs = 1_
       }
     }
   }
+}
+
+/** Whether this machine routes `address` to itself (all of 127.0.0.0/8 on Linux, only 127.0.0.1 on macOS). */
+function canBind(address: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(0, address, () => probe.close(() => resolve(true)));
+  });
 }

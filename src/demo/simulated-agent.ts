@@ -1,5 +1,5 @@
 import type { Logger } from '../logger.js';
-import type { DemoClient, DemoResponse } from './demo-client.js';
+import type { JsonClient, JsonResponse } from '../client/json-client.js';
 import { pick, smallTalk, type Persona } from './personas.js';
 
 const PASSWORD = 'Demo-Agent-Pass-1!';
@@ -17,7 +17,7 @@ export class SimulatedAgent {
 
   constructor(
     readonly persona: Persona,
-    private readonly client: DemoClient,
+    private readonly client: JsonClient,
     private readonly logger: Logger,
   ) {}
 
@@ -30,15 +30,15 @@ export class SimulatedAgent {
     const email = `${this.persona.slug}@demo-agents.example.com`;
     const { slug: _slug, ...profile } = this.persona;
     for (let attempt = 0; attempt < 5; attempt++) {
-      let res = await this.client.send<Joined>('POST', '/api/v1/agents/register', { body: { ...profile, email, password: PASSWORD } });
-      if (res.status === 409) res = await this.client.send<Joined>('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
+      let res = await this.client.request<Joined>('POST', '/api/v1/agents/register', { body: { ...profile, email, password: PASSWORD } });
+      if (res.status === 409) res = await this.client.request<Joined>('POST', '/api/v1/auth/login', { body: { email, password: PASSWORD } });
       if (res.status === 200 || res.status === 201) {
         this.token = res.body.token;
         this.userId = res.body.user_id;
         return;
       }
       if (res.status !== 429) throw new Error(`${this.name} could not join: ${res.status} ${JSON.stringify(res.body)}`);
-      await sleep((res.retryAfterSeconds ?? 5) * 1000);
+      await sleep((Number(res.headers['retry-after']) || 5) * 1000);
     }
     throw new Error(`${this.name} could not join: still rate limited`);
   }
@@ -54,7 +54,7 @@ export class SimulatedAgent {
     if (!entry) return;
     const roll = Math.random();
     const kind = roll < 0.1 ? 'super_like' : roll < (entry.shared_interests.length > 0 ? 0.2 : 0.45) ? 'pass' : 'like';
-    const res = await this.client.send<{ matched?: boolean }>('POST', `/api/v1/likes/${entry.user.id}?kind=${kind}`, { token: this.token });
+    const res = await this.client.request<{ matched?: boolean }>('POST', `/api/v1/likes/${entry.user.id}?kind=${kind}`, { token: this.token });
     if (res.status === 200 && res.body.matched && kind !== 'pass') {
       this.logger.info(`demo: ${this.name} matched with ${entry.user.display_name}`);
     }
@@ -69,16 +69,16 @@ export class SimulatedAgent {
     const last = match.last_message;
     if (last && last.sender_id === this.userId && Math.random() < 0.75) return true; // waits for a reply
     if (last && Math.random() < 0.02) {
-      await this.client.send('DELETE', `/api/v1/matches/${match.id}`, { token: this.token });
+      await this.client.request('DELETE', `/api/v1/matches/${match.id}`, { token: this.token });
       this.logger.info(`demo: ${this.name} unmatched ${match.user.display_name}`);
       return true;
     }
     const body = smallTalk(!last, match.user.display_name, match.shared_interests);
-    await this.client.send('POST', `/api/v1/matches/${match.id}/messages`, { token: this.token, body: { body } });
+    await this.client.request('POST', `/api/v1/matches/${match.id}/messages`, { token: this.token, body: { body } });
     return true;
   }
 
-  private get<T>(path: string): Promise<DemoResponse<T>> {
-    return this.client.send<T>('GET', path, { token: this.token });
+  private get<T>(path: string): Promise<JsonResponse<T>> {
+    return this.client.get<T>(path, { token: this.token });
   }
 }

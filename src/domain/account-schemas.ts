@@ -4,7 +4,6 @@ import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests
 import { entryProblems, text } from './text.js';
 
 export const GENDERS = ['man', 'woman', 'nonbinary', 'other'] as const;
-export const THEME_IDS = [1, 2, 3, 4, 5, 6] as const;
 export const MIN_AGE = 18;
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;

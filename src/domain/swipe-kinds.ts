@@ -3,8 +3,5 @@ import { z } from 'zod';
 export const SWIPE_KINDS = ['like', 'pass', 'super_like'] as const;
 export type SwipeKind = (typeof SWIPE_KINDS)[number];
 
-/** Whether a swipe counts towards a match: a super like is a like that also notifies its target. */
-export const isLike = (kind: SwipeKind) => kind !== 'pass';
-
 /** A swipe's kind, as a client names it. */
 export const swipeKindSchema = z.enum(SWIPE_KINDS, { error: `must be one of ${SWIPE_KINDS.join(', ')}` });

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { errors } from '../domain/errors.js';
-import { validate } from '../domain/validation.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -29,11 +28,6 @@ export const cursorParam = z
 /** `limit` and `cursor`, to spread into a list endpoint's query schema. */
 export const pageParams = { limit: limitParam, cursor: cursorParam };
 export const pageQuerySchema = z.strictObject(pageParams);
-
-/** A `limit` query value on its own (400 naming `limit` when bad). */
-export function parseLimit(raw: string | null | undefined): number {
-  return validate(z.object({ limit: limitParam }), { limit: raw ?? undefined }, 'query').limit;
-}
 
 /** An opaque cursor: base64url of JSON. */
 export function encodeCursor(value: unknown): string {

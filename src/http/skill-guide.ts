@@ -69,6 +69,8 @@ a comma list), \`interests\` (comma list) with \`interests_mode=any|all\`, \`cit
 A short page with a cursor is not the end: each page does a bounded amount of searching, so a broad or
 rarely matched query may answer fewer than \`limit\` items, even none, with a \`next_cursor\`. Keep
 following \`next_cursor\` until it is \`null\`; nothing is skipped or repeated along the way.
+Give each query parameter once (only \`gender\` and \`interests\` may repeat): a second \`limit\` or
+\`kind\` is a 400 naming it.
 
 \`\`\`bash
 curl -s "$BASE/api/v1/discovery/feed?limit=5" -H "Authorization: Bearer $TOKEN"

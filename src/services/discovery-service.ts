@@ -5,7 +5,6 @@ import { publicProfile, type ProfileSource, type PublicProfile } from '../domain
 import { filterGroups, type DiscoveryIndex } from '../store/discovery-index.js';
 import type { FeedPosition, FeedStore } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
-import type { UserRepository } from '../store/user-repository.js';
 import { isStoreFullError } from '../store/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
@@ -38,7 +37,6 @@ const TOP_UP_AFTER_MS = 60_000;
 /** The discovery reads: the ranked feed and browse. */
 export class DiscoveryService {
   constructor(
-    private readonly users: UserRepository,
     private readonly index: DiscoveryIndex,
     private readonly feeds: FeedStore,
     private readonly ranker: FeedRanker,
@@ -62,7 +60,7 @@ export class DiscoveryService {
     }
 
     const shown = rows.rows.slice(0, limit);
-    const found = await this.withProfiles(pool, shown);
+    const found = shown.map((row) => row.card);
     const mine = rows.viewer?.interests ?? [];
     const entries = shown.flatMap((row, i) => {
       const user = found[i];
@@ -110,20 +108,12 @@ export class DiscoveryService {
       budget: this.limits.browseBudget ?? BROWSE_BUDGET,
     });
     const shown = result.rows.slice(0, limit);
-    const found = await this.withProfiles(pool, shown);
+    const found = shown.map((row) => row.card);
     const now = new Date();
     const items = found.filter((user): user is ProfileSource => user !== undefined).map((user) => publicProfile(user, now));
     const last = shown[shown.length - 1];
     const next = result.rows.length > limit && last ? { ms: last.ms, id: last.id } : (result.stop ?? null);
     return { items, next };
-  }
-
-  /** Each row's profile: its card, or (for an account indexed before cards existed) the account itself. */
-  private async withProfiles(pool: Pool, rows: ReadonlyArray<{ id: number; card?: ProfileSource }>): Promise<Array<ProfileSource | undefined>> {
-    const missing = rows.filter((row) => !row.card).map((row) => row.id);
-    if (missing.length === 0) return rows.map((row) => row.card);
-    const loaded = new Map((await this.users.findMany(pool, missing)).flatMap((user) => (user ? [[user.id, user] as const] : [])));
-    return rows.map((row) => row.card ?? loaded.get(row.id));
   }
 
   /** Current weights of the given interests (for entries of the unranked rest that share some). */

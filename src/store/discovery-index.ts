@@ -50,7 +50,7 @@ export type BrowseQuery = {
   budget: number;
 };
 
-/** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
+/** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
 export type BrowseRows = {
   rows: Array<{ id: number; ms: number; card?: ProfileSource }>;
   stop?: { ms: number; id: number };

@@ -9,7 +9,7 @@ import { decodeCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
 export type { FeedPosition };
-/** `card` is undefined for an account indexed before cards existed (read its profile elsewhere). */
+/** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
 export type FeedRow = FeedPosition & { card?: ProfileSource };
 /**
  * A page's rows, and the viewer's own card. `rankedAt` (ms) is when the feed was last ranked, undefined
@@ -144,10 +144,6 @@ export class FeedStore {
   async unranked(pool: Pool): Promise<number[]> {
     const ids = await this.redis.zdiff(2, keys.poolUsers(pool), keys.rankedFeeds(pool));
     return ids.map(Number);
-  }
-
-  async isRanked(pool: Pool, id: number): Promise<boolean> {
-    return (await this.redis.zscore(keys.rankedFeeds(pool), String(id))) !== null;
   }
 
   /** Up to `want` feed entries strictly after `after`, with their cards and the viewer's: one script call (lua/read_feed.lua). */

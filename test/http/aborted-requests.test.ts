@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/store/free-port.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {
@@ -13,13 +14,6 @@ afterAll(async () => {
 });
 afterEach(killChildren);
 
-async function eventually(check: () => boolean, ms = 2_000) {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A POST whose body stops half-way: the client promises 1,000 bytes and sends 10. */
 function startHalfBody(port: number): Promise<Socket> {
@@ -41,9 +35,9 @@ describe('a request whose client goes away while sending the body', () => {
   it('is settled at once: the in-flight count goes down and shutdown does not wait for it', async () => {
     server = await startApp(redis.url, { SHUTDOWN_GRACE_MS: 20_000 });
     const socket = await startHalfBody(server.app.port);
-    await eventually(() => server.app.http.inFlightCount === 1);
+    await eventually('the request in flight', () => server.app.http.inFlightCount === 1);
     socket.destroy();
-    await eventually(() => server.app.http.inFlightCount === 0);
+    await eventually('nothing in flight', () => server.app.http.inFlightCount === 0);
     // Nothing is in flight any more, so stopping takes far less than the 20 s grace period.
     const started = Date.now();
     await server.app.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
 
 const LIMITS = {
@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const like = (app: TestApp, from: Account, to: Account) => app.api.post(`/api/v1/likes/${to.user_id}?kind=like`, { token: from.token });
 
-function expectLimited(res: ApiResponse, windowSeconds: number) {
+function expectLimited(res: JsonResponse, windowSeconds: number) {
   expect(res.status).toBe(429);
   expect(res.body.error.code).toBe('rate_limited');
   const retryAfter = Number(res.headers['retry-after']);

@@ -6,7 +6,7 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -35,7 +35,7 @@ async function browse(query: string, token = viewer.token, limit = 100): Promise
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: ApiResponse = await stack.api.get(`/api/v1/discovery/browse?limit=${limit}${query ? `&${query}` : ''}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/browse?limit=${limit}${query ? `&${query}` : ''}${cursor ? `&cursor=${cursor}` : ''}`, { token });
     expect(res.status, res.text).toBe(200);
     out.push(...res.body.items.map((p: { id: number }) => nameOf(p.id)));
     cursor = res.body.next_cursor;
@@ -121,8 +121,8 @@ describe('GET /discovery/browse paging', () => {
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const feeds = new FeedStore(app.redis, app.scripts);
     const ranker = new FeedRanker(index, feeds, app.users);
-    const walking = new DiscoveryService(app.users, index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });
-    const driving = new DiscoveryService(app.users, index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 1_000 });
+    const walking = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });
+    const driving = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 1_000 });
     const viewerRef = { pool: 'agent' as const, userId: viewer.user_id };
     const all = async (service: DiscoveryService, filters: BrowseFilters) => {
       const out: string[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/domain/pool.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
@@ -63,7 +63,7 @@ describe('pool isolation under random operations', () => {
     const matchUsers = new Map<number, number[]>();
     const counts: Record<string, number> = {};
 
-    const check = (actor: Actor, what: string, res: ApiResponse) => {
+    const check = (actor: Actor, what: string, res: JsonResponse) => {
       const context = `seed ${seed}: ${actor.pool} ${actor.user_id} ${what} → ${res.status} ${res.text.slice(0, 300)}`;
       expect(res.status, context).toBeLessThan(500);
       for (const other of actors) if (other.pool !== actor.pool) expect(res.text.includes(other.name), context).toBe(false);
@@ -87,7 +87,7 @@ describe('pool isolation under random operations', () => {
       const matchId = own.length > 0 && roll0 < 0.6 ? random.pick(own) : all.length > 0 && roll0 < 0.9 ? random.pick(all) : 1_000_000 + random.int(50);
       const roll = random.next();
       let what: string;
-      let res: ApiResponse;
+      let res: JsonResponse;
       if (roll < 0.4) {
         const kind = random.next() < 0.8 ? 'like' : random.pick(['pass', 'super_like']);
         what = `POST /likes/${target.user_id}?kind=${kind}`;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, type Account } from '../support/accounts.js';
-import type { ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
 
@@ -28,10 +28,10 @@ async function matchPair(x: Who, y: Who): Promise<number> {
 
 /** Every page of a list, following next_cursor. */
 async function allPages(who: Who, path: string, limit: number) {
-  const pages: ApiResponse['body'][][] = [];
+  const pages: JsonResponse['body'][][] = [];
   let cursor: string | null = null;
   do {
-    const res: ApiResponse = await stack.api.get(`${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: who.token });
+    const res: JsonResponse = await stack.api.get(`${path}?limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`, { token: who.token });
     expect(res.status).toBe(200);
     pages.push(res.body.items);
     cursor = res.body.next_cursor;
@@ -59,7 +59,7 @@ describe('the whole flow: register, like, like back, match, message both ways, r
     expect(one.body).toEqual(listA.body.items[0]);
 
     // messages both ways
-    const sent: ApiResponse['body'][] = [];
+    const sent: JsonResponse['body'][] = [];
     for (let i = 0; i < 25; i++) {
       const from: Account = i % 2 === 0 ? a : b;
       const res = await send(from, matchId, i === 3 ? '  Fancy some JAZZ   music, or chess?  ' : `message ${i}`);

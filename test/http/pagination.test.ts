@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
 import { validate } from '../../src/domain/validation.js';
-import { decodeCursor, encodeCursor, pageQuerySchema, parseLimit, toPage } from '../../src/http/pagination.js';
+import { decodeCursor, encodeCursor, pageQuerySchema, toPage } from '../../src/http/pagination.js';
+
+const parseLimit = (limit?: string) => validate(pageQuerySchema, { limit }, 'query').limit;
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';
 

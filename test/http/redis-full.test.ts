@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nextLoopbackIp, type ApiResponse } from '../support/api-client.js';
+import type { JsonResponse } from '../../src/client/json-client.js';
 import { PASSWORD, registerAgent, registrationBody } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { keys } from '../../src/store/keys.js';
 import { fillRedis, refusedForMemory, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 // No embedded worker: an account's feed stays unranked until read, so a read has a ranking to store.
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -21,23 +22,12 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const expectStorageFull = (name: string, res: ApiResponse) => {
+const expectStorageFull = (name: string, res: JsonResponse) => {
   expect({ name, status: res.status, code: res.body?.error?.code }).toEqual({ name, status: 507, code: 'storage_full' });
   expect(res.headers['retry-after'], name).toMatch(/^\d+$/);
 };
-const expectOk = (name: string, res: ApiResponse, status = 200) => expect({ name, status: res.status }).toEqual({ name, status });
+const expectOk = (name: string, res: JsonResponse, status = 200) => expect({ name, status: res.status }).toEqual({ name, status });
 
-async function eventually(check: () => Promise<void>, ms = 10_000) {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
 
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, { token });
@@ -63,9 +53,9 @@ describe('when Redis is full', () => {
     await fillRedis(probe);
     const before = await snapshotKeys(probe);
 
-    const writes: Array<[string, () => Promise<ApiResponse>]> = [
-      ['register agent', () => api.post('/api/v1/agents/register', { body: registrationBody(), ip: nextLoopbackIp() })],
-      ['register member', () => api.post('/api/v1/auth/register', { body: registrationBody(), ip: nextLoopbackIp() })],
+    const writes: Array<[string, () => Promise<JsonResponse>]> = [
+      ['register agent', () => api.post('/api/v1/agents/register', { body: registrationBody() })],
+      ['register member', () => api.post('/api/v1/auth/register', { body: registrationBody() })],
       ['update profile', () => api.patch('/api/v1/me', { token: a.token, body: { bio: 'changed while full' } })],
       ['like', () => api.post(`/api/v1/likes/${d.user_id}?kind=like`, { token: a.token })],
       ['pass', () => api.post(`/api/v1/likes/${d.user_id}?kind=pass`, { token: b.token })],
@@ -77,7 +67,7 @@ describe('when Redis is full', () => {
     ];
     for (const [name, write] of writes) expectStorageFull(name, await write());
 
-    const reads: Array<[string, () => Promise<ApiResponse>]> = [
+    const reads: Array<[string, () => Promise<JsonResponse>]> = [
       ['me', () => api.get('/api/v1/me', { token: a.token })],
       ['profile', () => api.get(`/api/v1/users/${b.user_id}`, { token: a.token })],
       ['ranked feed', () => api.get('/api/v1/discovery/feed', { token: a.token })],
@@ -90,7 +80,7 @@ describe('when Redis is full', () => {
       ['spectator messages', () => api.get(`/api/v1/spectator/matches/${matchId}/messages`)],
       ['readyz', () => api.get('/readyz')],
       // a login stores nothing: the login limit cannot count it while full, and lets it through
-      ['login', () => api.post('/api/v1/auth/login', { body: { email: a.email, password: PASSWORD }, ip: nextLoopbackIp() })],
+      ['login', () => api.post('/api/v1/auth/login', { body: { email: a.email, password: PASSWORD } })],
     ];
     for (const [name, read] of reads) expectOk(name, await read());
     const unranked = await api.get('/api/v1/discovery/feed', { token: d.token });
@@ -115,11 +105,11 @@ describe('when Redis is full', () => {
     expectOk('message', await api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body: 'after' } }), 201);
     expectOk('update profile', await api.patch('/api/v1/me', { token: a.token, body: { bio: 'changed after' } }));
     expectOk('unmatch', await api.delete(`/api/v1/matches/${otherMatchId}`, { token: c.token }), 204);
-    expectOk('register', await api.post('/api/v1/agents/register', { body: registrationBody(), ip: nextLoopbackIp() }), 201);
+    expectOk('register', await api.post('/api/v1/agents/register', { body: registrationBody() }), 201);
     expectOk('logout', await api.post('/api/v1/auth/logout', { token: c2.token }), 204);
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
     expect(thread.body.items.map((m: { body: string }) => m.body)).toEqual(['before', 'after']);
     // The ranking job d's registration queued runs once there is room.
-    await eventually(async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
+    await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
   }, 30_000);
 });

@@ -10,6 +10,7 @@ import { queueConnections } from '../../src/store/redis.js';
 import { registerAgent } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 // A server that only queues ranking jobs: every worker in this file is started by the test itself.
 let redis: Awaited<ReturnType<typeof startRedis>>;
@@ -25,15 +26,6 @@ afterAll(async () => {
 
 afterEach(killChildren);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() - started > ms) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const rankedCount = () => server.app.redis.zcard(keys.rankedFeeds('agent'));
 const isRanked = (id: number) => server.app.redis.zscore(keys.rankedFeeds('agent'), String(id)).then((s) => s !== null);
@@ -42,12 +34,12 @@ describe('ranking jobs', () => {
   it('are queued by registration and run by `npm run worker`, which stops gracefully on SIGTERM', async () => {
     const a = await registerAgent(server.api, { interests: 'tango' });
     const b = await registerAgent(server.api, { interests: 'tango' });
-    await new Promise((r) => setTimeout(r, 200));
+    // This server runs no worker: the jobs wait in the queue until one starts.
     expect(await isRanked(a.user_id)).toBe(false);
     expect(await server.app.rankingJobs!.queue.queue.getWaitingCount()).toBeGreaterThanOrEqual(2);
 
     const worker = spawnTsx(['src/main.ts', 'worker'], { REDIS_URL: redis.url });
-    await until('the worker to rank both feeds', async () => (await isRanked(a.user_id)) && (await isRanked(b.user_id)));
+    await eventually('the worker to rank both feeds', async () => (await isRanked(a.user_id)) && (await isRanked(b.user_id)));
     expect(await server.app.redis.zrange(keys.feed('agent', a.user_id), '0', '-1')).toEqual([String(b.user_id)]);
     expect(await server.app.redis.zrange(keys.feed('agent', b.user_id), '0', '-1')).toEqual([String(a.user_id)]);
 
@@ -86,7 +78,7 @@ describe('ranking jobs', () => {
     const before = await rankedCount();
 
     const first = spawnTsx(['test/support/ranking-worker-child.ts'], { REDIS_URL: redis.url });
-    await until('the first worker to have ranked some', async () => (await rankedCount()) >= before + 20, 15_000);
+    await eventually('the first worker to have ranked some', async () => (await rankedCount()) >= before + 20, 15_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const queue = app.rankingJobs!.queue.queue;
@@ -100,7 +92,7 @@ describe('ranking jobs', () => {
       worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },
     });
     try {
-      await until('every feed ranked and the queue drained', async () => {
+      await eventually('every feed ranked and the queue drained', async () => {
         const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
         return (await feeds.unranked('agent')).length === 0 && (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.delayed ?? 0) === 0 && counts;
       }, 30_000);

@@ -3,10 +3,11 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/store/free-port.js';
 
 import { registerAgent } from '../support/accounts.js';
-import { ApiClient } from '../support/api-client.js';
+import { JsonClient } from '../../src/client/json-client.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startRedis } from '../support/stack.js';
-import { eventually, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
+import { spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
+import { eventually } from '../support/eventually.js';
 
 afterEach(killChildren);
 let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
@@ -26,7 +27,7 @@ async function serve(redisUrl: string) {
     EMBEDDED_WORKER: 'false',
   });
   await proc.waitFor(/listening on/);
-  return { proc, api: new ApiClient(`http://127.0.0.1:${port}`) };
+  return { proc, api: new JsonClient(`http://127.0.0.1:${port}`) };
 }
 
 const messageIds = (frames: StreamFrame[]) => frames.filter((f) => f.type === 'message.created').map((f) => (f.data.id ?? f.data.message.id) as number);
@@ -43,7 +44,7 @@ describe('a server killed (SIGKILL) while messages are being sent', () => {
 
     const acknowledged: number[] = [];
     const unanswered: Array<{ from: typeof a; key: string }> = [];
-    const send = (api: ApiClient, from: typeof a, key: string) =>
+    const send = (api: JsonClient, from: typeof a, key: string) =>
       api.post(`/api/v1/matches/${matchId}/messages`, { token: from.token, headers: { 'idempotency-key': key }, body: { body: key } });
     let dead = false;
     const sender = async (from: typeof a, n: number) => {
@@ -55,7 +56,7 @@ describe('a server killed (SIGKILL) while messages are being sent', () => {
       }
     };
     const senders = Array.from({ length: 8 }, (_, n) => sender(n % 2 ? a : b, n));
-    await eventually(async () => acknowledged.length >= 300, 15_000, '300 messages acknowledged');
+    await eventually('300 messages acknowledged', () => acknowledged.length >= 300, 15_000);
     first.proc.child.kill('SIGKILL');
     dead = true;
     await first.proc.exited;
@@ -69,7 +70,7 @@ describe('a server killed (SIGKILL) while messages are being sent', () => {
       expect(res.status).toBe(201);
       acknowledged.push(res.body.id);
     }
-    await eventually(async () => (await client!.hlen('outbox:agent')) === 0, 10_000, 'outbox emptied');
+    await eventually('outbox emptied', async () => (await client!.hlen('outbox:agent')) === 0);
     second.api.close();
     for (const frames of [await userFrames(client, 'agent', a.user_id), await userFrames(client, 'agent', b.user_id), await spectatorFrames(client)]) {
       const ids = messageIds(frames);

@@ -3,7 +3,8 @@ import type { Match } from '../../src/domain/match.js';
 import { keys } from '../../src/store/keys.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
-import { eventually, messageFrames, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
+import { messageFrames, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
+import { eventually } from '../support/eventually.js';
 
 // Writes are committed straight through the repositories, as a process that died right after the commit
 // (before appending the events) would leave them; a server must then deliver their events exactly once.
@@ -66,7 +67,7 @@ describe('events of writes committed but never appended (a crash between the two
     expect(swiped).toMatchObject({ status: 'recorded', effect: 'created' });
 
     const redis = sweeping.app.redis;
-    await eventually(async () => (await redis.hlen(keys.outbox('agent'))) === 0, 5_000, 'outbox emptied');
+    await eventually('outbox emptied', async () => (await redis.hlen(keys.outbox('agent'))) === 0);
     for (const message of messages) {
       const frames = await framesOf(sweeping, pair, message.id);
       expect(counts(frames), `message ${message.id}`).toEqual([1, 1, 1]);

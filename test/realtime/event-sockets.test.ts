@@ -104,10 +104,7 @@ describe('GET /api/v1/ws: delivery', () => {
     const socket = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     await one.app.events.publish(event([a.user_id], 1, { pool: 'member' }));
     await one.app.events.publish(event([a.user_id], 2));
-    const frames = await socket.waitFor(1);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(frames[0]!.data.n).toBe(2);
-    expect(socket.frames).toHaveLength(1);
+    expect(await socket.framesBefore((f) => f.data.n === 2)).toEqual([]);
   });
 
   it('reaches a socket on another server process sharing the Redis', async () => {
@@ -135,10 +132,10 @@ describe('since: replay then live, no gap and no duplicate', () => {
     const replayed = await back.waitFor(3);
     expect(replayed.map((f) => f.data.n)).toEqual([2, 3, 4]);
     await one.app.events.publish(event([a.user_id], 5));
-    await back.waitFor(4);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(back.frames.map((f) => f.data.n)).toEqual([2, 3, 4, 5]);
-    expect(back.frames.map((f) => f.id)).toEqual((await streamIds(keys.userEvents('agent', a.user_id))).slice(1));
+    await one.app.events.publish(event([a.user_id], 6)); // the marker: nothing more came before it
+    const beforeMarker = await back.framesBefore((f) => f.data.n === 6);
+    expect(beforeMarker.map((f) => f.data.n)).toEqual([2, 3, 4, 5]);
+    expect(beforeMarker.map((f) => f.id)).toEqual((await streamIds(keys.userEvents('agent', a.user_id))).slice(1, -1));
   });
 
   it('since=0 replays every kept event', async () => {
@@ -162,17 +159,16 @@ describe('since: replay then live, no gap and no duplicate', () => {
     const sockets = [];
     for (let i = 0; i < 10; i++) {
       sockets.push(await connect(i % 2 ? two.baseUrl : one.baseUrl, `/api/v1/ws?since=${since}`, { token: a.token }));
-      await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 10)); // pacing: events keep arriving between the connects
     }
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 150)); // and for a while after the last one
     publishing = false;
     await publisher;
     const all = await streamIds(key);
     const expected = all.slice(all.indexOf(since) + 1);
+    await one.app.events.publish(event([a.user_id], -1)); // the marker: every socket got exactly `expected` before it
     for (const socket of sockets) {
-      await socket.waitFor(expected.length);
-      await new Promise((r) => setTimeout(r, 20));
-      expect(socket.frames.map((f) => f.id)).toEqual(expected);
+      expect((await socket.framesBefore((f) => f.data.n === -1)).map((f) => f.id)).toEqual(expected);
     }
   });
 });
@@ -192,7 +188,8 @@ describe('slow consumers', () => {
     const fastFrames = await fast.waitFor(total, 20_000);
     expect(fastFrames.map((f) => f.data.n)).toEqual(Array.from({ length: total }, (_, i) => i));
     await spectator.waitForFrame((f) => f.data.n === total - 1, 10_000);
-    await new Promise((r) => setTimeout(r, 600)); // a sweep or two
+    // Give the sweep (every 250 ms) a few turns to see the backlog: a paused client cannot observe the close.
+    await new Promise((r) => setTimeout(r, 1_000));
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await slow.closed;
     expect(closed).toEqual({ code: 4008, reason: 'too slow; reconnect with since=<last id>' });

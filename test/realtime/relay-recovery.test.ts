@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../src/services/events.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let server: TestApp;
@@ -17,17 +18,6 @@ afterAll(async () => {
 
 const event = (userId: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
 
-async function eventually<T>(attempt: () => Promise<T>, ms = 10_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 describe('when Redis goes away and comes back', () => {
   it('refuses new sockets with 503, then asks open ones to resume with since, and nothing is lost', async () => {
@@ -43,16 +33,16 @@ describe('when Redis goes away and comes back', () => {
 
     await redis.start();
     // Published as soon as Redis takes writes, possibly before this process hears live events again.
-    await eventually(() => server.app.events.publish(event(agent.user_id, 2)));
+    await eventually('an event published', () => server.app.events.publish(event(agent.user_id, 2)));
     expect(await socket.closed).toEqual({ code: 1012, reason: 'live relay was interrupted; reconnect with since=<last id>' });
 
     const lastSeen = socket.frames.at(-1)!.id;
     expect(socket.frames[0]!.id).toBe(first!.id);
-    const resumed = await eventually(() => EventSocket.open(server.baseUrl, `/api/v1/ws?since=${lastSeen}`, { token: agent.token }));
+    const resumed = await eventually('a resumed socket', () => EventSocket.open(server.baseUrl, `/api/v1/ws?since=${lastSeen}`, { token: agent.token }));
     await server.app.events.publish(event(agent.user_id, 3));
-    await resumed.waitFor(3 - socket.frames.length);
-    await new Promise((r) => setTimeout(r, 100));
-    expect([...socket.frames, ...resumed.frames].map((f) => f.data.n)).toEqual([1, 2, 3]);
+    await server.app.events.publish(event(agent.user_id, 4)); // the marker: nothing else came before it
+    const beforeMarker = await resumed.framesBefore((f) => f.data.n === 4);
+    expect([...socket.frames, ...beforeMarker].map((f) => f.data.n)).toEqual([1, 2, 3]);
     resumed.ws.terminate();
   });
 });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
 import { keys } from '../../src/store/keys.js';
-import { nextLoopbackIp } from '../support/api-client.js';
+import { eventually } from '../support/eventually.js';
+import { nextLoopbackIp } from '../support/loopback.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
@@ -29,13 +30,13 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-async function connect(server: TestApp, path: string, options: { token?: string; ip?: string } = {}) {
-  const socket = await EventSocket.open(server.baseUrl, path, { ip: nextLoopbackIp(), ...options });
+async function connect(server: TestApp, path: string, options: { token?: string; localAddress?: string } = {}) {
+  const socket = await EventSocket.open(server.baseUrl, path, { localAddress: nextLoopbackIp(), ...options });
   open.push(socket);
   return socket;
 }
 
-const refusal = (server: TestApp, path: string, options: { token?: string; ip?: string } = {}) =>
+const refusal = (server: TestApp, path: string, options: { token?: string; localAddress?: string } = {}) =>
   connect(server, path, options).then(
     () => {
       throw new Error('the upgrade was accepted');
@@ -72,25 +73,25 @@ describe('WebSocket connection caps', () => {
     const ip = nextLoopbackIp();
     const agent = await registerAgent(one.api);
     const held = [
-      await connect(one, '/api/v1/spectator/stream', { ip }),
-      await connect(one, '/api/v1/spectator/stream?since=0', { ip }),
-      await connect(one, '/api/v1/ws', { ip, token: agent.token }),
+      await connect(one, '/api/v1/spectator/stream', { localAddress: ip }),
+      await connect(one, '/api/v1/spectator/stream?since=0', { localAddress: ip }),
+      await connect(one, '/api/v1/ws', { localAddress: ip, token: agent.token }),
     ];
     for (const path of ['/api/v1/spectator/stream', '/api/v1/ws']) {
-      const refused = await refusal(one, path, { ip, token: agent.token });
+      const refused = await refusal(one, path, { localAddress: ip, token: agent.token });
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('rate_limited');
       expect(refused.body.error.message).toMatch(/address/);
     }
     // Counted per process, and per address.
-    await connect(two, '/api/v1/spectator/stream', { ip });
+    await connect(two, '/api/v1/spectator/stream', { localAddress: ip });
     await connect(one, '/api/v1/spectator/stream');
 
     await held[0]!.close();
     await held[2]!.close();
-    await connect(one, '/api/v1/spectator/stream', { ip });
-    await connect(one, '/api/v1/ws', { ip, token: agent.token });
-    expect((await refusal(one, '/api/v1/spectator/stream', { ip })).status).toBe(429);
+    await connect(one, '/api/v1/spectator/stream', { localAddress: ip });
+    await connect(one, '/api/v1/ws', { localAddress: ip, token: agent.token });
+    expect((await refusal(one, '/api/v1/spectator/stream', { localAddress: ip })).status).toBe(429);
   });
 
   it('refuses more than WS_MAX_PER_TOKEN sockets of one token with 429; another token of the account is counted apart', async () => {
@@ -101,7 +102,7 @@ describe('WebSocket connection caps', () => {
     expect(refused.body.error.code).toBe('rate_limited');
     expect(refused.body.error.message).toMatch(/token/);
 
-    const login = await one.api.post('/api/v1/auth/login', { body: { email: agent.email, password: agent.password }, ip: nextLoopbackIp() });
+    const login = await one.api.post('/api/v1/auth/login', { body: { email: agent.email, password: agent.password } });
     await connect(one, '/api/v1/ws', { token: login.body.token });
 
     await held[1]!.close();
@@ -133,8 +134,7 @@ describe('WebSocket connection caps', () => {
     const remaining = open.splice(0);
     await Promise.all(remaining.slice(0, 3).map((socket) => socket.close()));
     for (const socket of remaining.slice(3)) socket.ws.terminate();
-    const deadline = Date.now() + 5_000;
-    while ([one, two].some((s) => s.app.realtime.sockets!.size > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await eventually('every socket gone on both servers', () => [one, two].every((s) => s.app.realtime.sockets!.size === 0));
     for (const server of [one, two]) {
       expect(server.app.realtime.sockets!.size).toBe(0);
       expect(server.app.realtime.sockets!.capsHeld).toEqual({ addresses: 0, tokens: 0 });

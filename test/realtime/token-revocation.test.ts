@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
-import { nextLoopbackIp } from '../support/api-client.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
 
@@ -36,20 +36,9 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
 }
 
-async function eventually(check: () => Promise<void>, ms: number) {
-  const started = Date.now();
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() - started > ms) throw error;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-}
 
 async function login(server: TestApp, email: string, password: string): Promise<string> {
-  const res = await server.api.post('/api/v1/auth/login', { body: { email, password }, ip: nextLoopbackIp() });
+  const res = await server.api.post('/api/v1/auth/login', { body: { email, password } });
   expect(res.status).toBe(200);
   return res.body.token;
 }
@@ -97,14 +86,14 @@ describe('a revocation announced while a process cannot hear it', () => {
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/revoked/);
     // (503 while the subscriber is still reconnecting)
-    await eventually(async () => {
+    await eventually('the revoked token refused', async () => {
       const refusal = await connect(one, '/api/v1/ws', agent.token).catch((e) => e);
       expect(refusal.status).toBe(401);
     }, 3_000);
 
     // Live delivery works again on one for everyone else.
     const other = await registerAgent(one.api);
-    await eventually(async () => {
+    await eventually('live delivery on one', async () => {
       const live = await connect(one, '/api/v1/ws', other.token);
       await two.app.events.publish(event(other.user_id, 2));
       await live.waitFor(1, 1_000);

@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 const service = (budget: number, driverLimit = 5_000) =>
-  new DiscoveryService(users, index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+  new DiscoveryService(index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
 
 /** What browse must list, worked out here from the seeded profiles: newest first, ties by id as text. */
 function expected(viewer: number, filters: BrowseFilters): number[] {

@@ -7,6 +7,7 @@ import { keys } from '../../src/store/keys.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { startRedis } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let server: Awaited<ReturnType<typeof startRedis>>;
 let redis: Redis;
@@ -52,11 +53,17 @@ async function watch(during: () => Promise<unknown>): Promise<Array<{ args: stri
   const monitor = await redis.monitor();
   const seen: Array<{ args: string[]; fromScript: boolean }> = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args: args.map(String), fromScript: source === 'lua' }));
-  await new Promise((r) => setTimeout(r, 50));
+  // Markers around `during`: the monitor sees commands in the order Redis runs them.
+  const marked = (text: string) => seen.findIndex((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === text);
+  await eventually('the monitor running', async () => {
+    await redis.echo('watch-start');
+    return marked('watch-start') >= 0;
+  }, 5_000);
   await during();
-  await new Promise((r) => setTimeout(r, 100));
+  await redis.echo('watch-end');
+  await eventually('the end marker seen', () => marked('watch-end') >= 0, 5_000);
   monitor.disconnect();
-  return seen;
+  return seen.slice(seen.map((c) => c.args[1]).lastIndexOf('watch-start') + 1, marked('watch-end'));
 }
 
 describe('a ranking job split into bounded Redis calls', () => {

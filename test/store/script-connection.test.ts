@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,6 +6,7 @@ import { createRedis } from '../../src/store/redis.js';
 import { ScriptConnection } from '../../src/store/script-connection.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 let client: ReturnType<typeof createRedis>;
@@ -29,13 +31,6 @@ const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run.call(scr
 const rateLimit = (key: string) => hit(scripts.runDirect.bind(scripts), key);
 const RATE_LIMIT_SHA = createHash('sha1').update(readFileSync(new URL('../../lua/rate_limit.lua', import.meta.url), 'utf8')).digest('hex');
 
-async function eventually(check: () => Promise<boolean>, ms = 10_000) {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('ScriptConnection', () => {
   it('answers like the main client, calls made together in order', async () => {
@@ -62,11 +57,16 @@ describe('ScriptConnection', () => {
     const impatient = new ScriptConnection(redis.url, 200);
     await impatient.connect();
     const source = { lua: 'return 1', sha: createHash('sha1').update('return 1').digest('hex') };
-    await client.client('PAUSE', 700, 'ALL');
-    const started = Date.now();
-    await expect(impatient.evalsha(source, [], [])).rejects.toThrow('Command timed out');
-    expect(Date.now() - started).toBeLessThan(650);
-    await eventually(async () => impatient.evalsha(source, [], []).then((r) => r === 1, () => false));
+    const bystander = new Redis(redis.url);
+    await bystander.ping();
+    await client.client('PAUSE', 2_000, 'ALL');
+    // The bystander's PING is answered only when the pause is over: the call must fail before that.
+    const pauseOver = bystander.ping().then(() => 'pause over');
+    const first = await Promise.race([impatient.evalsha(source, [], []).then(() => 'answered', (error: Error) => error.message), pauseOver]);
+    expect(first).toBe('Command timed out');
+    await pauseOver;
+    bystander.disconnect();
+    await eventually('the script answering again', async () => impatient.evalsha(source, [], []).then((r) => r === 1, () => false));
     await impatient.quit();
   });
 
@@ -75,11 +75,11 @@ describe('ScriptConnection', () => {
     const pending = rateLimit('rl:dropped');
     // The paused call shows as a client blocked (flags=b) in EVALSHA.
     const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
-    await eventually(async () => (await held()) !== undefined);
+    await eventually('a connection held', async () => (await held()) !== undefined);
     await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
     await expect(pending).rejects.toThrow('Connection is closed.');
     await client.client('UNPAUSE');
-    await eventually(async () => rateLimit('rl:after-drop').then(() => true, () => false));
+    await eventually('scripts after the drop', async () => rateLimit('rl:after-drop').then(() => true, () => false));
     expect(await client.zcard('rl:dropped')).toBe(0);
   });
 
@@ -87,6 +87,6 @@ describe('ScriptConnection', () => {
     await redis.stop();
     await expect(rateLimit('rl:away')).rejects.toThrow('Connection is closed.');
     await redis.start();
-    await eventually(async () => rateLimit('rl:back').then(() => true, () => false));
+    await eventually('scripts back', async () => rateLimit('rl:back').then(() => true, () => false));
   });
 });

@@ -1,4 +1,4 @@
-import { nextLoopbackIp, type ApiClient } from './api-client.js';
+import type { JsonClient } from '../../src/client/json-client.js';
 
 let counter = 0;
 export const PASSWORD = 'Sturdy-Pass-42';
@@ -22,14 +22,14 @@ export function registrationBody(overrides: Record<string, unknown> = {}) {
 
 export type Account = { token: string; user_id: number; email: string; password: string };
 
-/** Registers through the public API, from a fresh loopback address so the real rate limit stays on. */
-export async function register(api: ApiClient, pool: 'agent' | 'member', overrides: Record<string, unknown> = {}): Promise<Account> {
+/** Registers through the public API. */
+export async function register(api: JsonClient, pool: 'agent' | 'member', overrides: Record<string, unknown> = {}): Promise<Account> {
   const body = registrationBody(overrides);
   const path = pool === 'agent' ? '/api/v1/agents/register' : '/api/v1/auth/register';
-  const res = await api.post(path, { body, ip: nextLoopbackIp() });
+  const res = await api.post(path, { body });
   if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
   return { token: res.body.token, user_id: res.body.user_id, email: String(body.email), password: String(body.password) };
 }
 
-export const registerAgent = (api: ApiClient, overrides?: Record<string, unknown>) => register(api, 'agent', overrides);
-export const registerMember = (api: ApiClient, overrides?: Record<string, unknown>) => register(api, 'member', overrides);
+export const registerAgent = (api: JsonClient, overrides?: Record<string, unknown>) => register(api, 'agent', overrides);
+export const registerMember = (api: JsonClient, overrides?: Record<string, unknown>) => register(api, 'member', overrides);

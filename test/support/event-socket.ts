@@ -21,10 +21,10 @@ export class EventSocket {
   static open(
     baseUrl: string,
     path: string,
-    options: { token?: string; headers?: Record<string, string>; /** loopback address to connect from */ ip?: string } = {},
+    options: { token?: string; headers?: Record<string, string>; /** source address to connect from */ localAddress?: string } = {},
   ): Promise<EventSocket> {
     const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
-    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.ip });
+    const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.localAddress });
     const socket = new EventSocket(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
@@ -62,6 +62,16 @@ export class EventSocket {
       if (found) return found;
       await this.waitFor(this.frames.length + 1, Math.max(1, deadline - Date.now()));
     }
+  }
+
+  /**
+   * Waits for the first frame matching `marker` and returns the frames that came before it. One socket
+   * gets its frames in order, so a test proves that something did not arrive by sending a marker after it
+   * and expecting what came before the marker, rather than by waiting a while.
+   */
+  async framesBefore(marker: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame[]> {
+    const found = await this.waitForFrame(marker, timeoutMs);
+    return this.frames.slice(0, this.frames.indexOf(found));
   }
 
   close() {

@@ -5,9 +5,9 @@ import { Application } from '../../src/app.js';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { RedisProcess } from '../../src/store/redis-process.js';
-import { ApiClient } from './api-client.js';
+import { JsonClient } from '../../src/client/json-client.js';
 
-export type TestApp = { app: Application; api: ApiClient; baseUrl: string; stop: () => Promise<void> };
+export type TestApp = { app: Application; api: JsonClient; baseUrl: string; stop: () => Promise<void> };
 
 /** A real redis-server of this test file's own, on a free port, in a throw-away directory. */
 export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisProcess & { cleanup: () => Promise<void> }> {
@@ -21,12 +21,26 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
   });
 }
 
+/**
+ * Per-address limits raised out of the way: every test client connects from 127.0.0.1. The tests of those
+ * limits set them back (see `REAL_ADDRESS_LIMITS`) and connect from addresses of their own.
+ */
+const TEST_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 1_000_000, LOGIN_RATE_LIMIT: 1_000_000 };
+export const REAL_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 5, LOGIN_RATE_LIMIT: 10 };
+
 /** The real server, in this process, on a free port, against `redisUrl`. */
 export async function startApp(redisUrl: string, overrides: ConfigInput = {}): Promise<TestApp> {
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', TOKEN_SECRET: 'test-secret-test-secret-test-secret!', ...overrides });
+  const config = loadConfig({
+    PORT: 0,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    TOKEN_SECRET: 'test-secret-test-secret-test-secret!',
+    ...TEST_ADDRESS_LIMITS,
+    ...overrides,
+  });
   const app = await new Application({ config, redisUrl, logger: createLogger(config.LOG_LEVEL) }).start();
   const baseUrl = `http://127.0.0.1:${app.port}`;
-  const api = new ApiClient(baseUrl);
+  const api = new JsonClient(baseUrl);
   return {
     app,
     api,

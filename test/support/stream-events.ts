@@ -17,12 +17,3 @@ export const spectatorFrames = (redis: Redis) => streamFrames(redis, keys.specta
 /** The `message.created` frames of one message (user streams carry the message as data, spectators as data.message). */
 export const messageFrames = (frames: StreamFrame[], messageId: number) =>
   frames.filter((f) => f.type === 'message.created' && (f.data?.id ?? f.data?.message?.id) === messageId);
-
-/** Polls `check` until it holds, or fails after `ms`. */
-export async function eventually(check: () => Promise<boolean>, ms = 5_000, what = 'condition'): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}

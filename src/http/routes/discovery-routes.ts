@@ -5,6 +5,7 @@ import type { DiscoveryService } from '../../services/discovery-service.js';
 import type { FeedPosition } from '../../domain/page-positions.js';
 import { browseQuerySchema } from '../browse-query.js';
 import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
+import { queryParams } from '../params.js';
 import { json, type Route } from '../types.js';
 import { page, publicProfileSchema } from './response-schemas.js';
 
@@ -25,16 +26,6 @@ const isFeedCursor = (v: unknown): v is FeedCursor =>
   typeof v === 'object' && v !== null && ((v as FeedCursor).p === 'r' || (v as FeedCursor).p === 't') && isPosition(v as Record<string, unknown>);
 const isBrowseCursor = (v: unknown): v is BrowseCursor => typeof v === 'object' && v !== null && isPosition(v as Record<string, unknown>);
 
-/** The query as an object for validation: a repeated list parameter is joined, any other repeated one stays a list (and is refused). */
-function queryInput(query: URLSearchParams): Record<string, string | string[]> {
-  const input: Record<string, string | string[]> = {};
-  for (const name of new Set(query.keys())) {
-    const values = query.getAll(name);
-    input[name] = values.length === 1 ? values[0]! : LIST_PARAMS.has(name) ? values.join(',') : values;
-  }
-  return input;
-}
-
 export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
   return [
     {
@@ -51,7 +42,7 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       },
       handler: async (req) => {
         await limits.take('discovery', req.auth);
-        const { limit, cursor } = validate(pageQuerySchema, queryInput(req.query), 'query');
+        const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
         const c = cursor ? decodeCursor(cursor, isFeedCursor) : undefined;
         const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
         const result = await discovery.feed(req.auth, limit, after);
@@ -73,7 +64,7 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       },
       handler: async (req) => {
         await limits.take('discovery', req.auth);
-        const { limit, cursor, ...filters } = validate(browseQuerySchema, queryInput(req.query), 'query');
+        const { limit, cursor, ...filters } = validate(browseQuerySchema, queryParams(req.query, LIST_PARAMS), 'query');
         const c = cursor ? decodeCursor(cursor, isBrowseCursor) : undefined;
         const result = await discovery.browse(req.auth, filters, limit, c ? { ms: c.s, id: c.i } : undefined);
         return json(200, toPage(result.items, result.next ? { s: result.next.ms, i: result.next.id } : null));

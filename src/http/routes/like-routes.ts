@@ -2,7 +2,7 @@ import { likeQuerySchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
 import type { SwipeService } from '../../services/swipe-service.js';
 import { idempotencyKey } from '../idempotency.js';
-import { idParam } from '../params.js';
+import { idParam, queryParams } from '../params.js';
 import { json, type Route } from '../types.js';
 import { likeResultSchema } from './response-schemas.js';
 
@@ -24,7 +24,7 @@ export function likeRoutes({ swipes }: Deps): Route[] {
       },
       handler: async (req) => {
         const targetId = idParam(req.params.user_id, 'user_id');
-        const { kind } = validate(likeQuerySchema, Object.fromEntries(req.query), 'query');
+        const { kind } = validate(likeQuerySchema, queryParams(req.query), 'query');
         return json(200, await swipes.swipe(req.auth, targetId, kind, idempotencyKey(req.headers)));
       },
     },

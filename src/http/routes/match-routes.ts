@@ -6,7 +6,7 @@ import type { MessageService } from '../../services/message-service.js';
 import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { idempotencyKey } from '../idempotency.js';
 import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
-import { idParam } from '../params.js';
+import { idParam, queryParams } from '../params.js';
 import { json, noContent, type Request, type Route } from '../types.js';
 import { matchSchema, messageSchema, page } from './response-schemas.js';
 
@@ -14,7 +14,7 @@ type Deps = { matches: MatchService; messages: MessageService; limits: AccountLi
 
 /** `limit` and the decoded `cursor` of a list request. */
 function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
-  const { limit, cursor } = validate(pageQuerySchema, Object.fromEntries(req.query), 'query');
+  const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
   return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
 }
 

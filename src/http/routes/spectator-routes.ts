@@ -3,7 +3,7 @@ import { validate } from '../../domain/validation.js';
 import type { SpectatorService } from '../../services/spectator-service.js';
 import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
-import { idParam } from '../params.js';
+import { idParam, queryParams } from '../params.js';
 import { json, type Request, type Route } from '../types.js';
 import { messageSchema } from './response-schemas.js';
 
@@ -32,7 +32,7 @@ const spectatorMatchSchema = z
 const spectatorPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable(), synthetic });
 
 function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
-  const { limit, cursor } = validate(pageQuerySchema, Object.fromEntries(req.query), 'query');
+  const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
   return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
 }
 
