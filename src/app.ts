@@ -15,6 +15,9 @@ import { AccountService } from './services/account-service.js';
 import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
 import { EventOutbox } from './services/event-outbox.js';
+import { EventReplay } from './services/event-replay.js';
+import { LiveEvents } from './services/live-events.js';
+import { UpgradeLimits } from './services/upgrade-limits.js';
 import { OutboxSweeper } from './services/outbox-sweeper.js';
 import { EventOutboxStore } from './store/event-outbox-store.js';
 import { EventStreams } from './store/event-streams.js';
@@ -129,8 +132,8 @@ export class Application {
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     const streams = new EventStreams(this.redis, this.scripts);
     this.realtime = new Realtime({
-      streams,
-      pubsub: this.pubsub,
+      replay: new EventReplay(streams),
+      live: new LiveEvents(this.pubsub),
       subscriberReady: () => this.subscriber.status === 'ready',
       storeAnswers: () => this.redis.ping(),
       logger,
@@ -175,13 +178,11 @@ export class Application {
     for (const route of routes) this.http.route(route);
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
-      rateLimiter: this.rateLimiter,
+      upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
       policy: {
         spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT,
         maxPerIp: config.WS_MAX_PER_IP,
         maxPerToken: config.WS_MAX_PER_TOKEN,
-        upgradeRateLimit: config.WS_UPGRADE_RATE_LIMIT,
-        upgradeRateWindowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS,
         trustProxy: config.TRUST_PROXY,
       },
     });

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { parseAnnouncement, type StoredEvent } from '../store/event-streams.js';
-import { EVENTS_CHANNEL } from '../store/keys.js';
-import type { PubSub } from '../store/pubsub.js';
+import type { Announcement, StoredEvent } from '../domain/stored-event.js';
+import type { LiveEvents } from '../services/live-events.js';
 
 /** Live events of one topic kept aside while a socket of that topic replays its missed events. */
 export type Hold = { topic: string; events: StoredEvent[]; overflowed: boolean };
@@ -23,13 +22,13 @@ export class EventRelay {
   private readonly nonce = randomBytes(6).toString('hex');
   private fenceSeq = 0;
   private nextFence?: Promise<void>;
-  private pubsub?: PubSub;
+  private live?: LiveEvents;
 
   constructor(private readonly publishToTopic: (topic: string, frame: string) => void) {}
 
-  async start(pubsub: PubSub): Promise<void> {
-    this.pubsub = pubsub;
-    await pubsub.subscribe(EVENTS_CHANNEL, (message) => this.relay(message));
+  async start(live: LiveEvents): Promise<void> {
+    this.live = live;
+    await live.follow((event) => this.relay(event));
   }
 
   hold(topic: string): Hold {
@@ -66,7 +65,7 @@ export class EventRelay {
           clearTimeout(timer);
           resolve();
         });
-        this.pubsub!.publish(EVENTS_CHANNEL, `${FENCE_ROUTE}\n${token}\n`).catch((error: unknown) => {
+        this.live!.announce({ route: FENCE_ROUTE, id: token, frame: '' }).catch((error: unknown) => {
           clearTimeout(timer);
           this.fences.delete(token);
           reject(error);
@@ -76,9 +75,7 @@ export class EventRelay {
     return this.nextFence;
   }
 
-  private relay(message: string) {
-    const event = parseAnnouncement(message);
-    if (!event) return;
+  private relay(event: Announcement) {
     if (event.route === FENCE_ROUTE) {
       const passed = this.fences.get(event.id);
       this.fences.delete(event.id);

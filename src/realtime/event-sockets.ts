@@ -5,10 +5,9 @@ import { bearerToken } from '../http/bearer.js';
 import { toAppError, writeErrorAndClose } from '../http/error-reply.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
+import type { EventReplay } from '../services/event-replay.js';
 import type { TokenClaims, TokenService } from '../services/token-service.js';
-import type { EventStreams } from '../store/event-streams.js';
-import { keys } from '../store/keys.js';
-import type { RateLimiter } from '../store/rate-limiter.js';
+import type { UpgradeLimits } from '../services/upgrade-limits.js';
 import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { SocketCaps } from './socket-caps.js';
@@ -55,9 +54,6 @@ export type SocketPolicy = {
   maxPerIp: number;
   /** Open sockets (and upgrades under way) per token, in this process. */
   maxPerToken: number;
-  /** Upgrades of `/api/v1/ws` per account per window, counted in Redis across every process (see UpgradeRateLimit). */
-  upgradeRateLimit: number;
-  upgradeRateWindowSeconds: number;
   /** The client address is the last `X-Forwarded-For` entry (as for HTTP requests). */
   trustProxy: boolean;
 };
@@ -66,15 +62,13 @@ export const DEFAULT_SOCKET_POLICY: SocketPolicy = {
   spectatorReplayLimit: 500,
   maxPerIp: 256,
   maxPerToken: 8,
-  upgradeRateLimit: 120,
-  upgradeRateWindowSeconds: 60,
   trustProxy: false,
 };
 
 export type EventSocketDeps = {
   app: TemplatedApp;
   tokens: TokenService;
-  streams: EventStreams;
+  replay: EventReplay;
   relay: EventRelay;
   /** False while this process cannot hear live events (its pub/sub connection is down): new sockets get 503. */
   relayUp: () => boolean;
@@ -84,8 +78,8 @@ export type EventSocketDeps = {
   metrics: Metrics;
   limits?: Partial<SocketLimits>;
   policy?: Partial<SocketPolicy>;
-  /** Counts upgrades per account across processes; without it upgrades are not rate limited. */
-  rateLimiter?: RateLimiter;
+  /** Counts upgrades of `/api/v1/ws` per account across processes (see UpgradeRateLimit); without it they are not limited. */
+  upgradeLimits?: UpgradeLimits;
 };
 
 /**
@@ -114,11 +108,9 @@ export class EventSockets {
     this.limits = { ...DEFAULT_SOCKET_LIMITS, ...deps.limits };
     this.policy = { ...DEFAULT_SOCKET_POLICY, ...deps.policy };
     this.caps = new SocketCaps(this.policy);
-    if (deps.rateLimiter) {
-      this.upgradeLimit = new UpgradeRateLimit(deps.rateLimiter, this.policy.upgradeRateLimit, this.policy.upgradeRateWindowSeconds, deps.logger);
-    }
+    if (deps.upgradeLimits) this.upgradeLimit = new UpgradeRateLimit(deps.upgradeLimits, deps.logger);
     const end = (ws: Socket, close: Close) => this.end(ws, close);
-    this.replay = new SocketReplay(deps.streams, deps.relay, this.limits, end);
+    this.replay = new SocketReplay(deps.replay, deps.relay, this.limits, end);
     this.sweeper = new SocketSweeper(this.sockets, this.limits, end);
   }
 
@@ -129,7 +121,7 @@ export class EventSockets {
       SPECTATOR_SOCKET_PATH,
       this.behavior(async (_authorization, query) => ({
         topic: SPECTATOR_TOPIC,
-        streamKey: keys.spectatorEvents('agent'),
+        stream: this.deps.replay.spectatorStream(),
         since: parseSince(query.get('since')),
         replayLimit: this.policy.spectatorReplayLimit,
       })),
@@ -171,7 +163,7 @@ export class EventSockets {
     const claims = await this.deps.tokens.verify(token);
     return {
       topic: userTopic(claims.pool, claims.userId),
-      streamKey: keys.userEvents(claims.pool, claims.userId),
+      stream: this.deps.replay.userStream(claims.pool, claims.userId),
       since: parseSince(query.get('since')),
       claims,
     };
@@ -240,7 +232,7 @@ export class EventSockets {
       if (target.claims) {
         this.caps.takeToken(target.claims.jti);
         taken.jti = target.claims.jti;
-        await this.upgradeLimit?.check(`${target.claims.pool}:${target.claims.userId}`);
+        await this.upgradeLimit?.check(target.claims);
       }
       return target;
     };

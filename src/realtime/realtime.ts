@@ -1,17 +1,17 @@
 import type { TemplatedApp } from 'uWebSockets.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
+import type { EventReplay } from '../services/event-replay.js';
+import type { LiveEvents } from '../services/live-events.js';
 import type { TokenService } from '../services/token-service.js';
-import type { EventStreams } from '../store/event-streams.js';
-import type { PubSub } from '../store/pubsub.js';
-import type { RateLimiter } from '../store/rate-limiter.js';
+import type { UpgradeLimits } from '../services/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
 
 type Deps = {
-  streams: EventStreams;
-  pubsub: PubSub;
-  /** Whether the subscriber connection is up (with `pubsub.listening`: the relay is live). */
+  replay: EventReplay;
+  live: LiveEvents;
+  /** Whether the subscriber connection is up (with `live.listening`: the relay is live). */
   subscriberReady: () => boolean;
   /** Resolves once Redis answers a ping. */
   storeAnswers: () => Promise<unknown>;
@@ -23,19 +23,16 @@ type Deps = {
  * the WebSocket endpoints that replay and then follow uWS topics.
  */
 export class Realtime {
-  readonly streams: EventStreams;
   private relay?: EventRelay;
   sockets?: EventSockets;
   private app?: TemplatedApp;
 
-  constructor(private readonly deps: Deps) {
-    this.streams = deps.streams;
-  }
+  constructor(private readonly deps: Deps) {}
 
   /** Subscribes this process to the live announcements (before any socket can open). */
   async start(): Promise<void> {
     this.relay = new EventRelay((topic, frame) => this.app?.publish(topic, frame));
-    await this.relay.start(this.deps.pubsub);
+    await this.relay.start(this.deps.live);
     this.watchRelayConnection();
   }
 
@@ -44,17 +41,17 @@ export class Realtime {
     app: TemplatedApp,
     tokens: TokenService,
     metrics: Metrics,
-    options: { rateLimiter?: RateLimiter; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+    options: { upgradeLimits?: UpgradeLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
   ) {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;
     this.sockets = new EventSockets({
       app,
       tokens,
-      streams: this.streams,
+      replay: this.deps.replay,
       relay: this.relay,
       // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
-      relayUp: () => this.deps.subscriberReady() && this.deps.pubsub.listening,
+      relayUp: () => this.deps.subscriberReady() && this.deps.live.listening,
       storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
@@ -73,7 +70,7 @@ export class Realtime {
    * and replay them.
    */
   private watchRelayConnection() {
-    this.deps.pubsub.onRestored(() => {
+    this.deps.live.onRestored(() => {
       this.deps.logger.info('live event relay reconnected; asking sockets to resume with since');
       this.sockets?.closeAll(CLOSE.relayInterrupted);
     });

@@ -1,5 +1,6 @@
 import { compareEventIds } from '../domain/event-ids.js';
-import type { EventStreams, StoredEvent } from '../store/event-streams.js';
+import type { StoredEvent } from '../domain/stored-event.js';
+import type { EventReplay, ReplayStream } from '../services/event-replay.js';
 
 /** Where a bounded replay starts: `since` itself, or the newest `limit` events when `since` is older. */
 export type ReplayStart = { truncated: false } | { truncated: true; frame: string; events: StoredEvent[] };
@@ -15,8 +16,8 @@ export const truncatedFrame = (skippedBefore: string) => JSON.stringify({ type: 
  * whether `since` is older than that window (the extra entry is newer than `since`); if so, the window itself,
  * oldest first, is what the replay starts with.
  */
-export async function replayStart(streams: EventStreams, key: string, since: string, limit: number): Promise<ReplayStart> {
-  const newest = await streams.newest(key, limit + 1);
+export async function replayStart(streams: EventReplay, stream: ReplayStream, since: string, limit: number): Promise<ReplayStart> {
+  const newest = await streams.newest(stream, limit + 1);
   const outside = newest[limit];
   if (!outside || compareEventIds(outside.id, since) <= 0) return { truncated: false };
   const events = newest.slice(0, limit).reverse();

@@ -1,5 +1,6 @@
 import { compareEventIds } from '../domain/event-ids.js';
-import type { EventStreams, StoredEvent } from '../store/event-streams.js';
+import type { StoredEvent } from '../domain/stored-event.js';
+import type { EventReplay } from '../services/event-replay.js';
 import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { replayStart } from './replay-window.js';
@@ -22,7 +23,7 @@ export type ReplayLimits = {
  */
 export class SocketReplay {
   constructor(
-    private readonly streams: EventStreams,
+    private readonly streams: EventReplay,
     private readonly relay: EventRelay,
     private readonly limits: ReplayLimits,
     private readonly end: (ws: Socket, close: Close) => void,
@@ -35,7 +36,7 @@ export class SocketReplay {
       let last = since;
       let window: StoredEvent[] | undefined;
       if (data.replayLimit !== undefined) {
-        const start = await replayStart(this.streams, data.streamKey, since, data.replayLimit);
+        const start = await replayStart(this.streams, data.stream, since, data.replayLimit);
         if (data.closed) return;
         if (start.truncated) {
           ws.send(start.frame);
@@ -43,7 +44,7 @@ export class SocketReplay {
         }
       }
       for (;;) {
-        const page = window ?? (await this.streams.after(data.streamKey, last, this.limits.replayPage));
+        const page = window ?? (await this.streams.after(data.stream, last, this.limits.replayPage));
         window = undefined;
         if (data.closed) return;
         if (page.length > 0) {

@@ -1,15 +1,10 @@
 import type { Redis } from 'ioredis';
+import type { Announcement, StoredEvent } from '../domain/stored-event.js';
 import { EVENTS_CHANNEL } from './keys.js';
 import type { Scripts } from './scripts.js';
 
 /** One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it. */
 export type StreamAppend = { key: string; route: string; maxLength: number; body: string };
-
-/** A stored event: its stream entry id and the full client frame (JSON, id included). */
-export type StoredEvent = { id: string; frame: string };
-
-/** A live announcement, as every process receives it. */
-export type Announcement = StoredEvent & { route: string };
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -50,6 +45,11 @@ function toEvents(entries: Array<[string, string[]]>): StoredEvent[] {
 /** The frame JSON with `"id"` spliced in first (the same construction as lua/append_events.lua). */
 export function frameWithId(id: string, body: string): string {
   return body.length > 2 ? `{"id":"${id}",${body.slice(1)}` : `{"id":"${id}"}`;
+}
+
+/** An announcement as lua/append_events.lua publishes it: route, id and frame, one per line. */
+export function announcementMessage(announcement: Announcement): string {
+  return `${announcement.route}\n${announcement.id}\n${announcement.frame}`;
 }
 
 /** Parses an announcement published by lua/append_events.lua; undefined when malformed. */

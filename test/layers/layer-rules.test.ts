@@ -54,6 +54,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/store/users.ts': "import type { Accounts } from '../services/accounts.js';\nexport class Users { accounts?: Accounts; find(pool: string) { return pool; } }\n",
       'src/http/routes/account-routes.ts': "import { Users } from '../../store/users.js';\nexport const routes = () => [new Users()];\n",
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
+      'src/realtime/replay.ts': "import type { Users } from '../store/users.js';\nexport const replay = (users: Users) => users;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
       'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
       'src/store/redis.ts': "export const createRedis = () => ({});\n",
@@ -80,6 +81,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/domain-is-pure: src\/domain\/clock\.ts → (node:)?fs/);
     expect(output).toMatch(/store-below-services: src\/store\/users\.ts → src\/services\/accounts\.ts/);
     expect(output).toMatch(/edges-go-through-services: src\/http\/routes\/account-routes\.ts → src\/store\/users\.ts/);
+    expect(output).toMatch(/edges-go-through-services: src\/realtime\/replay\.ts → src\/store\/users\.ts/);
     expect(output).toMatch(/realtime-uses-only-shared-http: src\/realtime\/sockets\.ts → src\/http\/routes\/account-routes\.ts/);
     expect(output).toMatch(/only-main-starts-the-composition: src\/jobs\/worker\.ts → src\/app\.ts/);
     expect(output).toMatch(/services-know-no-transport: src\/services\/listener\.ts → (node:)?http\b/);

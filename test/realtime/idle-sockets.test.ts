@@ -5,6 +5,8 @@ import { createLogger } from '../../src/logger.js';
 import { Metrics } from '../../src/http/metrics.js';
 import { EventRelay } from '../../src/realtime/event-relay.js';
 import { EventSockets, SPECTATOR_SOCKET_PATH } from '../../src/realtime/event-sockets.js';
+import { EventReplay } from '../../src/services/event-replay.js';
+import { LiveEvents } from '../../src/services/live-events.js';
 import { StreamEventPublisher } from '../../src/services/stream-event-publisher.js';
 import { TokenService } from '../../src/services/token-service.js';
 import { TokenStore } from '../../src/store/token-store.js';
@@ -31,11 +33,11 @@ beforeAll(async () => {
   const app = App();
   const streams = new EventStreams(redis(), new Scripts(redis()));
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
-  await relay.start(new PubSub(redis(), clients[1]!));
+  await relay.start(new LiveEvents(new PubSub(redis(), clients[1]!)));
   sockets = new EventSockets({
     app,
     tokens: new TokenService(new TokenStore(redis()), new TextEncoder().encode('idle-test-secret-idle-test-secret'), 3600),
-    streams,
+    replay: new EventReplay(streams),
     relay,
     relayUp: () => true,
     storeAnswers: () => redis().ping(),

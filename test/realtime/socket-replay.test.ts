@@ -5,6 +5,8 @@ import { CLOSE, type Close } from '../../src/realtime/close-codes.js';
 import { EventRelay } from '../../src/realtime/event-relay.js';
 import type { Socket, SocketData } from '../../src/realtime/socket-data.js';
 import { SocketReplay } from '../../src/realtime/socket-replay.js';
+import { EventReplay, type ReplayStream } from '../../src/services/event-replay.js';
+import { LiveEvents } from '../../src/services/live-events.js';
 import { EventStreams } from '../../src/store/event-streams.js';
 import { EVENTS_CHANNEL } from '../../src/store/keys.js';
 import { PubSub } from '../../src/store/pubsub.js';
@@ -28,8 +30,8 @@ beforeAll(async () => {
   const app = App();
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
   pubsub = new PubSub(redis(), clients[1]!);
-  await relay.start(pubsub);
-  const replay = new SocketReplay(new EventStreams(redis(), new Scripts(redis())), relay, { replayPage: 3, replayDrainMs: 2_000, slowBytes: 1024 * 1024 }, (ws, close) => {
+  await relay.start(new LiveEvents(pubsub));
+  const replay = new SocketReplay(new EventReplay(new EventStreams(redis(), new Scripts(redis()))), relay, { replayPage: 3, replayDrainMs: 2_000, slowBytes: 1024 * 1024 }, (ws, close) => {
     ended.push(close);
     ws.getUserData().closing = true;
     ws.end(close.code, close.reason);
@@ -41,7 +43,8 @@ beforeAll(async () => {
       const limit = query.get('limit');
       const data: SocketData = {
         topic: `topic:${stream}`,
-        streamKey: stream,
+        // The test's own stream keys, written below as lua/append_events.lua writes them.
+        stream: stream as ReplayStream,
         since: query.get('since') ?? '0',
         replayLimit: limit ? Number(limit) : undefined,
         ip: '',

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE, type Close } from '../../src/realtime/close-codes.js';
 import type { Socket, SocketData } from '../../src/realtime/socket-data.js';
 import { SocketSweeper } from '../../src/realtime/socket-sweeper.js';
+import type { ReplayStream } from '../../src/services/event-replay.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 const SLOW_BYTES = 256 * 1024;
@@ -31,7 +32,7 @@ beforeAll(async () => {
       const exp = query.get('exp');
       const data: SocketData = {
         topic: name,
-        streamKey: '',
+        stream: '' as ReplayStream,
         ip: '',
         closed: false,
         closing: false,
