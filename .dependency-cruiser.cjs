@@ -2,7 +2,7 @@
  * The layering of src/, checked by `npm run lint:layers` (scripts/lint-layers.mjs). Lower layers never
  * import higher ones:
  *
- *   domain  ←  store  ←  services  ←  http / realtime / jobs (the edges)  ←  app.ts, worker-app.ts  ←  main.ts
+ *   domain  ←  store  ←  services  ←  http / realtime / jobs (the edges)  ←  app.ts  ←  main.ts
  *
  * No edge imports src/store: each reaches Redis through services (realtime too: it replays through
  * services/event-replay, follows the live announcements through services/live-events and counts upgrades
@@ -19,7 +19,7 @@ const SERVICES = '^src/services/';
 const HTTP = '^src/http/';
 const REALTIME = '^src/realtime/';
 const JOBS = '^src/jobs/';
-const COMPOSITION = '^src/(app|worker-app)\\.ts$';
+const COMPOSITION = '^src/app\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const DEMO = '^src/demo/';
 const CLIENT = '^src/client/';
@@ -61,7 +61,7 @@ module.exports = {
     ),
     forbid(
       'only-the-composition-opens-connections',
-      'Redis connections and the embedded redis-server are opened by the composition (app.ts, worker-app.ts) and main.ts only.',
+      'Redis connections and the embedded redis-server are opened by the composition (app.ts) and main.ts only.',
       { path: '^src/', pathNot: [COMPOSITION, ENTRY, STORE] },
       { path: `${STORE}(redis|script-connection|redis-process|data-dir-lock)\\.ts$` },
     ),
@@ -91,7 +91,7 @@ module.exports = {
     ),
     forbid(
       'edges-do-not-compose',
-      'Only the composition (app.ts, worker-app.ts) wires layers together; nothing below it imports it or the entry.',
+      'Only the composition (app.ts) wires layers together; nothing below it imports it or the entry.',
       { path: ['^src/(domain|store|services|http|realtime|jobs|demo)/', '^src/(config|logger)\\.ts$'] },
       { path: [COMPOSITION, ENTRY] },
     ),

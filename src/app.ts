@@ -215,3 +215,24 @@ export class Application {
     return this.stopping;
   }
 }
+
+/** A ranking worker only (`npm run worker`), against the server's Redis; stop() closes it gracefully. */
+export async function startRankingWorker(config: Config, redisUrl: string, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+  const redis = createRedis(redisUrl, {}, config.REDIS_TIMEOUT_MS);
+  redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
+  try {
+    await redis.connect();
+    const scripts = new Scripts(redis);
+    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
+    const jobs = await RankingJobs.start({ connections: queueConnections(redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
+    return {
+      stop: async () => {
+        await jobs.stop();
+        await redis.quit().catch(() => redis.disconnect());
+      },
+    };
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}

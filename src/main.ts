@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { Application } from './app.js';
+import { Application, startRankingWorker } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
-import { runWorker } from './worker-app.js';
 import { runDemo } from './demo/run-demo.js';
 import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
@@ -67,6 +66,31 @@ async function demo(config: Config) {
   await runDemo(`http://${host.includes(':') ? `[${host}]` : host}:${app.port}`, app.logger);
 }
 
+/** `npm run worker`: a ranking worker only, against the server's Redis, until SIGTERM or SIGINT. */
+async function worker(config: Config) {
+  if (!config.REDIS_URL) {
+    console.error('npm run worker needs REDIS_URL, the Redis the server uses (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run worker).');
+    process.exit(1);
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  let running: { stop: () => Promise<void> };
+  try {
+    running = await startRankingWorker(config, config.REDIS_URL, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'could not start the ranking worker');
+    process.exit(1);
+  }
+  logger.info('ranking worker started');
+  const shutdown = async (signal: string) => {
+    logger.info(`${signal}: stopping the ranking worker`);
+    await running.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
 async function main() {
   const command = process.argv[2] ?? 'serve';
   let config: Config;
@@ -83,7 +107,7 @@ async function main() {
     case 'serve':
       return serve(config);
     case 'worker':
-      return runWorker(config);
+      return worker(config);
     case 'demo':
       return demo(config);
     default:
