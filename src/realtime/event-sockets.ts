@@ -5,7 +5,8 @@ import { bearerToken } from '../http/bearer.js';
 import { toAppError, writeErrorAndClose } from '../http/error-reply.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
-import type { TokenClaims, TokenService } from '../services/token-service.js';
+import type { TokenPrincipal } from '../domain/principal.js';
+import type { TokenService } from '../services/token-service.js';
 import type { EventStreams } from '../store/event-streams.js';
 import { keys } from '../store/keys.js';
 import type { RateLimiter } from '../store/rate-limiter.js';
@@ -102,7 +103,7 @@ export type EventSocketDeps = {
 export class EventSockets {
   private readonly sockets = new Set<Socket>();
   /** Open user sockets by the id of the token they were opened with. */
-  private readonly byToken = new Map<string, { claims: TokenClaims; sockets: Set<Socket> }>();
+  private readonly byToken = new Map<string, { claims: TokenPrincipal; sockets: Set<Socket> }>();
   private readonly limits: SocketLimits;
   private readonly policy: SocketPolicy;
   private readonly caps: SocketCaps;
