@@ -1,7 +1,8 @@
 import { errors } from '../domain/errors.js';
 import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
-import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
+import type { ActivityCursor } from '../domain/page-positions.js';
 import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
@@ -15,7 +16,7 @@ export class MatchService {
     private readonly events: PendingEventFlusher,
   ) {}
 
-  async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<PageResult<MatchView, ActivityCursor>> {
+  async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
     const { items, next } = await this.matches.listForUser(caller.pool, caller.userId, page);
     return { items: await this.views(caller, items), next };
   }

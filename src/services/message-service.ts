@@ -1,7 +1,7 @@
 import { errors } from '../domain/errors.js';
 import type { Message } from '../domain/match.js';
 import { mentionedInterests } from '../domain/mentions.js';
-import type { PageRequest, PageResult } from '../store/activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
 import type { MessageRepository } from '../store/message-repository.js';
 import type { PendingEventFlusher } from './events.js';
 import type { Principal } from '../domain/principal.js';
@@ -43,7 +43,7 @@ export class MessageService {
   }
 
   /** The newest messages first by page, oldest first within a page; the cursor goes towards older ones. */
-  async list(caller: Principal, matchId: number, page: PageRequest<number>): Promise<PageResult<Message, number>> {
+  async list(caller: Principal, matchId: number, page: PageRequest<number>): Promise<Page<Message, number>> {
     // Both reads in one round trip; the page is dropped if the match is not the caller's.
     const [, messages] = await Promise.all([this.matches.require(caller, matchId), this.messages.list(caller.pool, matchId, page)]);
     return messages;
