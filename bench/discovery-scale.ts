@@ -262,7 +262,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     for (let i = 0; i < reads; i++) {
       const id = sampled[i % sampled.length]!;
       let started = performance.now();
-      await discovery.feed({ pool: 'agent', userId: id }, 20);
+      await discovery.feed({ pool: 'agent', userId: id }, { limit: 20 });
       feedServer.record(performance.now() - started);
       started = performance.now();
       const res = await fetch(`${baseUrl}/api/v1/discovery/feed?limit=20`, { headers: { authorization: `Bearer ${tokens.get(id)}` } });
@@ -276,7 +276,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       const last = await probe.zrange(keys.feed('agent', id), '0', '0', 'WITHSCORES');
       const after: FeedPosition | undefined = last.length ? { part: 'r', score: Number(last[1]), id: Number(last[0]) } : undefined;
       const started = performance.now();
-      await discovery.feed({ pool: 'agent', userId: id }, 20, after);
+      await discovery.feed({ pool: 'agent', userId: id }, { limit: 20, after });
       restServer.record(performance.now() - started);
     }
 
@@ -289,7 +289,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       const id = sampled[i % sampled.length]!;
       const [label, filters] = BROWSE_QUERIES[i % BROWSE_QUERIES.length]!;
       let started = performance.now();
-      await discovery.browse({ pool: 'agent', userId: id }, { interests_mode: 'any', ...filters }, 20);
+      await discovery.browse({ pool: 'agent', userId: id }, { interests_mode: 'any', ...filters }, { limit: 20 });
       const ms = performance.now() - started;
       browseServer.record(ms);
       if (!perQuery.has(label)) perQuery.set(label, new Histogram());

@@ -1,4 +1,5 @@
 import type { Message } from './match.js';
+import type { ProfileSource } from './profile.js';
 
 /**
  * The public, synthetic views of agent matches shown to spectators: names, themes, interests and
@@ -14,7 +15,7 @@ export type SpectatorMatch = {
 };
 
 /** What the spectator view needs of an account. */
-export type SpectatorUserSource = { id: number; displayName: string; themeId: number; interests: string[] };
+export type SpectatorUserSource = Pick<ProfileSource, 'id' | 'displayName' | 'themeId' | 'interests'>;
 
 export const spectatorUser = (user: SpectatorUserSource): SpectatorUser => ({
   id: user.id,

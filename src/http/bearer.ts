@@ -1,6 +1,6 @@
 import { errors } from '../domain/errors.js';
 import type { TokenService } from '../services/token-service.js';
-import type { Auth } from './types.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -17,7 +17,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 
 /** Reads `Authorization: Bearer <token>` and verifies it. */
 export function bearerAuthenticator(tokens: TokenService) {
-  return (authorization: string | undefined): Auth | Promise<Auth> => {
+  return (authorization: string | undefined): TokenPrincipal | Promise<TokenPrincipal> => {
     const token = bearerToken(authorization);
     if (!token) throw errors.unauthorized();
     return tokens.verify(token);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { errors } from '../domain/errors.js';
+import type { Page, PageRequest } from '../domain/page.js';
+import { validate } from '../domain/validation.js';
+import { queryParams } from './params.js';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -50,7 +53,24 @@ export function decodeCursor<T>(cursor: string, isValid: (value: unknown) => val
   return value;
 }
 
-/** The list envelope: `{items, next_cursor}`, the cursor encoded (null on the last page). */
-export function toPage<T>(items: T[], next: unknown): { items: T[]; next_cursor: string | null } {
-  return { items, next_cursor: next === null || next === undefined ? null : encodeCursor(next) };
+/**
+ * The page a list request asks for: its validated `limit`, and its `cursor` decoded (400 for one this
+ * service did not give out) into the position the list resumes after.
+ */
+export function pageRequest<C>({ limit, cursor }: { limit: number; cursor?: string }, isCursor: (value: unknown) => value is C): PageRequest<C> {
+  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
+}
+
+/** The page asked for by a list route that takes only `limit` and `cursor` in its query. */
+export function pageQuery<C>(query: URLSearchParams, isCursor: (value: unknown) => value is C): PageRequest<C> {
+  return pageRequest(validate(pageQuerySchema, queryParams(query), 'query'), isCursor);
+}
+
+/**
+ * The list envelope of a page: `{items, next_cursor}`, the next position encoded (null on the last page).
+ * `toCursor` gives the value a cursor carries when it is not the position itself.
+ */
+export function toPage<T, C>(page: Page<T, C>, toCursor: (position: C) => unknown = (position) => position): { items: T[]; next_cursor: string | null } {
+  const { items, next } = page;
+  return { items, next_cursor: next === null || next === undefined ? null : encodeCursor(toCursor(next)) };
 }

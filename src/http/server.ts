@@ -17,10 +17,11 @@ import type { Metrics } from './metrics.js';
 import { parseJsonObject } from './request-body.js';
 import { RequestIds } from './request-ids.js';
 import { parameterNames, RouteTable } from './router.js';
-import type { Auth, AuthedRequest, Method, Reply, Request, Route } from './types.js';
+import type { TokenPrincipal } from '../domain/principal.js';
+import type { AuthedRequest, Method, Reply, Request, Route } from './types.js';
 
 /** Answers at once (no promise) when it can, sparing the request a turn of the event loop. */
-export type Authenticator = (authorization: string | undefined) => Auth | Promise<Auth>;
+export type Authenticator = (authorization: string | undefined) => TokenPrincipal | Promise<TokenPrincipal>;
 
 export type ServerOptions = {
   logger: Logger;
@@ -182,7 +183,7 @@ export class HttpServer {
       return route.handler(request);
     }
     const checked = this.options.authenticate(request.headers.authorization);
-    let auth: Auth;
+    let auth: TokenPrincipal;
     let body: Promise<Buffer> | undefined;
     if (checked instanceof Promise) {
       if (route.body) {
@@ -231,7 +232,7 @@ export class HttpServer {
  */
 class ServerRequest implements Request {
   body: unknown = undefined;
-  auth?: Auth;
+  auth?: TokenPrincipal;
   aborted = false;
   /** The whole body has been read. */
   bodyRead = false;

@@ -1,9 +1,7 @@
 import type { z } from 'zod';
-import type { Pool } from '../domain/pool.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-export type Auth = { userId: number; pool: Pool; jti: string; exp: number };
 
 export type Request<B = unknown> = {
   method: Method;
@@ -15,10 +13,10 @@ export type Request<B = unknown> = {
   ip: string;
   requestId: string;
   body: B;
-  auth?: Auth;
+  auth?: TokenPrincipal;
 };
 
-export type AuthedRequest<B = unknown> = Request<B> & { auth: Auth };
+export type AuthedRequest<B = unknown> = Request<B> & { auth: TokenPrincipal };
 
 /** What a public route's handler sees: no `auth` to read. */
 export type PublicRequest<B = unknown> = Omit<Request<B>, 'auth'>;

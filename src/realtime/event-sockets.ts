@@ -5,8 +5,9 @@ import { bearerToken } from '../http/bearer.js';
 import { toAppError, writeErrorAndClose } from '../http/error-reply.js';
 import type { Metrics } from '../http/metrics.js';
 import type { Logger } from '../logger.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import type { EventReplay } from '../services/event-replay.js';
-import type { TokenClaims, TokenService } from '../services/token-service.js';
+import type { TokenService } from '../services/token-service.js';
 import type { UpgradeLimits } from '../services/upgrade-limits.js';
 import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
@@ -96,7 +97,7 @@ export type EventSocketDeps = {
 export class EventSockets {
   private readonly sockets = new Set<Socket>();
   /** Open user sockets by the id of the token they were opened with. */
-  private readonly byToken = new Map<string, { claims: TokenClaims; sockets: Set<Socket> }>();
+  private readonly byToken = new Map<string, { claims: TokenPrincipal; sockets: Set<Socket> }>();
   private readonly limits: SocketLimits;
   private readonly policy: SocketPolicy;
   private readonly caps: SocketCaps;

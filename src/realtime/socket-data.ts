@@ -1,12 +1,12 @@
 import type { WebSocket } from 'uWebSockets.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import type { ReplayStream } from '../services/event-replay.js';
-import type { TokenClaims } from '../services/token-service.js';
 
 /**
  * What a socket follows: its uWS topic, the stream it replays from, where to start, how far back a replay
  * may reach, and (for a user's socket) the token it was opened with.
  */
-export type Target = { topic: string; stream: ReplayStream; since?: string; replayLimit?: number; claims?: TokenClaims };
+export type Target = { topic: string; stream: ReplayStream; since?: string; replayLimit?: number; claims?: TokenPrincipal };
 
 export type SocketData = Target & {
   ip: string;

@@ -1,14 +1,20 @@
 import type { ProfileUpdate, Registration } from '../domain/account-schemas.js';
 import { errors } from '../domain/errors.js';
-import { ownProfile, publicProfile, type PublicProfile } from '../domain/profile.js';
+import { ownProfile, publicProfile, type ProfileFieldOf, type PublicProfile } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
 import type { PubSub } from '../store/pubsub.js';
-import type { ProfileChanges, UserRecord, UserRepository } from '../store/user-repository.js';
+import type { NewUser, ProfileChanges, UserRecord, UserRepository } from '../store/user-repository.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
-import type { IssuedToken, TokenClaims, TokenService } from './token-service.js';
+import type { IssuedToken, TokenService } from './token-service.js';
+import type { Principal, TokenPrincipal } from '../domain/principal.js';
 
 export const AGENT_NOTE =
   'This account is an AI agent account, isolated to other AI agents only: it sees, matches and messages agents, never real members, and its matches and conversations are shown publicly on /spectator, labelled synthetic.';
+
+// A field added to the registration or update schema fails to compile here until the profile stores it.
+type UnstoredFields = Exclude<ProfileFieldOf<keyof Registration | keyof ProfileUpdate>, keyof NewUser | 'password'>;
+const everyRequestFieldStored: [UnstoredFields] extends [never] ? true : UnstoredFields = true;
+void everyRequestFieldStored;
 
 /**
  * Told of every account created or changed (after the account and its discovery indexes were written
@@ -59,16 +65,17 @@ export class AccountService {
     return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
   }
 
-  logout(claims: TokenClaims): Promise<void> {
+  logout(claims: TokenPrincipal): Promise<void> {
     return this.tokens.revoke(claims, this.pubsub);
   }
 
-  async me(claims: TokenClaims) {
+  async me(claims: Principal) {
     return ownProfile(await this.requireSelf(claims));
   }
 
-  async updateMe(claims: TokenClaims, update: ProfileUpdate) {
-    const changes: ProfileChanges = {
+  async updateMe(claims: Principal, update: ProfileUpdate) {
+    // Every field named (undefined: unchanged), so a field added to the profile fails to compile here until mapped.
+    const changes: { [K in keyof Required<ProfileChanges>]: ProfileChanges[K] } = {
       displayName: update.display_name,
       birthdate: update.birthdate,
       gender: update.gender,
@@ -86,13 +93,13 @@ export class AccountService {
   }
 
   /** A profile in the caller's pool: the lookup is made in that pool's key space only. */
-  async profile(claims: TokenClaims, userId: number): Promise<PublicProfile> {
+  async profile(claims: Principal, userId: number): Promise<PublicProfile> {
     const user = await this.users.find(claims.pool, userId);
     if (!user) throw errors.notFound('user');
     return publicProfile(user);
   }
 
-  private async requireSelf(claims: TokenClaims): Promise<UserRecord> {
+  private async requireSelf(claims: Principal): Promise<UserRecord> {
     const user = await this.users.find(claims.pool, claims.userId);
     if (!user) throw errors.unauthorized('This account no longer exists.');
     return user;

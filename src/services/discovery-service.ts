@@ -5,12 +5,12 @@ import { publicProfile, type ProfileSource, type PublicProfile } from '../domain
 import { filterGroups, type DiscoveryIndex } from '../store/discovery-index.js';
 import type { FeedPosition, FeedStore } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
+import type { Principal } from '../domain/principal.js';
+import type { Page, PageRequest } from '../domain/page.js';
 import { isStoreFullError } from '../store/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
-export type Viewer = { userId: number; pool: Pool };
 export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
-export type Page<T, C> = { items: T[]; next: C | null };
 export type BrowsePosition = { ms: number; id: number };
 
 export type DiscoveryLimits = {
@@ -50,7 +50,7 @@ export class DiscoveryService {
    * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
    * While Redis is full a ranking cannot be stored: the page is served unranked (newest first).
    */
-  async feed({ pool, userId }: Viewer, limit: number, after?: FeedPosition): Promise<Page<FeedEntry, FeedPosition>> {
+  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<Page<FeedEntry, FeedPosition>> {
     const { scanLimit } = this.limits;
     let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
     if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
@@ -93,7 +93,7 @@ export class DiscoveryService {
    * whose look-up budget ran out is short (maybe empty) and still has a `next` position: only a page
    * without one is the end.
    */
-  async browse({ pool, userId }: Viewer, filters: BrowseFilters, limit: number, after?: BrowsePosition): Promise<Page<PublicProfile, BrowsePosition>> {
+  async browse({ pool, userId }: Principal, filters: BrowseFilters, { limit, after }: PageRequest<BrowsePosition>): Promise<Page<PublicProfile, BrowsePosition>> {
     const birth = birthRange(filters);
     if (birth && birth.min > birth.max) return { items: [], next: null };
     const groups = filterGroups(pool, filters);

@@ -1,13 +1,12 @@
 import { errors } from '../domain/errors.js';
 import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
-import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
-import type { Pool } from '../domain/pool.js';
+import type { Page, PageRequest } from '../domain/page.js';
+import type { ActivityCursor } from '../domain/page-positions.js';
+import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
 import type { PendingEventFlusher } from './events.js';
-
-export type Caller = { userId: number; pool: Pool };
 
 /** A caller's matches: list, read one, unmatch. */
 export class MatchService {
@@ -17,12 +16,12 @@ export class MatchService {
     private readonly events: PendingEventFlusher,
   ) {}
 
-  async list(caller: Caller, page: PageRequest<ActivityCursor>): Promise<PageResult<MatchView, ActivityCursor>> {
+  async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
     const { items, next } = await this.matches.listForUser(caller.pool, caller.userId, page);
     return { items: await this.views(caller, items), next };
   }
 
-  async get(caller: Caller, matchId: number): Promise<MatchView> {
+  async get(caller: Principal, matchId: number): Promise<MatchView> {
     const [view] = await this.views(caller, [await this.require(caller, matchId)]);
     if (!view) throw notFound();
     return view;
@@ -32,7 +31,7 @@ export class MatchService {
    * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
    * longer) a current match of the caller's. The `match.ended` event is committed to the outbox with it.
    */
-  async unmatch(caller: Caller, matchId: number): Promise<void> {
+  async unmatch(caller: Principal, matchId: number): Promise<void> {
     const match = await this.require(caller, matchId);
     const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
     if (!pending) throw notFound();
@@ -40,13 +39,13 @@ export class MatchService {
   }
 
   /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */
-  async require(caller: Caller, matchId: number): Promise<Match> {
+  async require(caller: Principal, matchId: number): Promise<Match> {
     const match = await this.matches.find(caller.pool, matchId);
     if (!match || !isParticipant(match, caller.userId)) throw notFound();
     return match;
   }
 
-  private async views(caller: Caller, matches: Match[]): Promise<MatchView[]> {
+  private async views(caller: Principal, matches: Match[]): Promise<MatchView[]> {
     const others = await this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId)));
     return matches.flatMap((match, i) => {
       const other = others[i];

@@ -1,10 +1,11 @@
 import { errors } from '../domain/errors.js';
 import type { Message } from '../domain/match.js';
 import { mentionedInterests } from '../domain/mentions.js';
-import type { PageRequest, PageResult } from '../store/activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
 import type { MessageRepository } from '../store/message-repository.js';
 import type { PendingEventFlusher } from './events.js';
-import type { Caller, MatchService } from './match-service.js';
+import type { Principal } from '../domain/principal.js';
+import type { MatchService } from './match-service.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -18,7 +19,7 @@ export class MessageService {
    * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
    * message's event was committed to the outbox with it and is appended before the answer, on a retry too.
    */
-  async send(caller: Caller, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
+  async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
     const match = await this.matches.require(caller, matchId);
     const now = new Date();
     const outcome = await this.messages.append(
@@ -42,7 +43,7 @@ export class MessageService {
   }
 
   /** The newest messages first by page, oldest first within a page; the cursor goes towards older ones. */
-  async list(caller: Caller, matchId: number, page: PageRequest<number>): Promise<PageResult<Message, number>> {
+  async list(caller: Principal, matchId: number, page: PageRequest<number>): Promise<Page<Message, number>> {
     // Both reads in one round trip; the page is dropped if the match is not the caller's.
     const [, messages] = await Promise.all([this.matches.require(caller, matchId), this.messages.list(caller.pool, matchId, page)]);
     return messages;

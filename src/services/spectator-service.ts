@@ -1,7 +1,8 @@
 import { errors } from '../domain/errors.js';
 import type { Match, Message } from '../domain/match.js';
 import { spectatorMatch, spectatorMessage, type SpectatorMatch, type SpectatorUserSource } from '../domain/spectator-views.js';
-import type { ActivityCursor, PageRequest, PageResult } from '../store/activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
+import type { ActivityCursor } from '../domain/page-positions.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { MessageRepository } from '../store/message-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
@@ -22,7 +23,7 @@ export class SpectatorService {
   ) {}
 
   /** Current agent matches, latest activity first. */
-  async listMatches(page: PageRequest<ActivityCursor>): Promise<PageResult<SpectatedMatch, ActivityCursor>> {
+  async listMatches(page: PageRequest<ActivityCursor>): Promise<Page<SpectatedMatch, ActivityCursor>> {
     const { items, next } = await this.matches.listPool('agent', page);
     const ids = [...new Set(items.flatMap((match) => match.userIds))];
     const users = new Map((await this.users.findMany('agent', ids)).flatMap((user) => (user ? [[user.id, user] as const] : [])));
@@ -30,7 +31,7 @@ export class SpectatorService {
   }
 
   /** The conversation of a current agent match: the newest messages, oldest first in the page. */
-  async listMessages(matchId: number, page: PageRequest<number>): Promise<PageResult<SpectatedMessage, number>> {
+  async listMessages(matchId: number, page: PageRequest<number>): Promise<Page<SpectatedMessage, number>> {
     const match = await this.matches.find('agent', matchId);
     if (!match) throw errors.notFound('match');
     const { items, next } = await this.messages.list('agent', matchId, page);

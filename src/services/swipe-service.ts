@@ -3,13 +3,12 @@ import { matchView, type Match, type MatchView } from '../domain/match.js';
 import { publicProfile } from '../domain/profile.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import type { Pool } from '../domain/pool.js';
+import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
 import type { PendingEventFlusher } from './events.js';
 import { retryAfterSeconds } from './account-limits.js';
-
-type Caller = { userId: number; pool: Pool };
 
 export type LikeResult = {
   like: { from_user_id: number; to_user_id: number; kind: SwipeKind; created_at: string };
@@ -32,7 +31,7 @@ export class SwipeService {
    * match or an announcement were committed to the outbox with the swipe and are appended before the
    * answer (on an Idempotency-Key replay too, in case the first attempt stopped before appending them).
    */
-  async swipe({ userId, pool }: Caller, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
+  async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
     const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id');

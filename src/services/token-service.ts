@@ -3,17 +3,17 @@ import { errors as jose, jwtVerify, SignJWT } from 'jose';
 import { errors } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
 import { POOLS, type Pool } from '../domain/pool.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import { REVOCATION_CHANNEL } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
 import type { TokenStore } from '../store/token-store.js';
 
-export type TokenClaims = { userId: number; pool: Pool; jti: string; exp: number };
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
 
 /** Something that keeps using tokens after verifying them once (open WebSockets). */
 export interface TokenHolder {
   /** The tokens it holds, re-checked with the cached ones after an interruption of the revocation feed. */
-  heldTokens(): Iterable<TokenClaims>;
+  heldTokens(): Iterable<TokenPrincipal>;
   /** Token `jti` no longer holds: it was revoked, or its account is gone. */
   tokenRevoked(jti: string): void;
 }
@@ -35,7 +35,7 @@ const accountGoneError = () => errors.unauthorized("This token's account no long
  * Redis again, each use of a cached token asks Redis.
  */
 export class TokenService {
-  private readonly cache = new Map<string, TokenClaims>();
+  private readonly cache = new Map<string, TokenPrincipal>();
   private readonly revoked = new Map<string, number>();
   private readonly holders: TokenHolder[] = [];
   /** False while revocations may have been missed: cached tokens are then checked against Redis on each use. */
@@ -99,7 +99,7 @@ export class TokenService {
    * token already in the cache is answered at once, not through a promise: every authenticated request goes
    * through here.
    */
-  verify(token: string): TokenClaims | Promise<TokenClaims> {
+  verify(token: string): TokenPrincipal | Promise<TokenPrincipal> {
     const cached = this.cache.get(token);
     if (!cached) return this.verifyFirstUse(token);
     if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
@@ -107,7 +107,7 @@ export class TokenService {
     throw this.revoked.has(cached.jti) ? revokedError() : errors.unauthorized('This token has expired; log in again.');
   }
 
-  private async verifyFirstUse(token: string): Promise<TokenClaims> {
+  private async verifyFirstUse(token: string): Promise<TokenPrincipal> {
     const claims = await this.verifySignature(token);
     if (this.revoked.has(claims.jti)) throw revokedError();
     const epoch = this.epoch;
@@ -119,7 +119,7 @@ export class TokenService {
     return claims;
   }
 
-  private async verifyInStore(token: string, claims: TokenClaims): Promise<TokenClaims> {
+  private async verifyInStore(token: string, claims: TokenPrincipal): Promise<TokenPrincipal> {
     try {
       await this.checkInStore(claims);
     } catch (error) {
@@ -129,7 +129,7 @@ export class TokenService {
     return claims;
   }
 
-  private async checkInStore(claims: TokenClaims): Promise<void> {
+  private async checkInStore(claims: TokenPrincipal): Promise<void> {
     const { revoked, accountExists } = await this.store.standing(claims);
     if (revoked) {
       this.forget(claims.jti, claims.exp);
@@ -138,7 +138,7 @@ export class TokenService {
     if (!accountExists) throw accountGoneError();
   }
 
-  async revoke(claims: TokenClaims, pubsub: PubSub): Promise<void> {
+  async revoke(claims: TokenPrincipal, pubsub: PubSub): Promise<void> {
     const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
     await this.store.revoke(claims.jti, ttl);
     this.forget(claims.jti, claims.exp);
@@ -173,7 +173,7 @@ export class TokenService {
   }
 
   private async recheckAll(): Promise<{ revoked: number; gone: number }> {
-    const byJti = new Map<string, TokenClaims>();
+    const byJti = new Map<string, TokenPrincipal>();
     for (const claims of this.cache.values()) byJti.set(claims.jti, claims);
     for (const holder of this.holders) for (const claims of holder.heldTokens()) byJti.set(claims.jti, claims);
     const all = [...byJti.values()];
@@ -205,7 +205,7 @@ export class TokenService {
     for (const [token, claims] of this.cache) if (claims.exp < nowSeconds) this.cache.delete(token);
   }
 
-  private async verifySignature(token: string): Promise<TokenClaims> {
+  private async verifySignature(token: string): Promise<TokenPrincipal> {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: ['sub', 'jti', 'exp'] });
       const userId = Number(payload.sub);

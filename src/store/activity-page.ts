@@ -1,18 +1,14 @@
 import type { Redis } from 'ioredis';
 
+import type { Page, PageRequest } from '../domain/page.js';
 import type { ActivityCursor } from '../domain/page-positions.js';
-
-export type { ActivityCursor };
-
-export type PageRequest<C> = { limit: number; after?: C };
-export type PageResult<T, C> = { items: T[]; next: C | null };
 
 /**
  * One page of a sorted set of ids scored by activity, newest first, after `after`. Ties on the score are
  * in reverse member order (as ZREVRANGEBYSCORE gives them), so (score, member) is a total order and a
  * cursor neither skips nor repeats an item when others are added meanwhile. One round trip.
  */
-export async function activityPage(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<PageResult<number, ActivityCursor>> {
+export async function activityPage(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
   let entries: Array<[string, number]>;
   if (!after) {
     entries = pairs(await redis.zrevrange(key, 0, limit, 'WITHSCORES'));

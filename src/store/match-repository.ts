@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
-import { activityPage, type ActivityCursor, type PageRequest, type PageResult } from './activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
+import type { ActivityCursor } from '../domain/page-positions.js';
+import { activityPage } from './activity-page.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
@@ -23,12 +25,12 @@ export class MatchRepository {
   }
 
   /** A user's current matches, latest activity first. */
-  listForUser(pool: Pool, userId: number, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+  listForUser(pool: Pool, userId: number, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
     return this.list(pool, keys.userMatches(pool, userId), page);
   }
 
   /** Every current match of the pool, latest activity first. */
-  listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+  listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
     return this.list(pool, keys.poolMatches(pool), page);
   }
 
@@ -58,7 +60,7 @@ export class MatchRepository {
     return ended === 1 && record ? { id: `e${match.id}`, record } : undefined;
   }
 
-  private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<PageResult<Match, ActivityCursor>> {
+  private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
     const { items, next } = await activityPage(this.redis, key, page);
     return { items: await this.findMany(pool, items), next };
   }

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
-import type { PageRequest, PageResult } from './activity-page.js';
+import type { Page, PageRequest } from '../domain/page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
@@ -48,7 +48,7 @@ export class MessageRepository {
   }
 
   /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
-  async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<PageResult<Message, number>> {
+  async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<Page<Message, number>> {
     const raw = await this.redis.zrevrangebyscore(keys.messages(pool, matchId), after ? `(${after}` : '+inf', '-inf', 'LIMIT', 0, limit + 1);
     const page = raw.slice(0, limit).map((json) => JSON.parse(json) as Message);
     const oldest = page.at(-1);

@@ -1,29 +1,18 @@
 import type { Redis } from 'ioredis';
 import type { Gender } from '../domain/account-schemas.js';
 import { AppError } from '../domain/errors.js';
+import type { ProfileSource } from '../domain/profile.js';
 import { discoveryEntries, setsOfCard } from './discovery-index.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
-export type UserRecord = {
-  id: number;
-  pool: Pool;
-  email: string;
-  passwordHash: string;
-  displayName: string;
-  birthdate: string;
-  gender: Gender;
-  bio: string;
-  interests: string[];
-  city: string;
-  state: string;
-  themeId: number;
-  createdAt: string;
-};
+/** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
+export type UserRecord = ProfileSource & { pool: Pool; email: string; passwordHash: string };
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt'>;
-export type ProfileChanges = Partial<Pick<UserRecord, 'displayName' | 'birthdate' | 'gender' | 'bio' | 'interests' | 'city' | 'state' | 'themeId'>>;
+/** A change of profile: any field of the profile but the account's id and creation time. */
+export type ProfileChanges = Partial<Omit<ProfileSource, 'id' | 'createdAt'>>;
 /** An applied profile change: the account as it was just before, and as it is now. */
 export type ProfileUpdated = { previous: UserRecord; user: UserRecord };
 

@@ -128,7 +128,7 @@ describe('GET /discovery/browse paging', () => {
       const out: string[] = [];
       let after: BrowsePosition | undefined;
       for (let pages = 0; pages < 100; pages++) {
-        const page = await service.browse(viewerRef, filters, 1, after);
+        const page = await service.browse(viewerRef, filters, { limit: 1, after });
         out.push(...page.items.map((p) => nameOf(p.id)));
         if (!page.next) return out;
         after = page.next;

@@ -99,7 +99,7 @@ describe('GET /discovery/feed ranking', () => {
     const seen: number[] = [];
     let after: FeedPosition | undefined;
     for (let pages = 0; pages < 200; pages++) {
-      const page = await tiny.feed({ pool: 'agent', userId: viewer.user_id }, 2, after);
+      const page = await tiny.feed({ pool: 'agent', userId: viewer.user_id }, { limit: 2, after });
       seen.push(...page.items.map((e) => e.user.id));
       if (!page.next) break;
       after = page.next;

@@ -43,7 +43,7 @@ describe('pagination helpers', () => {
   });
 
   it('builds the list envelope', () => {
-    expect(toPage([1], null)).toEqual({ items: [1], next_cursor: null });
-    expect(toPage([1], 5)).toEqual({ items: [1], next_cursor: encodeCursor(5) });
+    expect(toPage({ items: [1], next: null })).toEqual({ items: [1], next_cursor: null });
+    expect(toPage({ items: [1], next: 5 })).toEqual({ items: [1], next_cursor: encodeCursor(5) });
   });
 });

@@ -87,7 +87,7 @@ async function walk(discovery: DiscoveryService, viewer: number, filters: Browse
   let short = 0;
   let after: BrowsePosition | undefined;
   for (let pages = 0; pages < 20_000; pages++) {
-    const page = await discovery.browse({ pool: 'agent', userId: viewer }, filters, limit, after);
+    const page = await discovery.browse({ pool: 'agent', userId: viewer }, filters, { limit, after });
     ids.push(...page.items.map((p) => p.id));
     if (!page.next) return { ids, short };
     if (page.items.length < limit) short++;

@@ -4,7 +4,7 @@ import type { AccountLimits } from '../../services/account-limits.js';
 import type { DiscoveryService } from '../../services/discovery-service.js';
 import type { FeedPosition } from '../../domain/page-positions.js';
 import { browseQuerySchema } from '../browse-query.js';
-import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
+import { pageQuery, pageQuerySchema, pageRequest, toPage } from '../pagination.js';
 import { queryParams } from '../params.js';
 import { json, type Route } from '../types.js';
 import { page, publicProfileSchema } from './response-schemas.js';
@@ -42,12 +42,10 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       },
       handler: async (req) => {
         await limits.take('discovery', req.auth);
-        const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
-        const c = cursor ? decodeCursor(cursor, isFeedCursor) : undefined;
+        const { limit, after: c } = pageQuery(req.query, isFeedCursor);
         const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
-        const result = await discovery.feed(req.auth, limit, after);
-        const next: FeedCursor | null = result.next ? { p: result.next.part, s: result.next.score, i: result.next.id } : null;
-        return json(200, toPage(result.items, next));
+        const result = await discovery.feed(req.auth, { limit, after });
+        return json(200, toPage(result, (next): FeedCursor => ({ p: next.part, s: next.score, i: next.id })));
       },
     },
     {
@@ -65,9 +63,9 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       handler: async (req) => {
         await limits.take('discovery', req.auth);
         const { limit, cursor, ...filters } = validate(browseQuerySchema, queryParams(req.query, LIST_PARAMS), 'query');
-        const c = cursor ? decodeCursor(cursor, isBrowseCursor) : undefined;
-        const result = await discovery.browse(req.auth, filters, limit, c ? { ms: c.s, id: c.i } : undefined);
-        return json(200, toPage(result.items, result.next ? { s: result.next.ms, i: result.next.id } : null));
+        const { after: c } = pageRequest({ limit, cursor }, isBrowseCursor);
+        const result = await discovery.browse(req.auth, filters, { limit, after: c ? { ms: c.s, id: c.i } : undefined });
+        return json(200, toPage(result, (next): BrowseCursor => ({ s: next.ms, i: next.id })));
       },
     },
   ];

@@ -5,18 +5,12 @@ import type { MatchService } from '../../services/match-service.js';
 import type { MessageService } from '../../services/message-service.js';
 import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { idempotencyKey } from '../idempotency.js';
-import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
-import { idParam, queryParams } from '../params.js';
+import { pageQuery, pageQuerySchema, toPage } from '../pagination.js';
+import { idParam } from '../params.js';
 import { json, noContent, type Request, type Route } from '../types.js';
 import { matchSchema, messageSchema, page } from './response-schemas.js';
 
 type Deps = { matches: MatchService; messages: MessageService; limits: AccountLimits };
-
-/** `limit` and the decoded `cursor` of a list request. */
-function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
-  const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
-  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
-}
 
 const matchId = (req: Request) => idParam(req.params.match_id, 'match_id');
 
@@ -34,8 +28,7 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
         errors: [400],
       },
       handler: async (req) => {
-        const { items, next } = await matches.list(req.auth, pageOf(req, isActivityCursor));
-        return json(200, toPage(items, next));
+        return json(200, toPage(await matches.list(req.auth, pageQuery(req.query, isActivityCursor))));
       },
     },
     {
@@ -78,8 +71,7 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
       },
       handler: async (req) => {
         const id = matchId(req);
-        const { items, next } = await messages.list(req.auth, id, pageOf(req, isMessageCursor));
-        return json(200, toPage(items, next));
+        return json(200, toPage(await messages.list(req.auth, id, pageQuery(req.query, isMessageCursor))));
       },
     },
     {

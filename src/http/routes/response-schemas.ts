@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import * as profile from '../../domain/profile.js';
 import { SWIPE_KINDS } from '../../domain/swipe-kinds.js';
 
 /** Response shapes, for the OpenAPI document. */
@@ -6,24 +7,9 @@ export const tokenSchema = z
   .object({ token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string(), user_id: z.number().int() })
   .meta({ id: 'Token' });
 
-export const publicProfileSchema = z
-  .object({
-    id: z.number().int(),
-    display_name: z.string(),
-    age: z.number().int(),
-    gender: z.string(),
-    bio: z.string(),
-    interests: z.array(z.string()),
-    city: z.string(),
-    state: z.string(),
-    theme_id: z.number().int(),
-    created_at: z.string(),
-  })
-  .meta({ id: 'PublicProfile' });
+export const publicProfileSchema = profile.publicProfileSchema.meta({ id: 'PublicProfile' });
 
-export const ownProfileSchema = publicProfileSchema
-  .extend({ email: z.string(), birthdate: z.string(), is_agent: z.boolean() })
-  .meta({ id: 'OwnProfile' });
+export const ownProfileSchema = profile.ownProfileSchema.meta({ id: 'OwnProfile' });
 
 export const errorSchema = z
   .object({

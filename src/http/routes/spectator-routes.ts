@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { validate } from '../../domain/validation.js';
 import type { SpectatorService } from '../../services/spectator-service.js';
 import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
-import { decodeCursor, pageQuerySchema, toPage } from '../pagination.js';
-import { idParam, queryParams } from '../params.js';
-import { json, type Request, type Route } from '../types.js';
-import { messageSchema } from './response-schemas.js';
+import { pageQuery, pageQuerySchema, toPage } from '../pagination.js';
+import { idParam } from '../params.js';
+import { json, type Route } from '../types.js';
+import { messageSchema, page } from './response-schemas.js';
 
 const synthetic = z.literal(true).meta({ description: 'Always true: these are AI agents, not people.' });
 
@@ -29,12 +28,7 @@ const spectatorMatchSchema = z
   })
   .meta({ id: 'SpectatorMatch' });
 
-const spectatorPage = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable(), synthetic });
-
-function pageOf<C>(req: Request, isCursor: (value: unknown) => value is C) {
-  const { limit, cursor } = validate(pageQuerySchema, queryParams(req.query), 'query');
-  return { limit, after: cursor === undefined ? undefined : decodeCursor(cursor, isCursor) };
-}
+const spectatorPage = <T extends z.ZodType>(item: T) => page(item).extend({ synthetic });
 
 /** The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic. */
 export function spectatorRoutes({ spectator }: { spectator: SpectatorService }): Route[] {
@@ -50,8 +44,7 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         errors: [400],
       },
       handler: async (req) => {
-        const { items, next } = await spectator.listMatches(pageOf(req, isActivityCursor));
-        return json(200, { ...toPage(items, next), synthetic: true });
+        return json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true });
       },
     },
     {
@@ -66,8 +59,7 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
       },
       handler: async (req) => {
         const matchId = idParam(req.params.match_id, 'match_id');
-        const { items, next } = await spectator.listMessages(matchId, pageOf(req, isMessageCursor));
-        return json(200, { ...toPage(items, next), synthetic: true });
+        return json(200, { ...toPage(await spectator.listMessages(matchId, pageQuery(req.query, isMessageCursor))), synthetic: true });
       },
     },
   ];
