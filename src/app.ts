@@ -38,6 +38,7 @@ import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
 import { createBlockingRedis, createRedis, queueConnections } from './store/redis.js';
+import { assertSupportedRedis } from './store/redis-requirements-check.js';
 import { ScriptConnection } from './store/script-connection.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
@@ -113,6 +114,7 @@ export class Application {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
     await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection.connect()]);
+    await assertSupportedRedis(this.redis, this.options.redisUrl);
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
@@ -222,6 +224,7 @@ export async function startRankingWorker(config: Config, redisUrl: string, logge
   redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
   try {
     await redis.connect();
+    await assertSupportedRedis(redis, redisUrl);
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });

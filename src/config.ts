@@ -6,11 +6,23 @@ const bool = z
 const int = (min: number, max: number) =>
   z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(min).max(max);
 
+function isHostPort(node: string): boolean {
+  const match = /^[^\s,:]+:(\d{1,5})$/.exec(node);
+  return match !== null && Number(match[1]) >= 1 && Number(match[1]) <= 65_535;
+}
+
 /** Every setting, read from the environment; README's configuration table documents each. */
 const configSchema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: z.url({ error: 'must be a URL such as redis://127.0.0.1:6379' }).optional(),
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .refine((list) => list.split(',').every(isHostPort), {
+      error: 'must be a comma-separated list of host:port seed nodes, e.g. 10.0.0.1:7000,10.0.0.2:7000',
+    })
+    .transform((list) => list.split(','))
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
@@ -37,6 +49,9 @@ const configSchema = z.object({
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
   EVENT_SWEEP_MS: int(50, 60_000).default(2_000),
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
+}).refine((config) => !(config.REDIS_URL && config.REDIS_CLUSTER_NODES), {
+  path: ['REDIS_CLUSTER_NODES'],
+  error: 'cannot be set together with REDIS_URL: set one of them',
 });
 
 export type Config = z.output<typeof configSchema>;

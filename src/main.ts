@@ -5,12 +5,15 @@ import { createLogger, type Logger } from './logger.js';
 import { runDemo } from './demo/run-demo.js';
 import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
+import { UnsupportedRedisError } from './store/redis-requirements-check.js';
+import { CLUSTER_NODES_NOT_SUPPORTED } from './domain/redis-requirements.js';
 
 const HOW_TO_GET_REDIS =
   'No REDIS_URL was given and redis-server is not on PATH: install Redis (apt-get install redis-server, or brew install redis) or set REDIS_URL=redis://host:6379.';
 
 /** The Redis to use: REDIS_URL, or a private redis-server child with its data under DATA_DIR. */
 async function resolveRedis(config: Config, logger: Logger): Promise<{ url: string; embedded?: RedisProcess }> {
+  refuseClusterNodes(config);
   if (config.REDIS_URL) return { url: config.REDIS_URL };
   const embedded = new RedisProcess({ dir: resolve(config.DATA_DIR, 'redis'), persist: true });
   try {
@@ -30,6 +33,13 @@ async function resolveRedis(config: Config, logger: Logger): Promise<{ url: stri
   return { url: embedded.url, embedded };
 }
 
+/** REDIS_CLUSTER_NODES is reserved: until Redis Cluster is supported, start-up stops here. */
+function refuseClusterNodes(config: Config) {
+  if (!config.REDIS_CLUSTER_NODES) return;
+  console.error(CLUSTER_NODES_NOT_SUPPORTED);
+  process.exit(1);
+}
+
 async function serve(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
   const { url, embedded } = await resolveRedis(config, logger);
@@ -39,7 +49,9 @@ async function serve(config: Config) {
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     console.error(
-      embedded || !isConnectionError(error)
+      error instanceof UnsupportedRedisError
+        ? reason
+        : embedded || !isConnectionError(error)
         ? `could not start: ${reason}`
         : `cannot reach Redis at ${url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`,
     );
@@ -68,6 +80,7 @@ async function demo(config: Config) {
 
 /** `npm run worker`: a ranking worker only, against the server's Redis, until SIGTERM or SIGINT. */
 async function worker(config: Config) {
+  refuseClusterNodes(config);
   if (!config.REDIS_URL) {
     console.error('npm run worker needs REDIS_URL, the Redis the server uses (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run worker).');
     process.exit(1);
@@ -77,7 +90,8 @@ async function worker(config: Config) {
   try {
     running = await startRankingWorker(config, config.REDIS_URL, logger);
   } catch (error) {
-    logger.fatal({ err: error }, 'could not start the ranking worker');
+    if (error instanceof UnsupportedRedisError) console.error(error.message);
+    else logger.fatal({ err: error }, 'could not start the ranking worker');
     process.exit(1);
   }
   logger.info('ranking worker started');
