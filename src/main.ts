@@ -40,6 +40,14 @@ function refuseClusterNodes(config: Config) {
   process.exit(1);
 }
 
+/** The one line `serve` prints when start-up fails. */
+function startFailureLine(error: unknown, url: string, embedded: boolean): string {
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof UnsupportedRedisError) return reason;
+  if (embedded || !isConnectionError(error)) return `could not start: ${reason}`;
+  return `cannot reach Redis at ${url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`;
+}
+
 async function serve(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
   const { url, embedded } = await resolveRedis(config, logger);
@@ -47,14 +55,7 @@ async function serve(config: Config) {
   try {
     await app.start();
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    console.error(
-      error instanceof UnsupportedRedisError
-        ? reason
-        : embedded || !isConnectionError(error)
-        ? `could not start: ${reason}`
-        : `cannot reach Redis at ${url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`,
-    );
+    console.error(startFailureLine(error, url, embedded !== undefined));
     await app.stop().catch(() => {});
     await embedded?.stop();
     process.exit(1);
