@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import keySlot from 'cluster-key-slot';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
+import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import { EventSocket } from '../support/event-socket.js';
+import { eventually } from '../support/eventually.js';
+import { startStack } from '../support/stack.js';
+
+/**
+ * Which Lua scripts touch keys of one Redis Cluster hash slot (cluster-ready) and which touch several.
+ * A script marked `many-slots` says which keys spread it; `unreached` says why the flow below cannot call it.
+ * Fixing a script's keys makes this test fail until the script moves to `one-slot` here.
+ */
+type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unreached?: string };
+const SCRIPT_SLOTS: Record<string, SlotEntry> = {
+  append_events: {
+    slots: 'many-slots',
+    why: 'the event streams of each recipient and the spectator stream',
+    unreached: 'only the event publisher calls it; every write of the API appends its events through the outbox (flush_events)',
+  },
+  append_message: { slots: 'many-slots', why: "the match, its thread, the message sequence, both users' and the pool's match lists, the outbox, the Idempotency-Key record" },
+  browse: { slots: 'many-slots', why: "the pool's user index, the birthdate index, the profile cards and the filters' index sets" },
+  create_user: { slots: 'many-slots', why: "the e-mail key, the account, the pool's user index and the discovery indexes" },
+  dropped_targets: { slots: 'many-slots', why: "the dropped interest's set, the pool's feed floors and the account's interest sets" },
+  end_match: { slots: 'many-slots', why: "the match, the pair, both users' and the pool's match lists, the thread, the outbox, the match's event list and the event streams" },
+  fixed_window_hit: { slots: 'one-slot' },
+  flush_events: { slots: 'many-slots', why: "the pool's outbox and its due set, the match guard keys and the event streams" },
+  rank_feed: { slots: 'many-slots', why: "the account's feed and swipes, the pool's ranked set and feed floors" },
+  rate_limit: { slots: 'one-slot' },
+  read_feed: { slots: 'many-slots', why: "the account's feed and swipes, the pool's user index, ranked set and profile cards" },
+  record_swipe: { slots: 'many-slots', why: "both users, both users' swipes, the swiper's feed, the pair, the match, both users' and the pool's match lists, the feed floors, the outbox, the swipe counter" },
+  spread_into_feeds: { slots: 'many-slots', why: "the pool's feed floors and each owner's feed and swipes" },
+  update_profile: { slots: 'many-slots', why: "the account, the pool's profile cards and birthdate index and the index sets left and joined" },
+};
+
+const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
+
+/** Script name by the SHA1 of its source, as src/store/scripts.ts loads them. */
+function scriptsBySha(): Map<string, string> {
+  const bySha = new Map<string, string>();
+  for (const file of readdirSync(LUA_DIR)) {
+    if (!file.endsWith('.lua')) continue;
+    bySha.set(createHash('sha1').update(readFileSync(join(LUA_DIR, file), 'utf8')).digest('hex'), file.slice(0, -'.lua'.length));
+  }
+  return bySha;
+}
+
+const ESCAPES: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, a: 0x07, b: 0x08 };
+
+/**
+ * An argument as MONITOR shows it (Redis quotes it: `\n`, `\"`, `\xhh` for any byte outside printable
+ * ASCII), back to its text. ioredis has already turned each `\"` into `"`. Script bodies sent with EVAL
+ * (after a NOSCRIPT) have newlines and quotes, so their SHA matches only after this.
+ */
+function unquote(shown: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < shown.length; i++) {
+    const char = shown[i]!;
+    if (char !== '\\' || i + 1 >= shown.length) {
+      bytes.push(...Buffer.from(char));
+      continue;
+    }
+    const next = shown[++i]!;
+    if (next === 'x') {
+      bytes.push(parseInt(shown.slice(i + 1, i + 3), 16));
+      i += 2;
+    } else bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+type ScriptCall = { name: string; keys: string[]; slots: Set<number> };
+
+/** Every call of a script of lua/ that Redis receives, seen through MONITOR (BullMQ's own scripts are left out). */
+class ScriptCallRecorder {
+  readonly calls: ScriptCall[] = [];
+  private readonly seen = new Set<string>();
+  private readonly bySha = scriptsBySha();
+
+  private constructor(private readonly monitor: Redis) {
+    monitor.on('monitor', (_time: string, args: string[]) => this.record(args));
+  }
+
+  static async start(url: string): Promise<ScriptCallRecorder> {
+    return new ScriptCallRecorder(await new Redis(url).monitor());
+  }
+
+  private record(shown: string[]) {
+    const args = shown.map(unquote);
+    const command = args[0]?.toLowerCase();
+    if (command === 'echo') this.seen.add(args[1] ?? '');
+    const bySha = command === 'evalsha' || command === 'evalsha_ro';
+    if (!bySha && command !== 'eval' && command !== 'eval_ro') return;
+    const body = args[1] ?? '';
+    const name = this.bySha.get(bySha ? body : createHash('sha1').update(body).digest('hex'));
+    if (!name) return;
+    const keyList = args.slice(3, 3 + Number(args[2]));
+    this.calls.push({ name, keys: keyList, slots: new Set(keyList.map((key) => keySlot(key))) });
+  }
+
+  /** Waits until MONITOR has shown everything sent before a marker sent now. */
+  async drain(client: Redis) {
+    const marker = `script-slots-${Date.now()}`;
+    await client.echo(marker);
+    await eventually('the MONITOR marker', () => this.seen.has(marker));
+  }
+
+  stop() {
+    this.monitor.disconnect();
+  }
+}
+
+/** Every way the calls seen disagree with SCRIPT_SLOTS, one line each. */
+function tableMismatches(calls: readonly ScriptCall[]): string[] {
+  const problems: string[] = [];
+  for (const name of new Set(calls.map((call) => call.name))) {
+    if (!(name in SCRIPT_SLOTS)) problems.push(`${name}: called, but not in the table`);
+  }
+  for (const [name, entry] of Object.entries(SCRIPT_SLOTS)) {
+    const own = calls.filter((call) => call.name === name);
+    const unreached = 'unreached' in entry && entry.unreached !== undefined;
+    if (unreached) {
+      if (own.length > 0) problems.push(`${name}: marked unreached, but the flow called it`);
+      continue;
+    }
+    if (own.length === 0) problems.push(`${name}: in the table, but the flow never called it`);
+    else if (entry.slots === 'one-slot') {
+      for (const call of own.filter((c) => c.slots.size !== 1)) problems.push(`${name}: marked one-slot, but touched ${call.slots.size} slots: ${call.keys.join(' ')}`);
+    } else if (own.every((call) => call.slots.size === 1)) {
+      problems.push(`${name}: marked many-slots, but touched one slot in every call: mark it one-slot`);
+    }
+  }
+  return problems;
+}
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+let recorder: ScriptCallRecorder;
+
+beforeAll(async () => {
+  stack = await startStack();
+  recorder = await ScriptCallRecorder.start(stack.redis.url);
+});
+
+afterAll(async () => {
+  recorder?.stop();
+  await stack?.stop();
+});
+
+const ranked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
+  stack.app.redis.zscore(keys.rankedFeeds(pool), String(account.user_id)).then((score) => score !== null);
+
+const spreadWith = (account: Account, interests: string[]) =>
+  stack.app.redis.hget(keys.spreadInterests('agent'), String(account.user_id)).then((raw) => raw === JSON.stringify(interests));
+
+/** Drives every kind of write and read the API offers, so that every reachable script runs at least once. */
+async function driveRepresentativeFlow() {
+  const { api, baseUrl } = stack;
+  const ok = (status: number, res: { status: number; text: string }) => expect(res.status, res.text).toBe(status);
+
+  const ada = await registerAgent(api, { interests: 'chess, jazz, hiking' });
+  await eventually('the first feed ranked by the embedded worker', () => ranked(ada));
+  const bo = await registerAgent(api, { interests: 'chess, jazz' });
+  const cy = await registerAgent(api, { interests: 'jazz' });
+  const member = await registerMember(api);
+  await eventually('the newcomers ranked and spread', async () => (await ranked(bo)) && (await ranked(cy)) && (await ranked(member, 'member')));
+
+  // Dropping an interest makes the next ranking job sift the holders of the dropped one.
+  ok(200, await api.patch('/api/v1/me', { token: ada.token, body: { interests: 'jazz, hiking', bio: 'Changed.' } }));
+  await eventually('the changed interests spread', () => spreadWith(ada, ['jazz', 'hiking']));
+
+  ok(200, await api.get('/api/v1/discovery/feed', { token: bo.token }));
+  ok(200, await api.get('/api/v1/discovery/feed', { token: member.token }));
+  ok(200, await api.get('/api/v1/discovery/browse?gender=nonbinary&interests=jazz&min_age=18&city=Lisbon', { token: bo.token }));
+
+  ok(200, await api.post(`/api/v1/likes/${cy.user_id}?kind=pass`, { token: ada.token }));
+  ok(200, await api.post(`/api/v1/likes/${ada.user_id}?kind=super_like`, { token: cy.token }));
+  ok(200, await api.post(`/api/v1/likes/${bo.user_id}?kind=like`, { token: ada.token }));
+  const mutual = await api.post(`/api/v1/likes/${ada.user_id}?kind=like`, { token: bo.token });
+  ok(200, mutual);
+  expect(mutual.body.matched).toBe(true);
+  const matchId = mutual.body.match.id as number;
+
+  const thread = `/api/v1/matches/${matchId}/messages`;
+  ok(201, await api.post(thread, { token: ada.token, body: { body: 'Hello, fellow jazz fan.' } }));
+  const keyed = { token: bo.token, body: { body: 'Hi!' }, headers: { 'idempotency-key': 'hello-once' } };
+  ok(201, await api.post(thread, keyed));
+  ok(201, await api.post(thread, keyed));
+  ok(200, await api.get(thread, { token: bo.token }));
+  ok(200, await api.get('/api/v1/matches', { token: ada.token }));
+
+  const socket = await EventSocket.open(baseUrl, '/api/v1/ws?since=0', { token: ada.token });
+  await socket.waitForFrame((frame) => frame.type === 'message.created');
+  ok(204, await api.delete(`/api/v1/matches/${matchId}`, { token: bo.token }));
+  await socket.waitForFrame((frame) => frame.type === 'match.ended');
+  socket.ws.close();
+
+  ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
+}
+
+describe('Lua scripts and Redis Cluster hash slots', () => {
+  it('names every script of lua/ in the table', () => {
+    expect(Object.keys(SCRIPT_SLOTS).sort()).toEqual([...scriptsBySha().values()].sort());
+  });
+
+  it('touches one slot in every call of a one-slot script; the table matches what the flow calls', async () => {
+    await driveRepresentativeFlow();
+    await recorder.drain(stack.app.redis);
+
+    expect(tableMismatches(recorder.calls)).toEqual([]);
+  });
+});
