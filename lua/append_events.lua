@@ -21,6 +21,8 @@
 
   Flagged allow-oom: it completes a write Redis already took (a match, message or unmatch), so no stored
   change ever misses its events; one call appends a few small entries to streams capped by length and age.
+
+  Slot: several (each recipient's events:<pool>:<id> and events:spectator:agent): not yet cluster-ready
 ]]
 local channel = ARGV[1]
 local retention = tonumber(ARGV[2])

@@ -23,6 +23,8 @@
 
   Returns {'not_found'} when the match is unknown, ended, or not the sender's; {'replay', message JSON}
   when the Idempotency-Key was seen (nothing written); else {'ok', message JSON, pending record}.
+
+  Slot: several (match, thread, message sequence, match lists, outbox, idem record): not yet cluster-ready
 ]]
 local idem = KEYS[9]
 if idem then

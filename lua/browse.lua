@@ -34,6 +34,8 @@
   Returns {stop_ms, stop_id, examined, id_1, ms_1, card_1, id_2, ...} (a card is "" when missing): stop_ms
   and stop_id are "" unless the budget ended the page early (then they are the position to resume from);
   examined is how many entries the call examined.
+
+  Slot: several (pool:<pool>:users, disc:<pool>:birth, disc:<pool>:cards, index sets): not yet cluster-ready
 ]]
 local users, birth = KEYS[1], KEYS[2]
 local self, want = ARGV[1], tonumber(ARGV[2])

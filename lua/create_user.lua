@@ -18,6 +18,8 @@
   ARGV[6..] the account's field/value pairs
 
   Returns 1 when created, 0 when the e-mail is taken.
+
+  Slot: several (email:<e-mail>, user:<pool>:<id>, pool:<pool>:users, the indexes): not yet cluster-ready
 ]]
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then
   return 0

@@ -15,6 +15,8 @@
   ARGV[4..] one integer weight per current interest key
 
   Returns {next_cursor, owner_1, score_1, owner_2, ...}; next_cursor is "0" once the set is done.
+
+  Slot: several (the interest sets, disc:<pool>:floors): not yet cluster-ready
 ]]
 local page = redis.call('SSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
 local owners, out = page[2], {page[1]}

@@ -24,6 +24,8 @@
   ARGV[4] now, ms
 
   Returns {1, pending record} when ended; {0} when the match is unknown, already ended, or not the caller's.
+
+  Slot: several (match, pair, match lists, thread, outbox, match-events, streams): not yet cluster-ready
 ]]
 local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
 local caller = ARGV[1]

@@ -9,6 +9,8 @@
   ARGV[2] window length in ms
 
   Returns {allowed (1|0), ms until the window ends}
+
+  Slot: one (hash of rl:<name>:<pool>:<id>)
 ]]
 local hits = redis.call('INCR', KEYS[1])
 if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end

@@ -26,6 +26,8 @@
   Flagged allow-oom: it completes a write Redis already took (its pending record is stored), so a full
   Redis delays no event; one call appends a few small entries to streams capped by length and age, and
   deletes the record.
+
+  Slot: several (outbox:<pool>, outbox:<pool>:due, guard keys, streams): not yet cluster-ready
 ]]
 local id = ARGV[1]
 if redis.call('HEXISTS', KEYS[1], id) == 0 then return 0 end

@@ -19,6 +19,8 @@
   ARGV[4..] candidate_1, score_1, candidate_2, score_2, ... best first
 
   Returns how many entries the feed now holds.
+
+  Slot: several (feed and swipes of the account, disc:<pool>:ranked, disc:<pool>:floors): not yet cluster-ready
 ]]
 local feed, swipes, ranked, floors = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local id, size = ARGV[1], tonumber(ARGV[2])

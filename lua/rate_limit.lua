@@ -9,6 +9,8 @@
   ARGV[3] a unique member for this hit
 
   Returns {allowed (1|0), hits in the window including this one, ms until the oldest hit leaves the window}
+
+  Slot: one (hash of rl:<name>:<subject>)
 ]]
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])

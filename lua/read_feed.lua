@@ -22,6 +22,8 @@
   part_2, ...}: ranked_at is when the feed was last ranked (ms, "" when never) and ranked_size how many
   entries its ranked part still holds; stop_score and stop_id are "" unless the look-at limit ended the
   page early (then they are the position to resume from, in the rest); a card is "" when missing.
+
+  Slot: several (feed and swipes of the account, pool:<pool>:users, disc:<pool>:*): not yet cluster-ready
 ]]
 local feed, swipes, users = KEYS[1], KEYS[2], KEYS[3]
 local self, want = ARGV[1], tonumber(ARGV[2])

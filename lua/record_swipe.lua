@@ -42,6 +42,8 @@
   written); else {'ok', record, shared interests as JSON or '', pending record or ''},
   where record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>|<pending id or ''>".
   A super like is announced unless the swiper's previous swipe on the target was already a super like.
+
+  Slot: several (both users, their swipes, feed, pair, match, match lists, floors, outbox): not yet cluster-ready
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
 local idem = KEYS[15]

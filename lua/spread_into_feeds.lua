@@ -14,6 +14,8 @@
   ARGV[1+2i], ARGV[2+2i]                    owner i's id and the candidate's integer score for owner i
 
   Returns the number of feeds changed.
+
+  Slot: several (disc:<pool>:floors, each owner's feed and swipes): not yet cluster-ready
 ]]
 local floors, candidate, size = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local changed = 0

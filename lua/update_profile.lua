@@ -27,6 +27,8 @@
 
   Returns 1 when applied, 0 when the account or its card changed meanwhile (read again and retry),
   -1 when the account does not exist.
+
+  Slot: several (user:<pool>:<id>, disc:<pool>:cards, disc:<pool>:birth, index sets): not yet cluster-ready
 ]]
 local id = ARGV[1]
 if redis.call('EXISTS', KEYS[1]) == 0 then

@@ -207,6 +207,14 @@ describe('Lua scripts and Redis Cluster hash slots', () => {
     expect(Object.keys(SCRIPT_SLOTS).sort()).toEqual([...scriptsBySha().values()].sort());
   });
 
+  it("says in each script's header what the table says of its slots", () => {
+    const headers = Object.entries(SCRIPT_SLOTS).map(([name, entry]) => {
+      const line = /^ {2}Slot: .*$/m.exec(readFileSync(join(LUA_DIR, `${name}.lua`), 'utf8'))?.[0].trim();
+      return { name, agrees: entry.slots === 'one-slot' ? /^Slot: one \(hash of .+\)$/.test(line ?? '') : /^Slot: several \(.+\): not yet cluster-ready$/.test(line ?? ''), line };
+    });
+    expect(headers.filter((header) => !header.agrees)).toEqual([]);
+  });
+
   it('touches one slot in every call of a one-slot script; the table matches what the flow calls', async () => {
     await driveRepresentativeFlow();
     await recorder.drain(stack.app.redis);
