@@ -1,5 +1,6 @@
 import { keys } from '../../src/store/keys.js';
 import { runLoad, type ClientScript, type LoadRequest } from '../lib/http-load.js';
+import { measureMessageCosts, type BenchMatch } from '../lib/message-costs.js';
 import { redisInfo } from '../lib/monitor.js';
 import { bearer, loadPhase, sleep } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
@@ -69,7 +70,8 @@ export const swipesScenario: Scenario = {
     result.notes.push(
       'Memory figures: Redis used_memory less client and AOF buffers, before and after a known number of swipes (all "pass", so no matches) and then of matches ' +
         '(each pair liking both ways after having passed; includes the match, its indexes and its match.created events in both users\' and the spectator stream). ' +
-        'A swipe also removes its target from the swiper\'s feed, so the per-swipe figure is net of that.',
+        'A swipe also removes its target from the swiper\'s feed, so the per-swipe figure is net of that. ' +
+        'Then 20 messages of 120 characters over each of those matches: bytes per message (thread entry, its entry ids kept with the match, three events) and redis-server CPU time per message (INFO cpu).',
     );
     return result;
   },
@@ -142,6 +144,7 @@ async function measureMemory(ctx: BenchContext): Promise<Record<string, number |
   await swipeAll(ctx, group, (a) => pairs.filter(([x]) => x === a).map(([x, y]) => [x, y, 'like']));
   const completing = await swipeAll(ctx, group, (a) => pairs.filter(([, y]) => y === a).map(([x, y]) => [y, x, 'like']));
   const afterMatches = await settledBytes(ctx);
+  const messages = await measureMessageCosts(ctx, completing.matches, settledBytes);
 
   return {
     memory_swipes_stored: passes.ok,
@@ -149,6 +152,7 @@ async function measureMemory(ctx: BenchContext): Promise<Record<string, number |
     swipes_hash_bytes_per_entry: swipeEntries > 0 ? swipeHashBytes / swipeEntries : 'n/a',
     memory_matches_created: completing.matched,
     redis_bytes_per_match: completing.matched > 0 ? (afterMatches - afterSwipes) / completing.matched : 'n/a',
+    ...messages,
   };
 }
 
@@ -158,6 +162,7 @@ async function swipeAll(ctx: BenchContext, group: BenchAgent[], plan: (agent: Be
   const total = lists.reduce((n, list) => n + list.length, 0);
   let ok = 0;
   let matched = 0;
+  const matches: BenchMatch[] = [];
   let index = 0;
   const recorder = await runLoad({
     host: ctx.target.host,
@@ -177,14 +182,18 @@ async function swipeAll(ctx: BenchContext, group: BenchAgent[], plan: (agent: Be
           const [from, to, kind] = swipe;
           return { method: 'POST', path: `/api/v1/likes/${to.id}?kind=${kind}`, headers: bearer(from.token), tag: 'POST like' };
         },
-        onResponse: (_request, status, body) => {
+        onResponse: (request, status, body) => {
           if (status !== 200) return;
           ok++;
-          if (body.includes('"matched":true')) matched++;
+          if (!body.includes('"matched":true')) return;
+          matched++;
+          const swipe = list.find(([, to]) => request.path.startsWith(`/api/v1/likes/${to.id}?`));
+          const match = (JSON.parse(body.toString()) as { match?: { id?: number | string } }).match;
+          if (swipe && match?.id !== undefined) matches.push({ a: swipe[0], b: swipe[1], matchId: String(match.id) });
         },
       };
     },
   });
   if (ok < total) ctx.progress.info(`memory: ${total - ok} of ${total} swipes failed (${JSON.stringify(recorder.stats('POST like').outcomes)})`);
-  return { ok, matched };
+  return { ok, matched, matches };
 }
