@@ -4,6 +4,8 @@ import type { RankingScheduler } from '../services/feed-ranker.js';
 import type { Pool } from '../domain/pool.js';
 
 export const RANKING_QUEUE = 'discovery-ranking';
+/** BullMQ's key prefix: one hash tag, so every key of the queue lies in one Redis Cluster slot, as BullMQ requires there. */
+export const QUEUE_PREFIX = '{jobs}';
 export type RankingJob = { pool: Pool; userId: number };
 
 /**
@@ -17,6 +19,7 @@ export class RankingQueue implements RankingScheduler {
   constructor(connection: Redis) {
     this.queue = new Queue<RankingJob>(RANKING_QUEUE, {
       connection,
+      prefix: QUEUE_PREFIX,
       defaultJobOptions: {
         attempts: 5,
         backoff: { type: 'exponential', delay: 200 },

@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
 import { POOLS } from '../domain/pool.js';
 import { isStoreFullError } from '../services/store-failures.js';
-import { RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
+import { QUEUE_PREFIX, RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
 
 const FULL_RETRY_MS = 1_000;
 
@@ -44,6 +44,7 @@ export class RankingWorker {
     });
     this.worker = new Worker<RankingJob>(RANKING_QUEUE, (job) => this.process(job), {
       connection: this.connection,
+      prefix: QUEUE_PREFIX,
       concurrency,
       lockDuration: lockDurationMs,
       stalledInterval: stalledIntervalMs,

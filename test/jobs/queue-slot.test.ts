@@ -1,0 +1,25 @@
+import keySlot from 'cluster-key-slot';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { RANKING_QUEUE } from '../../src/jobs/ranking-queue.js';
+import { keys } from '../../src/store/keys.js';
+import { registerAgent } from '../support/accounts.js';
+import { eventually } from '../support/eventually.js';
+import { startStack } from '../support/stack.js';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+it('keeps every key of the ranking queue in one hash slot, as BullMQ needs on Redis Cluster', async () => {
+  const agent = await registerAgent(stack.api);
+  await eventually('the agent feed is ranked by the worker', async () =>
+    (await stack.app.redis.zscore(keys.rankedFeeds('agent'), String(agent.user_id))) !== null,
+  );
+  const queueKeys = await stack.app.redis.keys(`*${RANKING_QUEUE}*`);
+  expect(queueKeys.length).toBeGreaterThan(1);
+  expect(new Set(queueKeys.map((key) => keySlot(key))).size, queueKeys.join(', ')).toBe(1);
+});
