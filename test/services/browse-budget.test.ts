@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { GENDERS } from '../../src/domain/account-schemas.js';
 import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/domain/browse-filters.js';
 import { latestBirthdateForAge } from '../../src/domain/dates.js';
@@ -8,11 +8,10 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
-import { startRedis } from '../support/stack.js';
+import { startStore } from '../support/stack.js';
 
-let server: Awaited<ReturnType<typeof startRedis>>;
+let store: Awaited<ReturnType<typeof startStore>>;
 let redis: Redis;
 let users: UserRepository;
 let index: DiscoveryIndex;
@@ -36,9 +35,9 @@ function prng(seed: number) {
 }
 
 beforeAll(async () => {
-  server = await startRedis();
-  redis = new Redis(server.url);
-  const scripts = new Scripts(redis);
+  store = await startStore();
+  const { scripts } = store;
+  redis = store.redis;
   users = new UserRepository(redis, scripts);
   index = new DiscoveryIndex(redis, scripts);
   feeds = new FeedStore(redis, scripts);
@@ -59,10 +58,7 @@ beforeAll(async () => {
     seeded.push(user!);
   }
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 const service = (budget: number, driverLimit = 5_000) =>
   new DiscoveryService(index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });

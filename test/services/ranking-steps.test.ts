@@ -1,31 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
-import { startRedis } from '../support/stack.js';
+import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
-let server: Awaited<ReturnType<typeof startRedis>>;
+let store: Awaited<ReturnType<typeof startStore>>;
 let redis: Redis;
 let index: DiscoveryIndex;
 let feeds: FeedStore;
 let users: UserRepository;
 beforeAll(async () => {
-  server = await startRedis();
-  redis = new Redis(server.url);
-  const scripts = new Scripts(redis);
+  store = await startStore();
+  const { scripts } = store;
+  redis = store.redis;
   index = new DiscoveryIndex(redis, scripts);
   feeds = new FeedStore(redis, scripts);
   users = new UserRepository(redis, scripts);
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 /** A stored account (registration indexes it); its id. */
 const seed = async (interests: string[]) =>

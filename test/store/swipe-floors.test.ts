@@ -1,27 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { Scripts } from '../../src/store/scripts.js';
 import { SwipeRepository } from '../../src/store/swipe-repository.js';
-import { startRedis } from '../support/stack.js';
+import { startStore } from '../support/stack.js';
 
-let server: Awaited<ReturnType<typeof startRedis>>;
+let store: Awaited<ReturnType<typeof startStore>>;
 let redis: Redis;
 let swipes: SwipeRepository;
 let feeds: FeedStore;
 beforeAll(async () => {
-  server = await startRedis();
-  redis = new Redis(server.url);
-  const scripts = new Scripts(redis);
+  store = await startStore();
+  const { scripts } = store;
+  redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
   feeds = new FeedStore(redis, scripts);
   for (const id of [1, 2, 3, 4, 5, 6]) await redis.hset(keys.user('agent', id), 'interests', '[]');
 });
-afterAll(async () => {
-  redis?.disconnect();
-  await server?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 const floor = (id: number) => redis.zscore(keys.feedFloors('agent'), String(id));
 

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Application } from '../../src/app.js';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { RedisProcess } from '../../src/store/redis-process.js';
+import { Scripts } from '../../src/store/scripts.js';
 import { JsonClient } from '../../src/client/json-client.js';
 
 export type TestApp = { app: Application; api: JsonClient; baseUrl: string; stop: () => Promise<void> };
@@ -27,6 +29,20 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
  */
 const TEST_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 1_000_000, LOGIN_RATE_LIMIT: 1_000_000 };
 export const REAL_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 5, LOGIN_RATE_LIMIT: 10 };
+
+/** A redis-server of this file's own with a plain client and the Lua scripts on it: for testing store and service classes without a server. */
+export async function startStore() {
+  const server = await startRedis();
+  const redis = new Redis(server.url);
+  return {
+    redis,
+    scripts: new Scripts(redis),
+    cleanup: async () => {
+      redis.disconnect();
+      await server.cleanup();
+    },
+  };
+}
 
 /** The real server, in this process, on a free port, against `redisUrl`. */
 export async function startApp(redisUrl: string, overrides: ConfigInput = {}): Promise<TestApp> {
