@@ -3,22 +3,20 @@ import type { DomainEvent } from '../../src/services/events.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { startApp, startRedis } from '../support/stack.js';
+import { startTwoApps, type TestApp } from '../support/stack.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let one: Awaited<ReturnType<typeof startApp>>;
-let two: Awaited<ReturnType<typeof startApp>>;
+let stack: Awaited<ReturnType<typeof startTwoApps>>;
+let one: TestApp;
+let two: TestApp;
 const open: EventSocket[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  // Two server processes' worth of everything (connections, relay, uWS app) on one Redis.
-  [one, two] = await Promise.all([startApp(redis.url), startApp(redis.url)]);
+  stack = await startTwoApps();
+  ({ one, two } = stack);
 });
 afterAll(async () => {
   for (const socket of open) socket.ws.terminate();
-  await Promise.all([one?.stop(), two?.stop()]);
-  await redis?.cleanup();
+  await stack?.stop();
 });
 
 async function connect(baseUrl: string, path: string, options?: { token?: string; headers?: Record<string, string> }) {

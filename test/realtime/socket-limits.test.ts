@@ -5,7 +5,7 @@ import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startTwoApps, type TestApp } from '../support/stack.js';
 
 const LIMITS = {
   SPECTATOR_REPLAY_LIMIT: 5,
@@ -15,19 +15,18 @@ const LIMITS = {
   WS_UPGRADE_RATE_WINDOW_SECONDS: 60,
 };
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let stack: Awaited<ReturnType<typeof startTwoApps>>;
 let one: TestApp;
 let two: TestApp;
 const open: EventSocket[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  [one, two] = await Promise.all([startApp(redis.url, LIMITS), startApp(redis.url, LIMITS)]);
+  stack = await startTwoApps(LIMITS);
+  ({ one, two } = stack);
 });
 afterAll(async () => {
   for (const socket of open) socket.ws.terminate();
-  await Promise.all([one?.stop(), two?.stop()]);
-  await redis?.cleanup();
+  await stack?.stop();
 });
 
 async function connect(server: TestApp, path: string, options: { token?: string; localAddress?: string } = {}) {

@@ -3,25 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startTwoApps, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
 const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let stack: Awaited<ReturnType<typeof startTwoApps>>;
+let redis: typeof stack.redis;
 let one: TestApp;
 let two: TestApp;
 const open: EventSocket[] = [];
 
 beforeAll(async () => {
-  redis = await startRedis();
-  // Two server processes' worth of everything on one Redis.
-  [one, two] = await Promise.all([startApp(redis.url), startApp(redis.url)]);
+  stack = await startTwoApps();
+  ({ redis, one, two } = stack);
 });
 afterAll(async () => {
   for (const socket of open) socket.ws.terminate();
-  await Promise.all([one?.stop(), two?.stop()]);
-  await redis?.cleanup();
+  await stack?.stop();
 });
 
 async function connect(server: TestApp, path: string, token: string) {

@@ -68,6 +68,21 @@ export async function startApp(redisUrl: string, overrides: ConfigInput = {}): P
   };
 }
 
+/** One Redis and two servers on it: two server processes' worth of everything (connections, relay, uWS app). */
+export async function startTwoApps(overrides: ConfigInput = {}) {
+  const redis = await startRedis();
+  const [one, two] = await Promise.all([startApp(redis.url, overrides), startApp(redis.url, overrides)]);
+  return {
+    redis,
+    one,
+    two,
+    stop: async () => {
+      await Promise.all([one.stop(), two.stop()]);
+      await redis.cleanup();
+    },
+  };
+}
+
 /** Redis plus one server: what most integration test files need. */
 export async function startStack(overrides: ConfigInput = {}) {
   const redis = await startRedis();
