@@ -10,6 +10,7 @@ import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
+import { prng } from '../../bench/lib/profiles.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: Redis;
@@ -21,18 +22,6 @@ const POOL_SIZE = 400;
 const INTERESTS = ['chess', 'jazz', 'hiking', 'go', 'opera', 'tango', 'knitting', 'surfing', 'yoga', 'zines'];
 const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Évora'];
 const stateOf = (city: string) => (city === 'Lisbon' || city === 'Évora' ? 'South' : 'North');
-
-/** mulberry32, so the pool is the same every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 beforeAll(async () => {
   store = await startStore();
