@@ -21,7 +21,7 @@ import { UpgradeLimits } from './services/upgrade-limits.js';
 import { OutboxSweeper } from './services/outbox-sweeper.js';
 import { EventOutboxStore } from './store/event-outbox-store.js';
 import { EventStreams } from './store/event-streams.js';
-import { carryOverSharedSequences } from './store/sequences.js';
+import { assertCurrentKeyLayout } from './store/key-layout-check.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
 import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
 import { spectatorRoutes } from './http/routes/spectator-routes.js';
@@ -115,12 +115,12 @@ export class Application {
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
     await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection.connect()]);
     await assertSupportedRedis(this.redis, this.options.redisUrl);
+    await assertCurrentKeyLayout(this.redis, this.options.redisUrl);
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
-    await carryOverSharedSequences(this.redis);
     this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);

@@ -1,90 +1,96 @@
 import type { Pool } from '../domain/pool.js';
+import { KEY_PREFIX, matchShard, pairShard, shardTag, userShard } from './key-space.js';
+
+const P = KEY_PREFIX;
+/** The tag of an account's own keys. */
+const u = (id: number | string) => shardTag(userShard(id));
+/** The tag of a match's keys. */
+const m = (matchId: number | string) => shardTag(matchShard(matchId));
 
 /**
- * Every Redis key the service uses, in one place. Keys of accounts, swipes and matches carry the pool
- * (`agent` or `member`): a query built for one pool cannot name a key of the other, which is how the two
- * pools stay isolated in the data model itself.
+ * Every Redis key the service uses, in one place, in one scheme: `am:<pool>:<hash tag>:<kind>:<id>` (see
+ * key-space.ts for the tags). Keys of accounts, swipes and matches carry the pool (`agent` or `member`): a
+ * query built for one pool cannot name a key of the other, which is how the two pools stay isolated in the
+ * data model itself.
  */
 export const keys = {
   /** String: the generated token-signing secret shared by every process. */
-  tokenSecret: () => 'config:token_secret',
+  tokenSecret: () => `${P}config:token_secret`,
   /**
    * Counter for the pool's user ids. Each pool counts its own (as for matches and messages), so the public
    * agent ids reveal nothing about member activity; an id names an account only together with its pool.
    */
-  userSeq: (pool: Pool) => `seq:${pool}:user`,
+  userSeq: (pool: Pool) => `${P}${pool}:seq:user`,
   /** Hash: the account. Exists only under its own pool. */
-  user: (pool: Pool, id: number | string) => `user:${pool}:${id}`,
+  user: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:user:${id}`,
   /** String: lower-cased e-mail → "<pool>:<id>" (shared by both pools: e-mail is unique across them). */
-  email: (email: string) => `email:${email}`,
+  email: (email: string) => `${P}email:${email}`,
   /** Sorted set of the pool's account ids, scored by creation time (ms). */
-  poolUsers: (pool: Pool) => `pool:${pool}:users`,
+  poolUsers: (pool: Pool) => `${P}${pool}:users`,
   /** String with TTL: a revoked token id. */
-  revokedToken: (jti: string) => `revoked:${jti}`,
+  revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
-  swipes: (pool: Pool, id: number | string) => `swipes:${pool}:${id}`,
+  swipes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:swipes:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */
-  feed: (pool: Pool, id: number | string) => `feed:${pool}:${id}`,
+  feed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:feed:${id}`,
   /** Sorted set: the pool's accounts whose feed has been ranked, id → ranked-at ms. */
-  rankedFeeds: (pool: Pool) => `disc:${pool}:ranked`,
+  rankedFeeds: (pool: Pool) => `${P}${pool}:disc:ranked`,
   /** Sorted set: ranked account id → its feed's floor (lowest score when the feed is full, else 0). */
-  feedFloors: (pool: Pool) => `disc:${pool}:floors`,
+  feedFloors: (pool: Pool) => `${P}${pool}:disc:floors`,
   /** Set: ids of the pool's accounts holding an interest (its size is the interest's frequency). */
-  interestIndex: (pool: Pool, interest: string) => `disc:${pool}:interest:${interest}`,
+  interestIndex: (pool: Pool, interest: string) => `${P}${pool}:disc:interest:${interest}`,
   /** Set: ids of the pool's accounts of a gender. */
-  genderIndex: (pool: Pool, gender: string) => `disc:${pool}:gender:${gender}`,
+  genderIndex: (pool: Pool, gender: string) => `${P}${pool}:disc:gender:${gender}`,
   /** Set: ids of the pool's accounts in a city (normalised: lower-cased, white space collapsed). */
-  cityIndex: (pool: Pool, city: string) => `disc:${pool}:city:${city}`,
+  cityIndex: (pool: Pool, city: string) => `${P}${pool}:disc:city:${city}`,
   /** Set: ids of the pool's accounts in a state (normalised like cities). */
-  stateIndex: (pool: Pool, state: string) => `disc:${pool}:state:${state}`,
+  stateIndex: (pool: Pool, state: string) => `${P}${pool}:disc:state:${state}`,
   /** Sorted set: the pool's account ids by birthdate as YYYYMMDD. */
-  birthIndex: (pool: Pool) => `disc:${pool}:birth`,
+  birthIndex: (pool: Pool) => `${P}${pool}:disc:birth`,
   /**
    * Hash: id → the account's profile card (compact JSON of its public profile): what feed and browse pages
    * show, read in the same script that picks the page, and what the indexes hold, so a change removes the
    * old entries.
    */
-  profileCards: (pool: Pool) => `disc:${pool}:cards`,
+  profileCards: (pool: Pool) => `${P}${pool}:disc:cards`,
   /** Hash: id → the interests (JSON) the account was last placed into other feeds with. */
-  spreadInterests: (pool: Pool) => `disc:${pool}:spread`,
+  spreadInterests: (pool: Pool) => `${P}${pool}:disc:spread`,
   /** Counter for the pool's match ids. */
-  matchSeq: (pool: Pool) => `seq:${pool}:match`,
+  matchSeq: (pool: Pool) => `${P}${pool}:seq:match`,
   /** Counter for the pool's message ids. */
-  messageSeq: (pool: Pool) => `seq:${pool}:message`,
-  /** The counters used before each pool had its own (read once, to carry their values over). */
-  sharedSeqs: () => ({ user: 'seq:user', match: 'seq:match', message: 'seq:message' }) as const,
+  messageSeq: (pool: Pool) => `${P}${pool}:seq:message`,
   /** Hash: a match (its two users, creation, shared interests, last message; `ended_at` once unmatched). */
-  match: (pool: Pool, id: number | string) => `match:${pool}:${id}`,
+  match: (pool: Pool, id: number | string) => `${P}${pool}:${m(id)}:match:${id}`,
   /** String: the pair's match id, or "ended:<id>" once unmatched (an ended pair never matches again). */
-  pairMatch: (pool: Pool, a: number, b: number) => `pair:${pool}:${Math.min(a, b)}:${Math.max(a, b)}`,
+  pairMatch: (pool: Pool, a: number, b: number) => `${P}${pool}:${shardTag(pairShard(a, b))}:pair:${Math.min(a, b)}:${Math.max(a, b)}`,
   /** Sorted set: the user's current matches, match id → last activity (ms). */
-  userMatches: (pool: Pool, id: number | string) => `matches:${pool}:${id}`,
+  userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
   /** Sorted set: every current match of the pool, match id → last activity (ms). */
-  poolMatches: (pool: Pool) => `pool:${pool}:matches`,
+  poolMatches: (pool: Pool) => `${P}${pool}:matches`,
   /** Sorted set: a match's messages, message id → the message as JSON. Deleted on unmatch. */
-  messages: (pool: Pool, matchId: number | string) => `messages:${pool}:${matchId}`,
+  messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
   /** String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint. */
-  idempotency: (pool: Pool, userId: number, endpoint: string, key: string) => `idem:${pool}:${userId}:${endpoint}:${key}`,
+  idempotency: (pool: Pool, userId: number, endpoint: string, key: string) => `${P}${pool}:${u(userId)}:idem:${userId}:${endpoint}:${key}`,
   /** Sorted set: a sliding-window rate-limit log. */
-  rateLimit: (name: string, subject: string) => `rl:${name}:${subject}`,
+  rateLimit: (name: string, subject: string) => `${P}rl:${name}:${subject}`,
   /** String with TTL: an account's fixed-window request counter for one kind of request (discovery, like, message). */
-  accountRateLimit: (name: string, pool: Pool, id: number) => `rl:${name}:${pool}:${id}`,
+  accountRateLimit: (name: string, pool: Pool, id: number) => `${P}${pool}:${u(id)}:rl:${name}:${id}`,
   /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
-  userEvents: (pool: Pool, id: number | string) => `events:${pool}:${id}`,
+  userEvents: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:events:${id}`,
   /**
    * Hash: the pool's outbox, pending id → the pending record (a JSON array of event specs) a write left in
    * the same script that committed it; deleted when its events are appended (lua/flush_events.lua).
    */
-  outbox: (pool: Pool) => `outbox:${pool}`,
+  outbox: (pool: Pool) => `${P}${pool}:outbox`,
   /** Sorted set: the outbox's pending ids by commit time (ms), for the sweeper. */
-  outboxDue: (pool: Pool) => `outbox:${pool}:due`,
+  outboxDue: (pool: Pool) => `${P}${pool}:outbox:due`,
   /** List: "<stream key> <entry id>" of each event of a match's thread, removed with the thread on unmatch. */
-  matchEvents: (pool: Pool, matchId: number | string) => `match-events:${pool}:${matchId}`,
+  matchEvents: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:match-events:${matchId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
-  spectatorEvents: (pool: 'agent') => `events:spectator:${pool}`,
+  spectatorEvents: (pool: 'agent') => `${P}${pool}:events:spectator`,
 };
 
 /** Pub/sub channel on which revoked token ids are announced to every process. */
-export const REVOCATION_CHANNEL = 'events:revocations';
+export const REVOCATION_CHANNEL = `${P}revocations`;
 /** Pub/sub channel on which every new event entry is announced, so each process relays it to its sockets. */
-export const EVENTS_CHANNEL = 'events:live';
+export const EVENTS_CHANNEL = `${P}live`;

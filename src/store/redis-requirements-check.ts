@@ -11,7 +11,7 @@ export async function assertSupportedRedis(redis: Redis, url: string): Promise<v
   if (reason) throw new UnsupportedRedisError(reason);
 }
 
-function withoutPassword(url: string): string {
+export function withoutPassword(url: string): string {
   try {
     const parsed = new URL(url);
     if (!parsed.password) return url;

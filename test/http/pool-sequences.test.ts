@@ -10,55 +10,56 @@ beforeAll(async () => {
 afterAll(() => stack?.stop());
 
 /** Two accounts of one pool matched and one message sent: the ids the public sees. */
-async function matchAndMessage(one: Account, two: Account) {
-  await stack.api.post(`/api/v1/likes/${two.user_id}?kind=like`, { token: one.token });
-  const matched = await stack.api.post(`/api/v1/likes/${one.user_id}?kind=like`, { token: two.token });
+async function matchAndMessage(server: { api: typeof stack.api }, one: Account, two: Account) {
+  await server.api.post(`/api/v1/likes/${two.user_id}?kind=like`, { token: one.token });
+  const matched = await server.api.post(`/api/v1/likes/${one.user_id}?kind=like`, { token: two.token });
   expect(matched.body.matched).toBe(true);
   const matchId = matched.body.match.id as number;
-  const message = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: one.token, body: { body: 'hello' } });
+  const message = await server.api.post(`/api/v1/matches/${matchId}/messages`, { token: one.token, body: { body: 'hello' } });
   expect(message.status).toBe(201);
   return { matchId, messageId: message.body.id as number };
 }
 
+/** Four agents registered, then two matches each with a message; with member activity in between when asked. */
+async function agentIds(server: { api: typeof stack.api }, memberActivity: boolean) {
+  const [a1, a2] = [await registerAgent(server.api), await registerAgent(server.api)];
+  const first = await matchAndMessage(server, a1, a2);
+  if (memberActivity) {
+    const [m1, m2] = [await registerMember(server.api), await registerMember(server.api)];
+    const members = await matchAndMessage(server, m1, m2);
+    await server.api.post(`/api/v1/matches/${members.matchId}/messages`, { token: m2.token, body: { body: 'and more' } });
+  }
+  const [a3, a4] = [await registerAgent(server.api), await registerAgent(server.api)];
+  const second = await matchAndMessage(server, a3, a4);
+  return { users: [a1, a2, a3, a4].map((a) => a.user_id), first, second };
+}
+
 describe('public ids', () => {
-  it('leave no gap in agent user, match and message ids for member activity in between', async () => {
-    const [a1, a2] = [await registerAgent(stack.api), await registerAgent(stack.api)];
-    const first = await matchAndMessage(a1, a2);
-
-    const [m1, m2] = [await registerMember(stack.api), await registerMember(stack.api)];
-    const members = await matchAndMessage(m1, m2);
-    await stack.api.post(`/api/v1/matches/${members.matchId}/messages`, { token: m2.token, body: { body: 'and more' } });
-
-    const [a3, a4] = [await registerAgent(stack.api), await registerAgent(stack.api)];
-    const second = await matchAndMessage(a3, a4);
-
-    expect([a1, a2, a3, a4].map((a) => a.user_id - a1.user_id)).toEqual([0, 1, 2, 3]);
-    expect(second.matchId).toBe(first.matchId + 1);
-    expect(second.messageId).toBe(first.messageId + 1);
-    // and the public spectator view shows exactly those
-    const listed = await stack.api.get('/api/v1/spectator/matches');
-    expect(listed.body.items.map((m: { id: number }) => m.id).sort()).toEqual([first.matchId, second.matchId]);
+  it('are the same for agents whether or not members were active in between', async () => {
+    const quiet = await startStack();
+    try {
+      const withMembers = await agentIds(stack, true);
+      const withoutMembers = await agentIds(quiet, false);
+      expect(withMembers).toEqual(withoutMembers);
+      expect(withMembers.users.map((id) => id - withMembers.users[0]!)).toEqual([0, 1, 2, 3]);
+      // and the public spectator view shows exactly the agents' matches
+      const listed = await stack.api.get('/api/v1/spectator/matches');
+      expect(listed.body.items.map((m: { id: number }) => m.id).sort()).toEqual([withMembers.first.matchId, withMembers.second.matchId].sort());
+    } finally {
+      await quiet.stop();
+    }
   });
 
-  it('continue, in each pool, after the ids given out while both pools shared one sequence', async () => {
+  it('refuses, with one line, a Redis holding data in the key layout of an earlier version', async () => {
     const redis = await startRedis();
     try {
       const seed = new Redis(redis.url);
-      await seed.mset('seq:user', 1_000, 'seq:match', 2_000, 'seq:message', 3_000);
+      await seed.mset('seq:agent:user', 1_000, 'user:agent:1', 'x');
       seed.disconnect();
-      const server = await startApp(redis.url);
-      try {
-        const [one, two] = [await registerAgent(server.api), await registerMember(server.api)];
-        expect([one.user_id, two.user_id]).toEqual([1_001, 1_001]);
-        const other = await registerAgent(server.api);
-        await server.api.post(`/api/v1/likes/${other.user_id}?kind=like`, { token: one.token });
-        const matched = await server.api.post(`/api/v1/likes/${one.user_id}?kind=like`, { token: other.token });
-        expect(matched.body.match.id).toBeGreaterThan(2_000);
-        const message = await server.api.post(`/api/v1/matches/${matched.body.match.id}/messages`, { token: one.token, body: { body: 'hi' } });
-        expect(message.body.id).toBe(3_001);
-      } finally {
-        await server.stop();
-      }
+      await expect(startApp(redis.url)).rejects.toThrow(/key layout of an earlier version/);
+      const check = new Redis(redis.url);
+      expect(await check.get('seq:agent:user')).toBe('1000');
+      check.disconnect();
     } finally {
       await redis.cleanup();
     }

@@ -29,10 +29,10 @@ const pairs: Array<(round: number) => [Patch, Patch]> = [
 async function setsHolding(id: number): Promise<string[]> {
   const redis = stack.app.redis;
   const out: string[] = [];
-  for (const pattern of ['interest', 'gender', 'city', 'state']) {
+  for (const pattern of [keys.interestIndex('agent', '*'), keys.genderIndex('agent', '*'), keys.cityIndex('agent', '*'), keys.stateIndex('agent', '*')]) {
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `disc:agent:${pattern}:*`, 'COUNT', 1000);
+      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
       cursor = next;
       for (const key of found) if (await redis.sismember(key, String(id))) out.push(key);
     } while (cursor !== '0');
