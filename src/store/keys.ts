@@ -82,6 +82,10 @@ export const keys = {
    * the same script that committed it; deleted when its events are appended (lua/flush_events.lua).
    */
   outbox: (pool: Pool) => `${P}${pool}:outbox`,
+  /** Hash: a shard's outbox, pending id → the pending record (JSON array of effects) of a write committed in that shard. */
+  shardOutbox: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox`,
+  /** Sorted set: the shard outbox's pending ids by commit time (ms), for the sweeper. */
+  shardOutboxDue: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox:due`,
   /** Sorted set: the outbox's pending ids by commit time (ms), for the sweeper. */
   outboxDue: (pool: Pool) => `${P}${pool}:outbox:due`,
   /** List: "<stream key> <entry id>" of each event of a match's thread, removed with the thread on unmatch. */

@@ -1,0 +1,41 @@
+import type { Redis } from 'ioredis';
+import type { Pool } from '../domain/pool.js';
+import { keys } from './keys.js';
+
+/** A pending record as the commit script left it: its id and its JSON array of effects. */
+export type PendingRecord = { id: string; record: string };
+
+/**
+ * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
+ * data, a pending record of the follow-up steps its write needs in other hash slots (an account's index
+ * entries, a match in each user's list, events in streams):
+ *
+ *   HSET <outbox> <pending id> <record JSON>   and   ZADD <outbox due> <commit ms> <pending id>
+ *
+ * (keys.shardOutbox / keys.shardOutboxDue of the commit's own shard). Every step is idempotent; the record
+ * is deleted once all of its steps are done, and the sweeper completes records left behind.
+ */
+export class OutboxRecords {
+  constructor(private readonly redis: Redis) {}
+
+  find(pool: Pool, shard: number, pendingId: string): Promise<string | null> {
+    return this.redis.hget(keys.shardOutbox(pool, shard), pendingId);
+  }
+
+  /** Up to `limit` records of the shard committed at or before `committedBy` (ms), oldest first. */
+  async due(pool: Pool, shard: number, committedBy: number, limit: number): Promise<PendingRecord[]> {
+    const ids = await this.redis.zrangebyscore(keys.shardOutboxDue(pool, shard), '-inf', committedBy, 'LIMIT', 0, limit);
+    if (ids.length === 0) return [];
+    const records = await this.redis.hmget(keys.shardOutbox(pool, shard), ...ids);
+    // An id whose record is gone was completed between the two reads (or half-deleted): drop it.
+    const gone = ids.filter((_, i) => !records[i]);
+    if (gone.length > 0) await this.redis.zrem(keys.shardOutboxDue(pool, shard), ...gone);
+    return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i] }] : []));
+  }
+
+  /** Deletes a record whose steps are all done (the due entry after the record, so a sweep never misses it). */
+  async complete(pool: Pool, shard: number, pendingId: string): Promise<void> {
+    await this.redis.hdel(keys.shardOutbox(pool, shard), pendingId);
+    await this.redis.zrem(keys.shardOutboxDue(pool, shard), pendingId);
+  }
+}
