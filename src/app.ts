@@ -14,12 +14,14 @@ import { AccountLimits } from './services/account-limits.js';
 import { AccountService } from './services/account-service.js';
 import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
-import { EventOutbox } from './services/event-outbox.js';
+import { FollowUpRunner } from './services/follow-up-runner.js';
+import { MatchFollowUps } from './services/match-follow-ups.js';
 import { EventReplay } from './services/event-replay.js';
 import { LiveEvents } from './services/live-events.js';
 import { UpgradeLimits } from './services/upgrade-limits.js';
 import { OutboxSweeper } from './services/outbox-sweeper.js';
-import { EventOutboxStore } from './store/event-outbox-store.js';
+import { MatchFollowUpStore } from './store/match-follow-up-store.js';
+import { OutboxRecords } from './store/outbox-records.js';
 import { EventStreams } from './store/event-streams.js';
 import { assertCurrentKeyLayout } from './store/key-layout-check.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
@@ -80,7 +82,7 @@ export class Application {
   matches!: MatchRepository;
   messages!: MessageRepository;
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
-  outbox!: EventOutbox;
+  outbox!: FollowUpRunner;
   private outboxSweeper?: OutboxSweeper;
   swipeService!: SwipeService;
   matchService!: MatchService;
@@ -142,7 +144,7 @@ export class Application {
     });
     await this.realtime.start();
     this.events = new StreamEventPublisher(streams);
-    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, this.rateLimiter, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const addressLimits = new AddressLimits(this.rateLimiter, {
       register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
       login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
@@ -153,7 +155,7 @@ export class Application {
     });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
-    this.outbox = new EventOutbox(new EventOutboxStore(this.redis, this.scripts), this.users, logger);
+    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger).register(new MatchFollowUps(new MatchFollowUpStore(this.redis, this.scripts)));
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);

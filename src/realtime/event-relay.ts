@@ -12,8 +12,8 @@ export const MAX_HELD_EVENTS = 10_000;
 const FENCE_ROUTE = '!fence';
 
 /**
- * Relays every announced event of every process to this process's sockets: one pub/sub subscription per
- * process, fan-out by uWS topic (done in C++). A socket that is replaying takes a hold on its topic; the
+ * Relays every announced event of every process to this process's sockets: one sharded pub/sub subscriber
+ * per process, following every shard's channel; fan-out by uWS topic (done in C++). A socket that is replaying takes a hold on its topic; the
  * events announced meanwhile are kept for it, so nothing falls between the replay and going live.
  */
 export class EventRelay {
@@ -21,7 +21,7 @@ export class EventRelay {
   private readonly fences = new Map<string, () => void>();
   private readonly nonce = randomBytes(6).toString('hex');
   private fenceSeq = 0;
-  private nextFence?: Promise<void>;
+  private readonly nextFence = new Map<string, Promise<void>>();
   private live?: LiveEvents;
 
   constructor(private readonly publishToTopic: (topic: string, frame: string) => void) {}
@@ -47,15 +47,18 @@ export class EventRelay {
   }
 
   /**
-   * Resolves once every event whose entry was in Redis when this was called has been relayed here.
-   * An entry read by XRANGE may have its announcement still on the way (it travels on another
-   * connection); a fence published after the read comes back behind it, because Redis delivers one
-   * subscriber's messages in the order they were published. Callers in the same tick share one fence.
+   * Resolves once every event announced on `channel` whose entry was in Redis when this was called has been
+   * relayed here. An entry read by XRANGE may have its announcement still on the way (it travels on another
+   * connection); a fence published on the stream's channel after the read comes back behind it, because
+   * Redis delivers one channel's messages to a subscriber in the order they were published. Callers in the
+   * same tick share one fence per channel.
    */
-  fence(timeoutMs: number): Promise<void> {
-    this.nextFence ??= new Promise<void>((resolve, reject) => {
+  fence(channel: string, timeoutMs: number): Promise<void> {
+    const shared = this.nextFence.get(channel);
+    if (shared) return shared;
+    const fence = new Promise<void>((resolve, reject) => {
       queueMicrotask(() => {
-        this.nextFence = undefined;
+        this.nextFence.delete(channel);
         const token = `${this.nonce}:${++this.fenceSeq}`;
         const timer = setTimeout(() => {
           this.fences.delete(token);
@@ -65,14 +68,15 @@ export class EventRelay {
           clearTimeout(timer);
           resolve();
         });
-        this.live!.announce({ route: FENCE_ROUTE, id: token, frame: '' }).catch((error: unknown) => {
+        this.live!.announce(channel, { route: FENCE_ROUTE, id: token, frame: '' }).catch((error: unknown) => {
           clearTimeout(timer);
           this.fences.delete(token);
           reject(error);
         });
       });
     });
-    return this.nextFence;
+    this.nextFence.set(channel, fence);
+    return fence;
   }
 
   private relay(event: Announcement) {

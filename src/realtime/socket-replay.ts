@@ -58,7 +58,7 @@ export class SocketReplay {
         if (!(await this.drained(ws, data))) return;
       }
       // Every event the replay read has now been announced here too, so the hold has what came after.
-      await this.relay.fence(this.limits.replayDrainMs);
+      await this.relay.fence(data.stream.channel, this.limits.replayDrainMs);
       if (data.closed) return;
       if (hold.overflowed) return this.end(ws, CLOSE.tooSlow);
       // The seam: no await from here on, so no live event can slip between these sends and subscribe().

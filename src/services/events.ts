@@ -1,4 +1,5 @@
 import type { Pool } from '../domain/pool.js';
+import type { PendingRef } from '../store/outbox-records.js';
 import type { UserRecord } from '../store/user-repository.js';
 
 export type EventType = 'match.created' | 'message.created' | 'match.ended' | 'like.received';
@@ -25,12 +26,13 @@ export interface EventPublisher {
 export const nullEventPublisher: EventPublisher = { publish: async () => {} };
 
 /**
- * Appends the events of writes whose pending records the commit scripts left in the outbox. Neither call
- * throws: a record that could not be flushed stays pending and the sweeper flushes it a moment later.
+ * Completes the follow-up steps of writes whose pending records the commit scripts left in the outbox.
+ * Never throws: a record that could not be completed stays pending and the sweeper completes it later.
  */
-export interface PendingEventFlusher {
-  /** Flushes a record just committed (`record` as the commit script wrote it); `known` saves profile reads. */
-  flush(pool: Pool, pendingId: string, record: string, known?: Map<number, UserRecord>): Promise<void>;
-  /** Flushes the record `pendingId` if it is still pending (an Idempotency-Key replay of its write). */
-  flushPending(pool: Pool, pendingId: string): Promise<void>;
+export interface FollowUps {
+  /**
+   * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves profile
+   * reads), or, without it (an Idempotency-Key replay), the record still pending under its id, if any.
+   */
+  complete(pool: Pool, pending: PendingRef, known?: Map<number, UserRecord>): Promise<void>;
 }

@@ -1,26 +1,28 @@
 import type { Announcement } from '../domain/stored-event.js';
 import { announcementMessage, parseAnnouncement } from '../store/event-streams.js';
-import { EVENTS_CHANNEL } from '../store/keys.js';
+import { liveEventChannels } from '../store/keys.js';
 import type { PubSub } from '../store/pubsub.js';
 
 /**
- * The live announcements of every process's appended events (one pub/sub channel): following them, and
- * announcing a marker of one's own, which comes back behind everything announced before it.
+ * The live announcements of every process's appended events (a sharded pub/sub channel per shard of
+ * streams, so each goes only to the Redis node of its stream): following them, and announcing a marker of
+ * one's own on a channel, which comes back behind everything announced there before it.
  */
 export class LiveEvents {
   constructor(private readonly pubsub: PubSub) {}
 
   /** Calls `handler` with every announcement from now on (malformed ones are dropped). */
-  follow(handler: (announcement: Announcement) => void): Promise<void> {
-    return this.pubsub.subscribe(EVENTS_CHANNEL, (message) => {
+  async follow(handler: (announcement: Announcement) => void): Promise<void> {
+    const onMessage = (message: string) => {
       const announcement = parseAnnouncement(message);
       if (announcement) handler(announcement);
-    });
+    };
+    await Promise.all(liveEventChannels().map((channel) => this.pubsub.subscribe(channel, onMessage)));
   }
 
-  /** Publishes an announcement to every process following them. */
-  async announce(announcement: Announcement): Promise<void> {
-    await this.pubsub.publish(EVENTS_CHANNEL, announcementMessage(announcement));
+  /** Publishes an announcement on `channel` to every process following them. */
+  async announce(channel: string, announcement: Announcement): Promise<void> {
+    await this.pubsub.publish(channel, announcementMessage(announcement));
   }
 
   /** False from the loss of the subscriber connection until it is back and every restore listener has run. */

@@ -6,14 +6,14 @@ import type { ActivityCursor } from '../domain/page-positions.js';
 import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
-import type { PendingEventFlusher } from './events.js';
+import type { FollowUps } from './events.js';
 
 /** A caller's matches: list, read one, unmatch. */
 export class MatchService {
   constructor(
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    private readonly events: PendingEventFlusher,
+    private readonly followUps: FollowUps,
   ) {}
 
   async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
@@ -29,13 +29,14 @@ export class MatchService {
 
   /**
    * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
-   * longer) a current match of the caller's. The `match.ended` event is committed to the outbox with it.
+   * longer) a current match of the caller's. Its follow-up steps (out of the lists, the thread's events out of
+   * the streams, `match.ended`) are committed with it.
    */
   async unmatch(caller: Principal, matchId: number): Promise<void> {
     const match = await this.require(caller, matchId);
     const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
     if (!pending) throw notFound();
-    await this.events.flush(caller.pool, pending.id, pending.record);
+    await this.followUps.complete(caller.pool, pending);
   }
 
   /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */

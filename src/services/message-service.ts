@@ -3,7 +3,7 @@ import type { Message } from '../domain/match.js';
 import { mentionedInterests } from '../domain/mentions.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { MessageRepository } from '../store/message-repository.js';
-import type { PendingEventFlusher } from './events.js';
+import type { FollowUps } from './events.js';
 import type { Principal } from '../domain/principal.js';
 import type { MatchService } from './match-service.js';
 
@@ -12,12 +12,13 @@ export class MessageService {
   constructor(
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
-    private readonly events: PendingEventFlusher,
+    private readonly followUps: FollowUps,
   ) {}
 
   /**
    * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
-   * message's event was committed to the outbox with it and is appended before the answer, on a retry too.
+   * message's follow-up steps (its event, the match moved up in the lists) were committed with it and are
+   * completed before the answer, on a retry too.
    */
   async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
     const match = await this.matches.require(caller, matchId);
@@ -36,9 +37,7 @@ export class MessageService {
       idempotencyKey,
     );
     if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id');
-    const { pending } = outcome;
-    if (pending.record) await this.events.flush(caller.pool, pending.id, pending.record);
-    else await this.events.flushPending(caller.pool, pending.id);
+    await this.followUps.complete(caller.pool, outcome.pending);
     return outcome.message;
   }
 

@@ -1,16 +1,17 @@
 import type { Logger } from '../logger.js';
-import type { EventOutbox } from './event-outbox.js';
+import type { FollowUpRunner } from './follow-up-runner.js';
 
 /**
- * Every process sweeps the outbox on a timer: records older than `everyMs` were left behind by a process
- * that crashed (or lost Redis) between a commit and its flush, and are flushed now. Sweeps never overlap.
+ * Every process sweeps the outboxes on a timer: records older than `everyMs` were left behind by a process
+ * that crashed (or lost Redis) between a commit and its follow-up steps, and are completed now. Sweeps never
+ * overlap.
  */
 export class OutboxSweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
   constructor(
-    private readonly outbox: EventOutbox,
+    private readonly outbox: FollowUpRunner,
     private readonly everyMs: number,
     private readonly logger: Logger,
   ) {}
@@ -30,8 +31,8 @@ export class OutboxSweeper {
 
   private async sweepOnce(): Promise<void> {
     try {
-      const appended = await this.outbox.sweep(this.everyMs);
-      if (appended > 0) this.logger.info({ appended }, 'appended events of writes left pending');
+      const completed = await this.outbox.sweep(this.everyMs);
+      if (completed > 0) this.logger.info({ completed }, 'completed the follow-up steps of writes left pending');
     } catch (error) {
       this.logger.warn({ err: error instanceof Error ? error.message : error }, 'outbox sweep failed; retrying');
     }

@@ -6,7 +6,8 @@ import { likeReceived, matchCreated, matchEnded, messageCreated } from './match-
 
 /**
  * What a commit script writes to the outbox for each event (lua/record_swipe.lua, append_message.lua,
- * end_match.lua): enough to build the event later. Profiles are read when the events are built.
+ * end_match.lua), among the other effects of its pending record: enough to build the event later.
+ * Profiles are read when the events are built.
  */
 export type PendingEvent =
   | { type: 'like.received'; from: number; to: number; created_at: string }
@@ -17,6 +18,11 @@ export type PendingEvent =
 /** An event built from its spec, with the time it happened (the frame's `at`). */
 export type BuiltEvent = { event: DomainEvent; at: string };
 
+const EVENT_TYPES: ReadonlySet<string> = new Set(['like.received', 'match.created', 'message.created', 'match.ended']);
+
+/** Whether an effect of a pending record is an event (the other effects are steps of their own handlers). */
+export const isPendingEvent = (effect: { type: string }): effect is PendingEvent => EVENT_TYPES.has(effect.type);
+
 /** The user ids whose profiles the events of `specs` show. */
 export function profilesNeeded(specs: readonly PendingEvent[]): number[] {
   const ids = new Set<number>();
@@ -26,9 +32,6 @@ export function profilesNeeded(specs: readonly PendingEvent[]): number[] {
   }
   return [...ids];
 }
-
-/** The match id of a message's record (its flush appends nothing once that match has ended). */
-export const messageMatchOf = (specs: readonly PendingEvent[]) => specs.find((s) => s.type === 'message.created')?.match_id;
 
 /** The events of a record; an event whose account has disappeared is left out. */
 export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: Map<number, UserRecord>): BuiltEvent[] {

@@ -1,6 +1,6 @@
 import { SPECTATOR_TOPIC, userTopic } from '../domain/event-topics.js';
 import type { EventStreams, StreamAppend } from '../store/event-streams.js';
-import { keys } from '../store/keys.js';
+import { spectatorStreamKeys, userStreamKeys } from '../store/keys.js';
 import type { DomainEvent, EventPublisher, EventType } from './events.js';
 
 /** Length caps: memory guards far above a day's traffic, so the 24 h of replay holds in practice. */
@@ -10,25 +10,28 @@ export const SPECTATOR_STREAM_MAX_LENGTH = 100_000;
 const SPECTATOR_TYPES: ReadonlySet<EventType> = new Set(['match.created', 'message.created', 'match.ended']);
 
 /**
- * The real event publisher: one Lua call appends the event to each recipient's stream (and, for agent
- * matches, to the spectator stream) and announces each entry, so every process relays it live.
+ * Publishes an event that no write committed (not a follow-up step): appends it to each recipient's stream
+ * (and, for agent matches, to the spectator stream), each announced so that every process relays it live.
  */
 export class StreamEventPublisher implements EventPublisher {
   constructor(private readonly streams: EventStreams) {}
 
   async publish(event: DomainEvent): Promise<void> {
-    const entries = streamAppends(event, new Date().toISOString());
-    if (entries.length > 0) await this.streams.append(entries);
+    await Promise.all(streamAppends(event, new Date().toISOString()).map((entry) => this.streams.append(entry)));
   }
 }
 
-/** The stream entries of one event: one per recipient and, for agent matches, one for spectators. */
-export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
+/**
+ * The stream entries of one event: one per recipient and, for agent matches, one for spectators.
+ * `threadOf` marks a message's entries with its match.
+ */
+export function streamAppends(event: DomainEvent, at: string, threadOf?: number): StreamAppend[] {
   const entries: StreamAppend[] = [];
   for (const recipient of new Set(event.recipients)) {
     entries.push({
-      key: keys.userEvents(event.pool, recipient),
+      target: userStreamKeys(event.pool, recipient),
       route: userTopic(event.pool, recipient),
+      ...(threadOf !== undefined ? { threadOf } : {}),
       maxLength: USER_STREAM_MAX_LENGTH,
       body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
     });
@@ -37,8 +40,9 @@ export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
   if (event.pool === 'agent' && event.spectator !== undefined && SPECTATOR_TYPES.has(event.type)) {
     const data = typeof event.spectator === 'object' && event.spectator !== null ? { ...event.spectator, synthetic: true } : event.spectator;
     entries.push({
-      key: keys.spectatorEvents('agent'),
+      target: spectatorStreamKeys(),
       route: SPECTATOR_TOPIC,
+      ...(threadOf !== undefined ? { threadOf } : {}),
       maxLength: SPECTATOR_STREAM_MAX_LENGTH,
       body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
     });

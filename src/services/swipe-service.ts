@@ -7,7 +7,7 @@ import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { SwipeOutcome, SwipeRepository } from '../store/swipe-repository.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
-import type { PendingEventFlusher } from './events.js';
+import type { FollowUps } from './events.js';
 import { retryAfterSeconds } from './account-limits.js';
 
 export type LikeResult = {
@@ -22,14 +22,15 @@ export class SwipeService {
     private readonly swipes: SwipeRepository,
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    private readonly events: PendingEventFlusher,
+    private readonly followUps: FollowUps,
   ) {}
 
   /**
-   * Records the caller's swipe on `targetId` (in the caller's pool only). The hot path is one Lua call;
-   * profiles are read only when there is a match to show or a super like to announce. The events of a
-   * match or an announcement were committed to the outbox with the swipe and are appended before the
-   * answer (on an Idempotency-Key replay too, in case the first attempt stopped before appending them).
+   * Records the caller's swipe on `targetId` (in the caller's pool only). The decision is one Lua call on
+   * the pair; its follow-up steps (the swipe applied to the caller's feed, a new match in both users'
+   * lists, the events) were committed with it and are completed before the answer (on an Idempotency-Key
+   * replay too, in case the first attempt stopped before completing them). Profiles are read only when
+   * there is a match to show.
    */
   async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
@@ -39,16 +40,17 @@ export class SwipeService {
 
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
     const { pending } = outcome;
-    if (pending && pending.record === undefined) await this.events.flushPending(pool, pending.id);
-    if (outcome.effect === 'none' && !pending?.record) return { like, matched: false, match: null };
+    if (outcome.effect === 'none') {
+      await this.followUps.complete(pool, pending);
+      return { like, matched: false, match: null };
+    }
 
-    // Showing a match needs the target's profile only; the swiper's is read when there is news to announce.
-    const profiles = pending?.record ? [userId, targetId] : [targetId];
+    // Showing a match needs the target's profile; a new match's events need the swiper's too.
+    const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
     const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
+    await this.followUps.complete(pool, pending, users);
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id');
-
-    if (pending?.record) await this.events.flush(pool, pending.id, pending.record, users);
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null };
   }
 

@@ -8,18 +8,32 @@ import type { ActivityCursor } from '../domain/page-positions.js';
  * in reverse member order (as ZREVRANGEBYSCORE gives them), so (score, member) is a total order and a
  * cursor neither skips nor repeats an item when others are added meanwhile. One round trip.
  */
-export async function activityPage(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
-  let entries: Array<[string, number]>;
-  if (!after) {
-    entries = pairs(await redis.zrevrange(key, 0, limit, 'WITHSCORES'));
-  } else {
-    const member = String(after.id);
-    const [ties, older] = await Promise.all([
-      redis.zrevrangebyscore(key, after.at, after.at),
-      redis.zrevrangebyscore(key, `(${after.at}`, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 1),
-    ]);
-    entries = [...ties.filter((m) => m < member).map((m): [string, number] => [m, after.at]), ...pairs(older)];
-  }
+export async function activityPage(redis: Redis, key: string, page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+  return pageOf(await activityEntries(redis, key, page), page.limit);
+}
+
+/**
+ * The same page over several sorted sets taken together (the partitions of one list): each gives its own
+ * first `limit + 1` entries after the cursor, and the merge keeps the first `limit` in the same total order.
+ */
+export async function activityPageAcross(redis: Redis, keyList: readonly string[], page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+  const all = (await Promise.all(keyList.map((key) => activityEntries(redis, key, page)))).flat();
+  all.sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0));
+  return pageOf(all, page.limit);
+}
+
+/** Up to `limit + 1` entries of one sorted set after the cursor, in page order. */
+async function activityEntries(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Array<[string, number]>> {
+  if (!after) return pairs(await redis.zrevrange(key, 0, limit, 'WITHSCORES'));
+  const member = String(after.id);
+  const [ties, older] = await Promise.all([
+    redis.zrevrangebyscore(key, after.at, after.at),
+    redis.zrevrangebyscore(key, `(${after.at}`, '-inf', 'WITHSCORES', 'LIMIT', 0, limit + 1),
+  ]);
+  return [...ties.filter((m) => m < member).map((m): [string, number] => [m, after.at]), ...pairs(older)];
+}
+
+function pageOf(entries: Array<[string, number]>, limit: number): Page<number, ActivityCursor> {
   const page = entries.slice(0, limit);
   const last = page.at(-1);
   return {

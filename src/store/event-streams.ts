@@ -1,16 +1,19 @@
 import type { Redis } from 'ioredis';
 import type { Announcement, StoredEvent } from '../domain/stored-event.js';
-import { EVENTS_CHANNEL } from './keys.js';
+import type { StreamKeys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
-/** One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it. */
-export type StreamAppend = { key: string; route: string; maxLength: number; body: string };
+/**
+ * One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it.
+ * `threadOf` names the match of a message (not appended once the reader's thread of it is closed).
+ */
+export type StreamAppend = { target: StreamKeys; route: string; maxLength: number; body: string; threadOf?: number };
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Event streams in Redis: appending (one Lua call for all of an event's streams, trimmed by age and
- * length, announced on pub/sub) and reading back after a given entry id for replay.
+ * Event streams in Redis: appending (one Lua call per stream, in the stream's slot: trimmed by age and
+ * length, announced on the slot's sharded pub/sub channel) and reading back after an entry id for replay.
  */
 export class EventStreams {
   constructor(
@@ -19,11 +22,18 @@ export class EventStreams {
     private readonly retentionMs = DAY_MS,
   ) {}
 
-  /** Appends every entry atomically; returns the new entry ids in order. */
-  append(entries: readonly StreamAppend[]): Promise<string[]> {
-    const args: Array<string | number> = [EVENTS_CHANNEL, this.retentionMs];
-    for (const entry of entries) args.push(entry.maxLength, entry.route, entry.body);
-    return this.scripts.run<string[]>('append_events', entries.map((e) => e.key), args);
+  /**
+   * Appends one entry; returns its id, or '' when nothing was appended. With a `stepId` (a follow-up step
+   * of a committed write) the entry is appended once however often the step runs.
+   */
+  append(entry: StreamAppend, stepId = ''): Promise<string> {
+    const { target } = entry;
+    const threadOf = entry.threadOf ?? 0;
+    return this.scripts.run<string>(
+      'append_event',
+      [target.stream, target.applied, target.endedMatches, target.thread(threadOf)],
+      [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, entry.threadOf ?? ''],
+    );
   }
 
   /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first. */
@@ -42,17 +52,17 @@ function toEvents(entries: Array<[string, string[]]>): StoredEvent[] {
   return entries.map(([id, fields]) => ({ id, frame: frameWithId(id, fields[fields.indexOf('e') + 1] ?? '{}') }));
 }
 
-/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_events.lua). */
+/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event.lua). */
 export function frameWithId(id: string, body: string): string {
   return body.length > 2 ? `{"id":"${id}",${body.slice(1)}` : `{"id":"${id}"}`;
 }
 
-/** An announcement as lua/append_events.lua publishes it: route, id and frame, one per line. */
+/** An announcement as lua/append_event.lua publishes it: route, id and frame, one per line. */
 export function announcementMessage(announcement: Announcement): string {
   return `${announcement.route}\n${announcement.id}\n${announcement.frame}`;
 }
 
-/** Parses an announcement published by lua/append_events.lua; undefined when malformed. */
+/** Parses an announcement published by lua/append_event.lua; undefined when malformed. */
 export function parseAnnouncement(message: string): Announcement | undefined {
   const first = message.indexOf('\n');
   const second = first < 0 ? -1 : message.indexOf('\n', first + 1);

@@ -13,6 +13,8 @@ export class IdBlock {
     private readonly redis: Redis,
     private readonly counterKey: string,
     private readonly blockSize = 64,
+    /** The id given out for the counter's n-th value (ids may encode more than a count). */
+    private readonly idOf: (count: number) => number = (count) => count,
   ) {}
 
   /** An id: at once (no promise) while the block lasts, else once the next block is reserved. */
@@ -37,6 +39,6 @@ export class IdBlock {
   private async reserve() {
     const last = await this.redis.incrby(this.counterKey, this.blockSize);
     // Pushed highest first, so the lowest id is taken first.
-    for (let id = last; id > last - this.blockSize; id--) this.free.push(id);
+    for (let count = last; count > last - this.blockSize; count--) this.free.push(this.idOf(count));
   }
 }

@@ -1,5 +1,5 @@
 import type { Pool } from '../domain/pool.js';
-import { KEY_PREFIX, matchShard, pairShard, shardTag, userShard } from './key-space.js';
+import { ALL_SHARDS, indexPartition, KEY_PREFIX, matchShard, pairShard, partitionTag, shardTag, userShard } from './key-space.js';
 
 const P = KEY_PREFIX;
 /** The tag of an account's own keys. */
@@ -55,46 +55,91 @@ export const keys = {
   profileCards: (pool: Pool) => `${P}${pool}:disc:cards`,
   /** Hash: id → the interests (JSON) the account was last placed into other feeds with. */
   spreadInterests: (pool: Pool) => `${P}${pool}:disc:spread`,
-  /** Counter for the pool's match ids. */
-  matchSeq: (pool: Pool) => `${P}${pool}:seq:match`,
-  /** Counter for the pool's message ids. */
-  messageSeq: (pool: Pool) => `${P}${pool}:seq:message`,
+  /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */
+  matchSeq: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:seq:match`,
+  /** Counter of a shard's message ids (`count * SHARDS + shard`, the shard of the message's match). */
+  messageSeq: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:seq:message`,
   /** Hash: a match (its two users, creation, shared interests, last message; `ended_at` once unmatched). */
   match: (pool: Pool, id: number | string) => `${P}${pool}:${m(id)}:match:${id}`,
-  /** String: the pair's match id, or "ended:<id>" once unmatched (an ended pair never matches again). */
-  pairMatch: (pool: Pool, a: number, b: number) => `${P}${pool}:${shardTag(pairShard(a, b))}:pair:${Math.min(a, b)}:${Math.max(a, b)}`,
+  /**
+   * Hash: a pair's state, in the pair's shard: `<lower id>` and `<higher id>` → that user's latest swipe on
+   * the other, and `match` → the pair's match id, or "ended:<id>" once unmatched (it never matches again).
+   * The mutual-match decision reads and writes only this key and the new match's, in one script.
+   */
+  pair: (pool: Pool, a: number, b: number) => `${P}${pool}:${shardTag(pairShard(a, b))}:pair:${Math.min(a, b)}:${Math.max(a, b)}`,
   /** Sorted set: the user's current matches, match id → last activity (ms). */
   userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
-  /** Sorted set: every current match of the pool, match id → last activity (ms). */
-  poolMatches: (pool: Pool) => `${P}${pool}:matches`,
+  /** Set: the user's ended match ids: a late follow-up step never lists one again nor appends to its thread. */
+  endedMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:ended:${id}`,
+  /** Sorted set: the current matches of one index partition of the pool (by match id), match id → last activity (ms). */
+  poolMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:matches`,
+  /** Set: the ended match ids of one index partition of the pool, the guard of its match list. */
+  poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
   /** Sorted set: a match's messages, message id → the message as JSON. Deleted on unmatch. */
   messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
-  /** String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint. */
-  idempotency: (pool: Pool, userId: number, endpoint: string, key: string) => `${P}${pool}:${u(userId)}:idem:${userId}:${endpoint}:${key}`,
+  /**
+   * String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint, in the shard
+   * of the write it guards (the pair's for a swipe, the match's for a message).
+   */
+  idempotency: (pool: Pool, shard: number, userId: number, endpoint: string, key: string) => `${P}${pool}:${shardTag(shard)}:idem:${userId}:${endpoint}:${key}`,
   /** Sorted set: a sliding-window rate-limit log. */
   rateLimit: (name: string, subject: string) => `${P}rl:${name}:${subject}`,
   /** String with TTL: an account's fixed-window request counter for one kind of request (discovery, like, message). */
   accountRateLimit: (name: string, pool: Pool, id: number) => `${P}${pool}:${u(id)}:rl:${name}:${id}`,
   /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
   userEvents: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:events:${id}`,
-  /**
-   * Hash: the pool's outbox, pending id → the pending record (a JSON array of event specs) a write left in
-   * the same script that committed it; deleted when its events are appended (lua/flush_events.lua).
-   */
-  outbox: (pool: Pool) => `${P}${pool}:outbox`,
   /** Hash: a shard's outbox, pending id → the pending record (JSON array of effects) of a write committed in that shard. */
   shardOutbox: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox`,
   /** Sorted set: the shard outbox's pending ids by commit time (ms), for the sweeper. */
   shardOutboxDue: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox:due`,
-  /** Sorted set: the outbox's pending ids by commit time (ms), for the sweeper. */
-  outboxDue: (pool: Pool) => `${P}${pool}:outbox:due`,
-  /** List: "<stream key> <entry id>" of each event of a match's thread, removed with the thread on unmatch. */
-  matchEvents: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:match-events:${matchId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
-  spectatorEvents: (pool: 'agent') => `${P}${pool}:events:spectator`,
+  spectatorEvents: (pool: 'agent') => `${P}${pool}:${SPECTATOR_TAG}:events`,
 };
+
+/** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */
+export type StreamKeys = {
+  stream: string;
+  /** Sorted set: the follow-up steps already appended in this slot, step id → ms (each is appended once). */
+  applied: string;
+  /** Set: the matches whose threads are closed for this stream's reader (their messages are not appended). */
+  endedMatches: string;
+  /** List: the entry ids of one match's thread in this stream, removed again when the match ends. */
+  thread: (matchId: number) => string;
+  /** Sharded pub/sub channel on which each new entry is announced. */
+  channel: string;
+};
+
+const SPECTATOR_TAG = '{spectator}';
+
+/** The keys of a user's own event stream. */
+export function userStreamKeys(pool: Pool, id: number): StreamKeys {
+  return {
+    stream: keys.userEvents(pool, id),
+    applied: `${P}${pool}:${u(id)}:applied`,
+    endedMatches: keys.endedMatches(pool, id),
+    thread: (matchId) => `${P}${pool}:${u(id)}:thread:${id}:${matchId}`,
+    channel: shardChannel(shardTag(userShard(id))),
+  };
+}
+
+/** The keys of the spectator stream (agent pool only). */
+export function spectatorStreamKeys(): StreamKeys {
+  return {
+    stream: keys.spectatorEvents('agent'),
+    applied: `${P}agent:${SPECTATOR_TAG}:applied`,
+    endedMatches: `${P}agent:${SPECTATOR_TAG}:ended`,
+    thread: (matchId) => `${P}agent:${SPECTATOR_TAG}:thread:${matchId}`,
+    channel: shardChannel(SPECTATOR_TAG),
+  };
+}
+
+const shardChannel = (tag: string) => `${P}live:${tag}`;
+
+/** Every channel on which new event entries are announced: one per shard, and the spectator stream's. */
+export const liveEventChannels = (): string[] => [...ALL_SHARDS.map((shard) => shardChannel(shardTag(shard))), shardChannel(SPECTATOR_TAG)];
+
+/** The index partition of a match in the pool's match lists. */
+export const matchPartition = (matchId: number): number => indexPartition(matchId);
 
 /** Pub/sub channel on which revoked token ids are announced to every process. */
 export const REVOCATION_CHANNEL = `${P}revocations`;
-/** Pub/sub channel on which every new event entry is announced, so each process relays it to its sockets. */
-export const EVENTS_CHANNEL = `${P}live`;

@@ -2,7 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Match, Message } from '../domain/match.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { ActivityCursor } from '../domain/page-positions.js';
-import { activityPage } from './activity-page.js';
+import { activityPage, activityPageAcross } from './activity-page.js';
+import { ALL_PARTITIONS, matchShard } from './key-space.js';
+import type { PendingRef } from './outbox-records.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
@@ -29,35 +31,26 @@ export class MatchRepository {
     return this.list(pool, keys.userMatches(pool, userId), page);
   }
 
-  /** Every current match of the pool, latest activity first. */
-  listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
-    return this.list(pool, keys.poolMatches(pool), page);
+  /** Every current match of the pool, latest activity first, gathered from the pool's partitions. */
+  async listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
+    const { items, next } = await activityPageAcross(this.redis, ALL_PARTITIONS.map((partition) => keys.poolMatches(pool, partition)), page);
+    return { items: await this.findMany(pool, items), next };
   }
 
   /**
-   * Ends a current match on behalf of one of its users (and removes its thread's events from the streams);
-   * the outbox record of its `match.ended` event, or undefined when it is not (or no longer) theirs to end.
+   * Ends a current match on behalf of one of its users; its pending outbox record (the match out of the
+   * lists, its thread's events out of the streams, `match.ended`), or undefined when it is not (or no
+   * longer) theirs to end.
    */
-  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<{ id: string; record: string } | undefined> {
+  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<Required<PendingRef> | undefined> {
     const [a, b] = match.userIds;
-    const streams = [keys.userEvents(pool, a), keys.userEvents(pool, b), ...(pool === 'agent' ? [keys.spectatorEvents('agent')] : [])];
+    const shard = matchShard(match.id);
     const [ended, record] = await this.scripts.run<[number, string?]>(
       'end_match',
-      [
-        keys.match(pool, match.id),
-        keys.pairMatch(pool, a, b),
-        keys.userMatches(pool, a),
-        keys.userMatches(pool, b),
-        keys.poolMatches(pool),
-        keys.messages(pool, match.id),
-        keys.outbox(pool),
-        keys.outboxDue(pool),
-        keys.matchEvents(pool, match.id),
-        ...streams,
-      ],
+      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
       [byUserId, endedAt.toISOString(), match.id, endedAt.getTime()],
     );
-    return ended === 1 && record ? { id: `e${match.id}`, record } : undefined;
+    return ended === 1 && record ? { shard, id: `e${match.id}`, record } : undefined;
   }
 
   private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {

@@ -3,15 +3,17 @@ import type { Match, Message } from '../domain/match.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
+import { matchShard, SHARDS } from './key-space.js';
 import { keys } from './keys.js';
+import type { PendingRef } from './outbox-records.js';
 import type { Scripts } from './scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
 /**
- * `pending` is the outbox record of the message's event (lua/append_message.lua): `record` is set when the
- * message was written now; on a replay only the id is known (the record may be flushed already).
+ * `pending` is the message's outbox record (lua/append_message.lua): `record` is set when the message was
+ * written now; on a replay only the id is known (the record may be completed already).
  */
-export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message; pending: { id: string; record?: string } };
+export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message; pending: PendingRef };
 
 /** A match's thread: a sorted set of message JSON scored by message id. */
 export class MessageRepository {
@@ -22,28 +24,21 @@ export class MessageRepository {
    * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message.
    */
   async append(pool: Pool, match: Match, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
-    const [a, b] = match.userIds;
-    const keyList = [
-      keys.match(pool, match.id),
-      keys.messages(pool, match.id),
-      keys.messageSeq(pool),
-      keys.userMatches(pool, a),
-      keys.userMatches(pool, b),
-      keys.poolMatches(pool),
-      keys.outbox(pool),
-      keys.outboxDue(pool),
-    ];
-    if (idempotencyKey) keyList.push(keys.idempotency(pool, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
+    const shard = matchShard(match.id);
+    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
+    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
     const [status, json, record] = await this.scripts.run<string[]>('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),
       match.id,
       IDEMPOTENCY_TTL_SECONDS,
+      SHARDS,
+      shard,
     ]);
     if (status === 'not_found' || !json) return { status: 'not_found' };
     const message = JSON.parse(json) as Message;
-    const pending = { id: `m${message.id}`, ...(record ? { record } : {}) };
+    const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };
     return { status: status === 'replay' ? 'replay' : 'created', message, pending };
   }
 

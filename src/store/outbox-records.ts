@@ -5,6 +5,9 @@ import { keys } from './keys.js';
 /** A pending record as the commit script left it: its id and its JSON array of effects. */
 export type PendingRecord = { id: string; record: string };
 
+/** Where a write's pending record is: its shard and id, and the record itself when the write was made now. */
+export type PendingRef = { shard: number; id: string; record?: string };
+
 /**
  * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
  * data, a pending record of the follow-up steps its write needs in other hash slots (an account's index

@@ -4,7 +4,8 @@ type Handler = (message: string) => void;
 type Listener = () => void | Promise<void>;
 
 /**
- * One subscriber connection per process, shared by every channel this process listens to.
+ * One subscriber connection per process, shared by every channel this process listens to. Channels are
+ * sharded (SSUBSCRIBE, SPUBLISH: Redis 7): a message goes only to the node that serves its channel's slot.
  *
  * Whatever is published while that connection is down never reaches this process. So a loss is told to
  * `onInterrupted` listeners, and once the connection is back and every channel is subscribed again (what is
@@ -20,7 +21,7 @@ export class PubSub {
   private hearing = true;
 
   constructor(private readonly publisher: Redis, private readonly subscriber: Redis) {
-    subscriber.on('message', (channel: string, message: string) => {
+    subscriber.on('smessage', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
     subscriber.on('close', () => {
@@ -44,13 +45,13 @@ export class PubSub {
     if (!set) {
       set = new Set();
       this.handlers.set(channel, set);
-      await this.subscriber.subscribe(channel);
+      await this.subscriber.ssubscribe(channel);
     }
     set.add(handler);
   }
 
   publish(channel: string, message: string): Promise<number> {
-    return this.publisher.publish(channel, message);
+    return this.publisher.spublish(channel, message) as Promise<number>;
   }
 
   onInterrupted(listener: Listener) {
@@ -64,7 +65,7 @@ export class PubSub {
   private async restore(losses: number) {
     // ioredis resubscribes by itself too, but only the replies to these say when the channels are live again.
     try {
-      await Promise.all([...this.handlers.keys()].map((channel) => this.subscriber.subscribe(channel)));
+      await Promise.all([...this.handlers.keys()].map((channel) => this.subscriber.ssubscribe(channel)));
     } catch {
       return; // lost again: the next 'ready' restores
     }

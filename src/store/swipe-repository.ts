@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
+import { pairShard, SHARDS } from './key-space.js';
+import type { PendingRef } from './outbox-records.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
@@ -25,45 +28,46 @@ export type SwipeOutcome =
       matchId: number | null;
       /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
       sharedInterests: string[] | null;
-      /**
-       * The outbox record of the swipe's events (a match created, a super like announced): `record` when
-       * written now, else only `id` on a replay; null when the swipe had no news.
-       */
-      pending: { id: string; record?: string } | null;
+      /** The swipe's pending outbox record (its follow-up steps): `record` when written now, else only its id (a replay). */
+      pending: PendingRef;
     };
 
-/** The swipe graph: one Lua call records a swipe and creates the match a mutual like completes. */
+/**
+ * The swipe graph. A swipe is decided in one Lua call on the pair's state (lua/record_swipe.lua), which
+ * creates the match a mutual like completes; what it changes elsewhere is left as a pending outbox record
+ * for the follow-up runner. Before it, in one round trip: the swiper's rate limit and both users' interests
+ * (the target's tell that it exists in the caller's pool).
+ */
 export class SwipeRepository {
-  /** Match ids come from each pool's own sequence. */
-  private readonly matchIds: Record<Pool, IdBlock>;
+  /** Candidate match ids, per pool and shard: a match id names its shard. */
+  private readonly matchIds = new Map<string, IdBlock>();
 
   constructor(
     private readonly redis: Redis,
     private readonly scripts: Scripts,
+    private readonly rateLimiter: RateLimiter,
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
-  ) {
-    this.matchIds = { agent: new IdBlock(redis, keys.matchSeq('agent')), member: new IdBlock(redis, keys.matchSeq('member')) };
-  }
+  ) {}
 
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
-    const candidate = await this.matchIds[pool].take();
-    const keyList = [
-      keys.user(pool, fromId),
-      keys.user(pool, toId),
-      keys.swipes(pool, fromId),
-      keys.swipes(pool, toId),
-      keys.feed(pool, fromId),
-      keys.pairMatch(pool, fromId, toId),
-      keys.match(pool, candidate),
-      keys.userMatches(pool, fromId),
-      keys.userMatches(pool, toId),
-      keys.poolMatches(pool),
-      keys.feedFloors(pool),
-      keys.outbox(pool),
-      keys.outboxDue(pool),
-      keys.accountRateLimit('like', pool, fromId),
-    ];
-    if (idempotencyKey) keyList.push(keys.idempotency(pool, fromId, `likes/${toId}`, idempotencyKey));
+    const shard = pairShard(fromId, toId);
+    const [allowed, fromInterests, toInterests, candidate] = await Promise.all([
+      this.limit.limit > 0 ? this.rateLimiter.hitAccount('like', { pool, userId: fromId }, this.limit.limit, this.limit.windowSeconds) : undefined,
+      this.redis.hget(keys.user(pool, fromId), 'interests'),
+      this.redis.hget(keys.user(pool, toId), 'interests'),
+      this.candidates(pool, shard).take(),
+    ]);
+    const ids = this.candidates(pool, shard);
+    if (allowed && !allowed.allowed) {
+      ids.give(candidate);
+      return { status: 'rate_limited', retryAfterMs: allowed.retryAfterMs };
+    }
+    if (toInterests === null) {
+      ids.give(candidate);
+      return { status: 'not_found' };
+    }
+    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
+    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const reply = await this.scripts.runDirect<string[]>('record_swipe', keyList, [
       fromId,
@@ -73,21 +77,13 @@ export class SwipeRepository {
       now.toISOString(),
       candidate,
       IDEMPOTENCY_TTL_SECONDS,
-      this.limit.limit,
-      this.limit.windowSeconds * 1000,
+      fromInterests ?? '[]',
+      toInterests,
     ]);
     const [status, record = '', shared = '', pendingRecord = ''] = reply;
-    if (status === 'rate_limited') {
-      this.matchIds[pool].give(candidate);
-      return { status: 'rate_limited', retryAfterMs: Number(record) };
-    }
-    if (status === 'not_found') {
-      this.matchIds[pool].give(candidate);
-      return { status: 'not_found' };
-    }
     const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
     const replay = status === 'replay';
-    if (replay || effect !== 'created') this.matchIds[pool].give(candidate);
+    if (replay || effect !== 'created') ids.give(candidate);
     return {
       status: 'recorded',
       replay,
@@ -96,7 +92,17 @@ export class SwipeRepository {
       effect,
       matchId: matchId ? Number(matchId) : null,
       sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
-      pending: pendingId ? { id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
+      pending: { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) },
     };
+  }
+
+  private candidates(pool: Pool, shard: number): IdBlock {
+    const name = `${pool}:${shard}`;
+    let block = this.matchIds.get(name);
+    if (!block) {
+      block = new IdBlock(this.redis, keys.matchSeq(pool, shard), 16, (count) => count * SHARDS + shard);
+      this.matchIds.set(name, block);
+    }
+    return block;
   }
 }

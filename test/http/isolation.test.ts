@@ -5,6 +5,7 @@ import { registerAgent, registerMember, type Account } from '../support/accounts
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
+import { poolMatchIds } from '../support/pool-matches.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -142,7 +143,7 @@ describe('pool isolation under random operations', () => {
 
     // and the data model agrees: every match of a pool joins two users of that pool
     for (const pool of ['agent', 'member'] as const) {
-      const ids = await stack.app.redis.zrange(keys.poolMatches(pool), '0', '-1');
+      const ids = await poolMatchIds(stack.app.redis, pool);
       for (const id of ids) {
         const [a, b] = await stack.app.redis.hmget(keys.match(pool, id), 'user_a', 'user_b');
         expect([poolOf.get(Number(a)), poolOf.get(Number(b))]).toEqual([pool, pool]);

@@ -4,6 +4,7 @@ import { registerAgent, registerMember, type Account } from '../support/accounts
 import { seedAccounts } from '../support/seeded-accounts.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
+import { poolMatchIds } from '../support/pool-matches.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -134,7 +135,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
   it('creates exactly one match per pair when 200 pairs like each other at the same instant', async () => {
     const accounts = await seedAccounts(stack.app, 'agent', 400);
     const pairs = Array.from({ length: 200 }, (_, i) => [accounts[2 * i]!, accounts[2 * i + 1]!] as const);
-    const before = await stack.app.redis.zcard(keys.poolMatches('agent'));
+    const before = (await poolMatchIds(stack.app.redis, 'agent')).length;
     const responses = await Promise.all(pairs.flatMap(([x, y]) => [like(x, y.user_id), like(y, x.user_id, 'super_like')]));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     for (let i = 0; i < 200; i++) {
@@ -142,7 +143,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
       // the likes of a pair are serialised: exactly one of the two saw the other's like
       expect([first, second].filter((r) => r.matched)).toHaveLength(1);
     }
-    expect((await stack.app.redis.zcard(keys.poolMatches('agent'))) - before).toBe(200);
+    expect((await poolMatchIds(stack.app.redis, 'agent')).length - before).toBe(200);
     const lists = await Promise.all(accounts.map((x) => stack.app.redis.zcard(keys.userMatches('agent', x.user_id))));
     expect(lists.every((n) => n === 1)).toBe(true);
   });

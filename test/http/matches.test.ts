@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
+import { keys, matchPartition } from '../../src/store/keys.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
@@ -96,7 +96,7 @@ describe('the whole flow: register, like, like back, match, message both ways, r
       expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(404);
     }
     expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
-    expect(await stack.app.redis.zscore(keys.poolMatches('agent'), String(matchId))).toBeNull();
+    expect(await stack.app.redis.zscore(keys.poolMatches('agent', matchPartition(matchId)), String(matchId))).toBeNull();
     // both keep their swipes on each other, which keeps each out of the other's feed
     expect(await stack.app.redis.hexists(keys.swipes('agent', a.user_id), String(b.user_id))).toBe(1);
     expect(await stack.app.redis.hexists(keys.swipes('agent', b.user_id), String(a.user_id))).toBe(1);

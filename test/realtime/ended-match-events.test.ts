@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
+import { matchShard } from '../../src/store/key-space.js';
+import { keys, spectatorStreamKeys, userStreamKeys } from '../../src/store/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
@@ -53,7 +54,8 @@ describe('an ended match', () => {
     const ofMatch = spectator.frames.filter((f) => f.data.match?.id === matchId || f.data.match_id === matchId || f.data.message?.match_id === matchId);
     expect(ofMatch.map((f) => f.type)).toEqual(['match.created', 'match.ended']);
     for (const message of sent) expect(messageFrames(await spectatorFrames(stack.app.redis), message.id)).toEqual([]);
-    expect(await stack.app.redis.exists(keys.matchEvents('agent', matchId))).toBe(0);
+    const threads = [userStreamKeys('agent', a.user_id), userStreamKeys('agent', b.user_id), spectatorStreamKeys()].map((t) => t.thread(matchId));
+    for (const thread of threads) expect(await stack.app.redis.exists(thread)).toBe(0);
   });
 
   it('takes a message committed before the unmatch but flushed after it nowhere', async () => {
@@ -71,6 +73,6 @@ describe('an ended match', () => {
       expect(frames.map((f) => f.type)).toEqual(['match.created', 'match.ended']);
     }
     expect(messageFrames(await spectatorFrames(stack.app.redis), messageId)).toEqual([]);
-    expect(await stack.app.redis.hlen(keys.outbox('agent'))).toBe(0);
+    expect(await stack.app.redis.hlen(keys.shardOutbox('agent', matchShard(matchId)))).toBe(0);
   });
 });

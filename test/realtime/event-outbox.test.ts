@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Match } from '../../src/domain/match.js';
-import { keys } from '../../src/store/keys.js';
+import { matchShard } from '../../src/store/key-space.js';
+import { keys, matchPartition } from '../../src/store/keys.js';
+import { pendingRecords } from '../support/outbox.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
 import { messageFrames, spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
@@ -26,7 +28,7 @@ afterAll(async () => {
 
 type Stack = typeof sweeping;
 
-/** A current agent match of two seeded agents, made through the API (its own events flushed at once). */
+/** A current agent match of two seeded agents, made through the API (its own follow-up steps completed at once). */
 async function matchedPair(stack: Stack): Promise<{ a: SeededAccount; b: SeededAccount; match: Match }> {
   const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
   await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
@@ -67,7 +69,7 @@ describe('events of writes committed but never appended (a crash between the two
     expect(swiped).toMatchObject({ status: 'recorded', effect: 'created' });
 
     const redis = sweeping.app.redis;
-    await eventually('outbox emptied', async () => (await redis.hlen(keys.outbox('agent'))) === 0);
+    await eventually('outbox emptied', async () => (await pendingRecords(redis, 'agent')) === 0);
     for (const message of messages) {
       const frames = await framesOf(sweeping, pair, message.id);
       expect(counts(frames), `message ${message.id}`).toEqual([1, 1, 1]);
@@ -75,7 +77,7 @@ describe('events of writes committed but never appended (a crash between the two
       expect(frames[2]![0]!.data).toEqual({ synthetic: true, message });
     }
     // the swipe's match and super like, each once, as today's frames
-    const matchId = swiped.status === 'recorded' ? swiped.matchId : 0;
+    const matchId = swiped.status === 'recorded' ? swiped.matchId! : 0;
     const ofC = await userFrames(redis, 'agent', c.user_id);
     const ofD = await userFrames(redis, 'agent', d.user_id);
     expect(ofC.map((f) => f.type)).toEqual(['like.received', 'match.created']);
@@ -86,6 +88,11 @@ describe('events of writes committed but never appended (a crash between the two
     const spectators = (await spectatorFrames(redis)).filter((f) => f.type === 'match.created' && f.data.match.id === matchId);
     expect(spectators).toHaveLength(1);
     expect(spectators[0]!.data.match.users.map((u: { id: number }) => u.id)).toEqual([c.user_id, d.user_id].sort((x, y) => x - y));
+    // and the match is in both users' lists and the pool's, each swipe in its swiper's swipes
+    for (const id of [c.user_id, d.user_id]) expect(await redis.zscore(keys.userMatches('agent', id), String(matchId)), `user ${id}`).not.toBeNull();
+    expect(await redis.zscore(keys.poolMatches('agent', matchPartition(matchId)), String(matchId))).not.toBeNull();
+    expect(await redis.hget(keys.swipes('agent', c.user_id), String(d.user_id))).toBe('like');
+    expect(await redis.hget(keys.swipes('agent', d.user_id), String(c.user_id))).toBe('super_like');
   });
 });
 
@@ -132,9 +139,9 @@ describe('concurrent flushers', () => {
       idle.app.outbox.sweep(0),
       idleTwin.app.outbox.sweep(0),
       idle.app.outbox.sweep(0),
-      ...messages.map((m) => idleTwin.app.outbox.flushPending('agent', `m${m.id}`)),
+      ...messages.map((m) => idleTwin.app.outbox.complete('agent', { shard: matchShard(pair.match.id), id: `m${m.id}` })),
     ]);
     for (const message of messages) expect(counts(await framesOf(idle, pair, message.id)), `message ${message.id}`).toEqual([1, 1, 1]);
-    expect(await idle.app.redis.hlen(keys.outbox('agent'))).toBe(0);
+    expect(await pendingRecords(idle.app.redis, 'agent')).toBe(0);
   });
 });

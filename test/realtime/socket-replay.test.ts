@@ -8,7 +8,10 @@ import { SocketReplay } from '../../src/realtime/socket-replay.js';
 import { EventReplay, type ReplayStream } from '../../src/services/event-replay.js';
 import { LiveEvents } from '../../src/services/live-events.js';
 import { EventStreams } from '../../src/store/event-streams.js';
-import { EVENTS_CHANNEL } from '../../src/store/keys.js';
+import { liveEventChannels } from '../../src/store/keys.js';
+
+/** The channel the test's streams are announced on (any of the live channels the relay follows). */
+const CHANNEL = liveEventChannels()[0]!;
 import { PubSub } from '../../src/store/pubsub.js';
 import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
@@ -43,8 +46,8 @@ beforeAll(async () => {
       const limit = query.get('limit');
       const data: SocketData = {
         topic: `topic:${stream}`,
-        // The test's own stream keys, written below as lua/append_events.lua writes them.
-        stream: stream as ReplayStream,
+        // The test's own stream keys, written below as lua/append_event.lua writes them.
+        stream: { key: stream, channel: CHANNEL } as unknown as ReplayStream,
         since: query.get('since') ?? '0',
         replayLimit: limit ? Number(limit) : undefined,
         ip: '',
@@ -67,11 +70,11 @@ afterAll(async () => {
   await redisServer?.cleanup();
 });
 
-/** Appends an event as lua/append_events.lua stores it, and (unless `silent`) announces it as it does. */
+/** Appends an event as lua/append_event.lua stores it, and (unless `silent`) announces it as it does. */
 async function append(stream: string, n: number, silent = false): Promise<string> {
   const body = JSON.stringify({ type: 'test', at: '', data: { n } });
   const id = (await redis().xadd(stream, '*', 'e', body))!;
-  if (!silent) await pubsub.publish(EVENTS_CHANNEL, `topic:${stream}\n${id}\n{"id":"${id}",${body.slice(1)}`);
+  if (!silent) await pubsub.publish(CHANNEL, `topic:${stream}\n${id}\n{"id":"${id}",${body.slice(1)}`);
   return id;
 }
 

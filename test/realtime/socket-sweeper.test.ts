@@ -32,7 +32,7 @@ beforeAll(async () => {
       const exp = query.get('exp');
       const data: SocketData = {
         topic: name,
-        stream: '' as ReplayStream,
+        stream: { key: '', channel: '' } as unknown as ReplayStream,
         ip: '',
         closed: false,
         closing: false,

@@ -2,10 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventOutboxStore } from '../../src/store/event-outbox-store.js';
+import { createLogger } from '../../src/logger.js';
+import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
+import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
 import { EventStreams } from '../../src/store/event-streams.js';
-import { keys } from '../../src/store/keys.js';
+import { keys, userStreamKeys } from '../../src/store/keys.js';
+import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
+import { OutboxRecords } from '../../src/store/outbox-records.js';
 import { Scripts } from '../../src/store/scripts.js';
+import { UserRepository } from '../../src/store/user-repository.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
@@ -14,9 +19,14 @@ const scripts = readdirSync(LUA_DIR)
   .filter((file) => file.endsWith('.lua'))
   .map((file) => ({ name: file.slice(0, -4), lua: readFileSync(join(LUA_DIR, file), 'utf8') }));
 const header = (lua: string) => lua.slice(0, lua.indexOf('\n'));
+const PENDING = JSON.stringify([
+  { type: 'swipe.projected', from: 1, to: 2, kind: 'like' },
+  { type: 'match.unlisted', match_id: 5, users: [1, 3] },
+  { type: 'match.ended', match_id: 5, users: [1, 3], ended_at: '2026-01-01T00:00:00.000Z' },
+]);
 
 /** Writes that complete another write Redis already took; each says why in its header. */
-const ALLOWED_WHEN_FULL = ['append_events', 'flush_events'];
+const ALLOWED_WHEN_FULL = ['append_event', 'close_thread', 'list_match', 'project_swipe'];
 
 describe('every Lua script declares itself', () => {
   it('as a write script (refused whole when Redis is full), a read-only one, or a listed completion write', () => {
@@ -37,9 +47,11 @@ describe('every Lua script declares itself', () => {
     beforeAll(async () => {
       redis = await startRedis();
       client = new Redis(redis.url);
-      // A write Redis took before it filled up: its pending record is there to be flushed.
-      await client.hset(keys.outbox('agent'), 'pending-1', '[]');
-      await client.zadd(keys.outboxDue('agent'), 1, 'pending-1');
+      // Writes Redis took before it filled up: a swipe (in the swiper's feed), a match; the unmatch's pending record.
+      await client.zadd(keys.feed('agent', 1), 10, '2');
+      await client.zadd(keys.userMatches('agent', 1), 1, '5');
+      await client.hset(keys.shardOutbox('agent', 7), 'pending-1', PENDING);
+      await client.zadd(keys.shardOutboxDue('agent', 7), 1, 'pending-1');
       await fillRedis(client);
     });
     afterAll(async () => {
@@ -57,15 +69,21 @@ describe('every Lua script declares itself', () => {
       }
     });
 
-    it('still completes a write Redis already took: its events, and the flush of its pending record', async () => {
+    it('still completes a write Redis already took: its events, and every follow-up step of its pending record', async () => {
       const scripts = new Scripts(client);
-      const [id] = await new EventStreams(client, scripts).append([{ key: keys.userEvents('agent', 1), route: 'user:agent:1', maxLength: 10, body: '{"type":"t"}' }]);
-      expect(await client.xlen(keys.userEvents('agent', 1))).toBe(1);
+      const streams = new EventStreams(client, scripts);
+      const id = await streams.append({ target: userStreamKeys('agent', 9), route: 'user/agent/9', maxLength: 10, body: '{"type":"t"}' });
+      expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
-      const entry = { key: keys.userEvents('agent', 2), route: 'user:agent:2', maxLength: 10, body: '{"type":"t"}' };
-      expect(await new EventOutboxStore(client, scripts).flush('agent', 'pending-1', [entry])).toBe(true);
-      expect(await client.xlen(keys.userEvents('agent', 2))).toBe(1);
-      expect(await client.hexists(keys.outbox('agent'), 'pending-1')).toBe(0);
+
+      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts), createLogger('silent'));
+      runner.register(new MatchFollowUps(new MatchFollowUpStore(client, scripts)));
+      await runner.complete('agent', { shard: 7, id: 'pending-1' });
+      expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
+      expect(await client.hget(keys.swipes('agent', 1), '2')).toBe('like');
+      expect(await client.zcard(keys.feed('agent', 1))).toBe(0);
+      expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);
+      for (const user of [1, 3]) expect(await client.xlen(keys.userEvents('agent', user))).toBe(1);
     });
   });
 });

@@ -18,22 +18,20 @@ import { startStack } from '../support/stack.js';
  */
 type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unreached?: string };
 const SCRIPT_SLOTS: Record<string, SlotEntry> = {
-  append_events: {
-    slots: 'many-slots',
-    why: 'the event streams of each recipient and the spectator stream',
-    unreached: 'only the event publisher calls it; every write of the API appends its events through the outbox (flush_events)',
-  },
-  append_message: { slots: 'many-slots', why: "the match, its thread, the message sequence, both users' and the pool's match lists, the outbox, the Idempotency-Key record" },
+  append_event: { slots: 'one-slot' },
+  append_message: { slots: 'one-slot' },
   browse: { slots: 'many-slots', why: "the pool's user index, the birthdate index, the profile cards and the filters' index sets" },
+  close_thread: { slots: 'one-slot' },
   create_user: { slots: 'many-slots', why: "the e-mail key, the account, the pool's user index and the discovery indexes" },
   dropped_targets: { slots: 'many-slots', why: "the dropped interest's set, the pool's feed floors and the account's interest sets" },
-  end_match: { slots: 'many-slots', why: "the match, the pair, both users' and the pool's match lists, the thread, the outbox, the match's event list and the event streams" },
+  end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
-  flush_events: { slots: 'many-slots', why: "the pool's outbox and its due set, the match guard keys and the event streams" },
+  list_match: { slots: 'one-slot' },
+  project_swipe: { slots: 'one-slot' },
   rank_feed: { slots: 'many-slots', why: "the account's feed and swipes, the pool's ranked set and feed floors" },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'many-slots', why: "the account's feed and swipes, the pool's user index, ranked set and profile cards" },
-  record_swipe: { slots: 'many-slots', why: "both users, both users' swipes, the swiper's feed, the pair, the match, both users' and the pool's match lists, the feed floors, the outbox, the swipe counter" },
+  record_swipe: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'many-slots', why: "the pool's feed floors and each owner's feed and swipes" },
   update_profile: { slots: 'many-slots', why: "the account, the pool's profile cards and birthdate index and the index sets left and joined" },
 };

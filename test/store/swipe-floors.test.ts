@@ -2,22 +2,40 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { SwipeRepository } from '../../src/store/swipe-repository.js';
+import { createLogger } from '../../src/logger.js';
+import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
+import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
+import { EventStreams } from '../../src/store/event-streams.js';
+import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
+import { OutboxRecords } from '../../src/store/outbox-records.js';
+import { RateLimiter } from '../../src/store/rate-limiter.js';
+import { SwipeRepository, type SwipeOutcome } from '../../src/store/swipe-repository.js';
+import { UserRepository } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: Redis;
 let swipes: SwipeRepository;
+let followUps: FollowUpRunner;
 let feeds: FeedStore;
 beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  swipes = new SwipeRepository(redis, scripts);
+  swipes = new SwipeRepository(redis, scripts, new RateLimiter(scripts));
+  followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), createLogger('silent'));
+  followUps.register(new MatchFollowUps(new MatchFollowUpStore(redis, scripts)));
   feeds = new FeedStore(redis, scripts);
   for (const id of [1, 2, 3, 4, 5, 6]) await redis.hset(keys.user('agent', id), 'interests', '[]');
 });
 afterAll(() => store?.cleanup());
+
+/** A swipe recorded and its follow-up steps completed, as the swipe service does. */
+async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<SwipeOutcome> {
+  const outcome = await swipes.record('agent', from, to, kind, new Date(), idempotencyKey);
+  if (outcome.status === 'recorded') await followUps.complete('agent', outcome.pending);
+  return outcome;
+}
 
 const floor = (id: number) => redis.zscore(keys.feedFloors('agent'), String(id));
 
@@ -31,9 +49,9 @@ describe('a swipe and the floors of ranked feeds', () => {
     const targetsOf6 = async () => (await feeds.rank('agent', 6, ['kites'], [200], 3, true)).targets;
     expect(await targetsOf6()).toEqual([]); // 200 does not beat 300
 
-    await swipes.record('agent', 1, 5, 'pass', new Date()); // 5 is not in the feed: nothing freed
+    await swipe(1, 5, 'pass'); // 5 is not in the feed: nothing freed
     expect(await floor(1)).toBe('300');
-    await swipes.record('agent', 1, 2, 'like', new Date());
+    await swipe(1, 2, 'like');
     expect(await redis.zrange(keys.feed('agent', 1), '0', '-1')).toEqual(['4', '3']);
     expect(await floor(1)).toBe('0');
 
@@ -46,10 +64,10 @@ describe('a swipe and the floors of ranked feeds', () => {
 
   it('gives no floor to a swiper whose feed was never ranked, and works with an Idempotency-Key', async () => {
     await redis.zadd(keys.feed('agent', 3), 100, '4');
-    await swipes.record('agent', 3, 4, 'pass', new Date(), 'key-1');
+    await swipe(3, 4, 'pass', 'key-1');
     expect(await redis.zcard(keys.feed('agent', 3))).toBe(0);
     expect(await floor(3)).toBeNull();
-    const replay = await swipes.record('agent', 3, 4, 'pass', new Date(), 'key-1');
+    const replay = await swipe(3, 4, 'pass', 'key-1');
     expect(replay).toMatchObject({ status: 'recorded', replay: true, kind: 'pass' });
   });
 });

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { ALL_SHARDS } from '../../src/store/key-space.js';
 import { keys } from '../../src/store/keys.js';
 
 /**
@@ -7,7 +8,8 @@ import { keys } from '../../src/store/keys.js';
  * counters far above anything the test's agents use.
  */
 export async function moveMemberIdsAway(redis: Redis, start = 500_000): Promise<void> {
-  for (const key of [keys.userSeq('member'), keys.matchSeq('member'), keys.messageSeq('member')]) {
+  const perShard = ALL_SHARDS.flatMap((shard) => [keys.matchSeq('member', shard), keys.messageSeq('member', shard)]);
+  for (const key of [keys.userSeq('member'), ...perShard]) {
     const current = Number((await redis.get(key)) ?? 0);
     if (current < start) await redis.set(key, start);
   }

@@ -1,0 +1,93 @@
+import type { Logger } from '../logger.js';
+import { POOLS, type Pool } from '../domain/pool.js';
+import type { EventStreams } from '../store/event-streams.js';
+import { ALL_SHARDS } from '../store/key-space.js';
+import type { OutboxRecords, PendingRef } from '../store/outbox-records.js';
+import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { FollowUps } from './events.js';
+import type { Effect, FollowUpHandler } from './follow-ups.js';
+import { buildEvents, isPendingEvent, profilesNeeded, type PendingEvent } from './pending-events.js';
+import { streamAppends } from './stream-event-publisher.js';
+
+const SWEEP_BATCH = 200;
+
+/**
+ * Completes pending outbox records: carries out every effect of a record (each an idempotent step in one
+ * hash slot: an event appended to a stream once, a match listed, a swipe applied to the swiper's keys, an
+ * account's index entries), then deletes the record. Runs right after the commit, on an Idempotency-Key
+ * replay, and from the sweeper for records left behind by a crash or an unreachable Redis.
+ */
+export class FollowUpRunner implements FollowUps {
+  private readonly handlers = new Map<string, FollowUpHandler>();
+
+  constructor(
+    private readonly records: OutboxRecords,
+    private readonly streams: EventStreams,
+    private readonly users: UserRepository,
+    private readonly logger: Logger,
+  ) {}
+
+  register(handler: FollowUpHandler): this {
+    for (const type of handler.types) this.handlers.set(type, handler);
+    return this;
+  }
+
+  async complete(pool: Pool, pending: PendingRef, known?: Map<number, UserRecord>): Promise<void> {
+    try {
+      const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
+      if (record) await this.run(pool, pending.shard, pending.id, record, known);
+    } catch (error) {
+      this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the follow-up steps yet; the sweeper will');
+    }
+  }
+
+  /** Completes every record committed at least `olderThanMs` ago, in every shard; returns how many. */
+  async sweep(olderThanMs: number): Promise<number> {
+    const committedBy = Date.now() - olderThanMs;
+    const counts = await Promise.all(
+      POOLS.flatMap((pool) =>
+        ALL_SHARDS.map(async (shard) => {
+          let completed = 0;
+          for (const { id, record } of await this.records.due(pool, shard, committedBy, SWEEP_BATCH)) {
+            try {
+              await this.run(pool, shard, id, record);
+              completed++;
+            } catch (error) {
+              this.logger.error({ err: error, pool, pendingId: id }, 'could not complete pending follow-up steps');
+            }
+          }
+          return completed;
+        }),
+      ),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Map<number, UserRecord>): Promise<void> {
+    const effects = JSON.parse(record) as Effect[];
+    const steps: Promise<unknown>[] = [];
+    const events: Array<{ spec: PendingEvent; step: string }> = [];
+    effects.forEach((effect, i) => {
+      const step = `${pendingId}#${i}`;
+      if (isPendingEvent(effect)) return void events.push({ spec: effect, step });
+      const handler = this.handlers.get(effect.type);
+      if (!handler) throw new Error(`no follow-up step for effects of type ${effect.type}`);
+      steps.push(handler.apply(pool, effect, step));
+    });
+    if (events.length > 0) steps.push(this.appendEvents(pool, events, known));
+    await Promise.all(steps);
+    await this.records.complete(pool, shard, pendingId);
+  }
+
+  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known?: Map<number, UserRecord>) {
+    const users = new Map(known);
+    const missing = profilesNeeded(events.map((e) => e.spec)).filter((id) => !users.has(id));
+    for (const user of await this.users.findMany(pool, missing)) if (user) users.set(user.id, user);
+    const appends = events.flatMap(({ spec, step }) =>
+      buildEvents(pool, [spec], users).flatMap(({ event, at }) =>
+        streamAppends(event, at, spec.type === 'message.created' ? spec.match_id : undefined).map((entry) => this.streams.append(entry, `${step}@${entry.route}`)),
+      ),
+    );
+    await Promise.all(appends);
+  }
+}
