@@ -18,7 +18,8 @@ const FENCE_ROUTE = '!fence';
  */
 export class EventRelay {
   private readonly holds = new Map<string, Set<Hold>>();
-  private readonly fences = new Map<string, () => void>();
+  /** Each fence in flight: the copies still to come back (one per live channel), and what to call then. */
+  private readonly fences = new Map<string, { remaining: number; passed: () => void }>();
   private readonly nonce = randomBytes(6).toString('hex');
   private fenceSeq = 0;
   private nextFence?: Promise<void>;
@@ -50,7 +51,8 @@ export class EventRelay {
    * Resolves once every event whose entry was in Redis when this was called has been relayed here.
    * An entry read by XRANGE may have its announcement still on the way (it travels on another
    * connection); a fence published after the read comes back behind it, because Redis delivers one
-   * subscriber's messages in the order they were published. Callers in the same tick share one fence.
+   * subscriber's messages of a channel in the order they were published; with several live channels the
+   * fence goes out on each and has passed once every copy is back. Callers in the same tick share one fence.
    */
   fence(timeoutMs: number): Promise<void> {
     this.nextFence ??= new Promise<void>((resolve, reject) => {
@@ -61,9 +63,12 @@ export class EventRelay {
           this.fences.delete(token);
           reject(new Error('the live relay did not answer in time'));
         }, timeoutMs);
-        this.fences.set(token, () => {
-          clearTimeout(timer);
-          resolve();
+        this.fences.set(token, {
+          remaining: this.live!.channelCount,
+          passed: () => {
+            clearTimeout(timer);
+            resolve();
+          },
         });
         this.live!.announce({ route: FENCE_ROUTE, id: token, frame: '' }).catch((error: unknown) => {
           clearTimeout(timer);
@@ -77,9 +82,11 @@ export class EventRelay {
 
   private relay(event: Announcement) {
     if (event.route === FENCE_ROUTE) {
-      const passed = this.fences.get(event.id);
-      this.fences.delete(event.id);
-      passed?.();
+      const fence = this.fences.get(event.id);
+      if (fence && --fence.remaining <= 0) {
+        this.fences.delete(event.id);
+        fence.passed();
+      }
       return;
     }
     this.publishToTopic(event.route, event.frame);

@@ -1,26 +1,36 @@
 import type { Announcement } from '../domain/stored-event.js';
 import { announcementMessage, parseAnnouncement } from '../store/event-streams.js';
-import { EVENTS_CHANNEL } from '../store/keys.js';
+import { liveChannels } from '../store/live-channels.js';
 import type { PubSub } from '../store/pubsub.js';
 
 /**
- * The live announcements of every process's appended events (one pub/sub channel): following them, and
- * announcing a marker of one's own, which comes back behind everything announced before it.
+ * The live announcements of every process's appended events (the sharded channels of `liveChannels()`):
+ * following them, and announcing a marker of one's own on every channel, which comes back on each behind
+ * everything announced on it before.
  */
 export class LiveEvents {
+  private readonly channels = liveChannels();
+
   constructor(private readonly pubsub: PubSub) {}
 
-  /** Calls `handler` with every announcement from now on (malformed ones are dropped). */
-  follow(handler: (announcement: Announcement) => void): Promise<void> {
-    return this.pubsub.subscribe(EVENTS_CHANNEL, (message) => {
-      const announcement = parseAnnouncement(message);
-      if (announcement) handler(announcement);
-    });
+  /** How many copies of one `announce` come back to a follower: one per channel. */
+  get channelCount(): number {
+    return this.channels.length;
   }
 
-  /** Publishes an announcement to every process following them. */
+  /** Calls `handler` with every announcement from now on (malformed ones are dropped). */
+  async follow(handler: (announcement: Announcement) => void): Promise<void> {
+    const onMessage = (message: string) => {
+      const announcement = parseAnnouncement(message);
+      if (announcement) handler(announcement);
+    };
+    await Promise.all(this.channels.map((channel) => this.pubsub.subscribe(channel, onMessage)));
+  }
+
+  /** Publishes an announcement on every channel, to every process following them. */
   async announce(announcement: Announcement): Promise<void> {
-    await this.pubsub.publish(EVENTS_CHANNEL, announcementMessage(announcement));
+    const message = announcementMessage(announcement);
+    await Promise.all(this.channels.map((channel) => this.pubsub.publish(channel, message)));
   }
 
   /** False from the loss of the subscriber connection until it is back and every restore listener has run. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 import type { Page, PageRequest } from '../domain/page.js';
 import type { ActivityCursor } from '../domain/page-positions.js';
@@ -8,7 +8,7 @@ import type { ActivityCursor } from '../domain/page-positions.js';
  * in reverse member order (as ZREVRANGEBYSCORE gives them), so (score, member) is a total order and a
  * cursor neither skips nor repeats an item when others are added meanwhile. One round trip.
  */
-export async function activityPage(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+export async function activityPage(redis: RedisClient, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
   let entries: Array<[string, number]>;
   if (!after) {
     entries = pairs(await redis.zrevrange(key, 0, limit, 'WITHSCORES'));

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { DAY_MS, type StreamAppend } from './event-streams.js';
 import type { Pool } from '../domain/pool.js';
 import { EVENTS_CHANNEL, keys } from './keys.js';
@@ -13,7 +13,7 @@ export type PendingRecord = { id: string; record: string };
  */
 export class EventOutboxStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly retentionMs = DAY_MS,
   ) {}

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
@@ -38,7 +38,7 @@ export class SwipeRepository {
   private readonly matchIds: Record<Pool, IdBlock>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
   ) {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 
@@ -11,7 +11,7 @@ const READY_WAIT_MS = 5_000;
 
 /** Revoked token ids and the shared signing secret, in Redis. */
 export class TokenStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async standing(token: TokenRef): Promise<TokenStanding> {
     const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.exists(keys.user(token.pool, token.userId))]);
