@@ -10,12 +10,12 @@ import { LiveEvents } from '../../src/services/live-events.js';
 import { EventStreams } from '../../src/store/event-streams.js';
 import { EVENTS_CHANNEL } from '../../src/store/keys.js';
 import { PubSub } from '../../src/store/pubsub.js';
-import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
+import { createRedis, createSubscriberRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
-import { startRedis } from '../support/stack.js';
+import { startTestRedis } from '../support/stack.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
-let redisServer: Awaited<ReturnType<typeof startRedis>>;
+let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
 const clients: ReturnType<typeof createRedis>[] = [];
 const redis = () => clients[0]!;
 let server: Awaited<ReturnType<typeof listenOnFreePort>>;
@@ -24,8 +24,8 @@ const ended: Close[] = [];
 
 // A uWS app whose one socket route replays `?stream=` after `?since=` with the real relay and streams.
 beforeAll(async () => {
-  redisServer = await startRedis();
-  clients.push(createRedis(redisServer.url), createBlockingRedis(redisServer.url));
+  redisServer = await startTestRedis();
+  clients.push(createRedis(redisServer.topology), createSubscriberRedis(redisServer.topology));
   await Promise.all(clients.map((c) => c.connect()));
   const app = App();
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { SwipeRepository } from '../../src/store/swipe-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
-let redis: Redis;
+let redis: RedisClient;
 let swipes: SwipeRepository;
 let feeds: FeedStore;
 beforeAll(async () => {
