@@ -1,8 +1,39 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * `npm test` runs the suite twice: against a single redis-server, then (`TEST_REDIS_TOPOLOGY=cluster`,
+ * `npm run test:cluster`) against a three-master Redis Cluster of each file's own (test/support/stack.ts).
+ */
+const cluster = process.env.TEST_REDIS_TOPOLOGY === 'cluster';
+
+/** What only a single node can show: stopping, pausing or filling it, MONITOR, a topology refused at start-up. */
+const SINGLE_ONLY = [
+  'test/main.test.ts',
+  'test/embedded-redis-crash.test.ts',
+  'test/redis-topology.test.ts',
+  'test/http/aborted-requests.test.ts',
+  'test/http/pool-sequences.test.ts',
+  'test/http/recovery.test.ts',
+  'test/http/redis-full.test.ts',
+  'test/http/redis-stall.test.ts',
+  'test/realtime/crash-events.test.ts',
+  'test/realtime/relay-recovery.test.ts',
+  'test/services/ranking-steps.test.ts',
+  'test/store/feed-store.test.ts',
+  'test/store/script-flags.test.ts',
+  'test/store/script-slots.test.ts',
+];
+
+/** Tests that use no Redis: the cluster run has nothing to add to them. */
+const NO_REDIS = ['test/domain/**', 'test/bench/**', 'test/layers/**', 'test/http/body-reader.test.ts', 'test/http/bearer.test.ts'];
+
+/** What only a cluster can show (a master restarted under writes). */
+const CLUSTER_ONLY = ['test/cluster/**'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...(cluster ? [...SINGLE_ONLY, ...NO_REDIS] : CLUSTER_ONLY)],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -83,7 +83,7 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
   const dir = mkdtempSync(join(tmpdir(), 'adversarial-browse-'));
   const redisProcess = await new RedisProcess({ dir, persist: false }).start();
   const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
-  const app = await new Application({ config, redisUrl: redisProcess.url, logger: createLogger('warn') }).start();
+  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
   const probe = new Redis(redisProcess.url);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const scriptNames = scriptsBySha();

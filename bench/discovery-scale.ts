@@ -124,7 +124,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   // embedded default), told not to rank the seeded pool wholesale on start.
   const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
   const logger = createLogger('warn');
-  const app = await new Application({ config, redisUrl: redisProcess.url, logger }).start();
+  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger }).start();
   const probe = new Redis(redisProcess.url, { lazyConnect: true });
   await probe.connect();
   const index = new DiscoveryIndex(app.redis, app.scripts);
@@ -214,7 +214,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     const feedBytesMean = feedBytes.reduce((a, b) => a + b, 0) / Math.max(1, feedBytes.length);
 
     // -- registration to feed, through HTTP and the worker -------------------------------------------
-    jobs = await RankingJobs.start({ connections: queueConnections(redisProcess.url), ranker, logger, worker: { reconcile: false } });
+    jobs = await RankingJobs.start({ connections: queueConnections({ kind: 'single', url: redisProcess.url }), ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
     const client = new JsonClient(baseUrl, { maxSockets: 256 });
     const addresses = new LoopbackAddresses(true);

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
+import type { RedisTopology } from './domain/redis-topology.js';
 import type { Logger } from './logger.js';
 import { bearerAuthenticator } from './http/bearer.js';
 import { EventLoopDelay } from './http/event-loop-delay.js';
@@ -39,9 +39,8 @@ import { MessageRepository } from './store/message-repository.js';
 import { PubSub } from './store/pubsub.js';
 import { RateLimiter } from './store/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
-import { createBlockingRedis, createRedis, queueConnections } from './store/redis.js';
+import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './store/redis.js';
 import { assertSupportedRedis } from './store/redis-requirements-check.js';
-import { ScriptConnection } from './store/script-connection.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
@@ -54,14 +53,13 @@ import { FeedRanker } from './services/feed-ranker.js';
 import { DiscoveryIndex } from './store/discovery-index.js';
 import { FeedStore } from './store/feed-store.js';
 
-export type AppOptions = { config: Config; redisUrl: string; logger: Logger };
+/** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
+export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
 
 /** The composition root: builds every piece, wires them, and owns their start and stop. */
 export class Application {
-  readonly redis: Redis;
-  private readonly subscriber: Redis;
-  /** The lean connection of the hottest script (the swipe); see ScriptConnection. */
-  private readonly scriptConnection: ScriptConnection;
+  readonly redis: RedisClient;
+  private readonly subscriber: RedisClient;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
@@ -94,13 +92,12 @@ export class Application {
   private stopping?: Promise<void>;
 
   constructor(private readonly options: AppOptions) {
-    this.redis = createRedis(options.redisUrl, {}, options.config.REDIS_TIMEOUT_MS);
-    this.subscriber = createBlockingRedis(options.redisUrl);
+    this.redis = createRedis(options.redis, {}, options.config.REDIS_TIMEOUT_MS);
+    this.subscriber = createSubscriberRedis(options.redis);
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    this.scriptConnection = new ScriptConnection(options.redisUrl, options.config.REDIS_TIMEOUT_MS);
-    this.scripts = new Scripts(this.redis, this.scriptConnection);
+    this.scripts = new Scripts(this.redis);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
 
@@ -115,9 +112,9 @@ export class Application {
   async start(): Promise<this> {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
-    await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection.connect()]);
-    await assertSupportedRedis(this.redis, this.options.redisUrl);
-    await assertCurrentKeyLayout(this.redis, this.options.redisUrl);
+    await Promise.all([this.redis.connect(), this.subscriber.connect()]);
+    await assertSupportedRedis(this.redis, this.options.redis);
+    await assertCurrentKeyLayout(this.redis, this.options.redis);
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
@@ -131,7 +128,7 @@ export class Application {
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
-    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
+    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     const streams = new EventStreams(this.redis, this.scripts);
@@ -210,26 +207,25 @@ export class Application {
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
+      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit()]));
       this.rankingJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
-      this.scriptConnection.disconnect();
     })();
     return this.stopping;
   }
 }
 
 /** A ranking worker only (`npm run worker`), against the server's Redis; stop() closes it gracefully. */
-export async function startRankingWorker(config: Config, redisUrl: string, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const redis = createRedis(redisUrl, {}, config.REDIS_TIMEOUT_MS);
+export async function startRankingWorker(config: Config, topology: RedisTopology, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+  const redis = createRedis(topology, {}, config.REDIS_TIMEOUT_MS);
   redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
   try {
     await redis.connect();
-    await assertSupportedRedis(redis, redisUrl);
+    await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
-    const jobs = await RankingJobs.start({ connections: queueConnections(redisUrl, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
+    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
     return {
       stop: async () => {
         await jobs.stop();

@@ -5,16 +5,23 @@ import { createLogger, type Logger } from './logger.js';
 import { runDemo } from './demo/run-demo.js';
 import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
 import { isConnectionError } from './store/redis.js';
-import { UnsupportedRedisError } from './store/redis-requirements-check.js';
-import { CLUSTER_NODES_NOT_SUPPORTED } from './domain/redis-requirements.js';
+import { describeRedis, UnsupportedRedisError } from './store/redis-requirements-check.js';
+import type { RedisTopology } from './domain/redis-topology.js';
 
 const HOW_TO_GET_REDIS =
   'No REDIS_URL was given and redis-server is not on PATH: install Redis (apt-get install redis-server, or brew install redis) or set REDIS_URL=redis://host:6379.';
 
-/** The Redis to use: REDIS_URL, or a private redis-server child with its data under DATA_DIR. */
-async function resolveRedis(config: Config, logger: Logger): Promise<{ url: string; embedded?: RedisProcess }> {
-  refuseClusterNodes(config);
-  if (config.REDIS_URL) return { url: config.REDIS_URL };
+/** The Redis given by the configuration (REDIS_CLUSTER_NODES or REDIS_URL), or undefined when neither is set. */
+function configuredTopology(config: Config): RedisTopology | undefined {
+  if (config.REDIS_CLUSTER_NODES) return { kind: 'cluster', nodes: config.REDIS_CLUSTER_NODES };
+  if (config.REDIS_URL) return { kind: 'single', url: config.REDIS_URL };
+  return undefined;
+}
+
+/** The Redis to use: a Redis Cluster, REDIS_URL, or a private redis-server child with its data under DATA_DIR. */
+async function resolveRedis(config: Config, logger: Logger): Promise<{ topology: RedisTopology; embedded?: RedisProcess }> {
+  const configured = configuredTopology(config);
+  if (configured) return { topology: configured };
   const embedded = new RedisProcess({ dir: resolve(config.DATA_DIR, 'redis'), persist: true });
   try {
     await embedded.start();
@@ -30,32 +37,26 @@ async function resolveRedis(config: Config, logger: Logger): Promise<{ url: stri
     throw error;
   }
   logger.info({ redis: embedded.url }, `started embedded redis-server at ${embedded.url} (data in ${resolve(config.DATA_DIR, 'redis')})`);
-  return { url: embedded.url, embedded };
-}
-
-/** REDIS_CLUSTER_NODES is reserved: until Redis Cluster is supported, start-up stops here. */
-function refuseClusterNodes(config: Config) {
-  if (!config.REDIS_CLUSTER_NODES) return;
-  console.error(CLUSTER_NODES_NOT_SUPPORTED);
-  process.exit(1);
+  return { topology: { kind: 'single', url: embedded.url }, embedded };
 }
 
 /** The one line `serve` prints when start-up fails. */
-function startFailureLine(error: unknown, url: string, embedded: boolean): string {
+function startFailureLine(error: unknown, topology: RedisTopology, embedded: boolean): string {
   const reason = error instanceof Error ? error.message : String(error);
   if (error instanceof UnsupportedRedisError) return reason;
   if (embedded || !isConnectionError(error)) return `could not start: ${reason}`;
-  return `cannot reach Redis at ${url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`;
+  if (topology.kind === 'cluster') return `cannot reach Redis at ${describeRedis(topology)} (${reason}): start that cluster or fix REDIS_CLUSTER_NODES.`;
+  return `cannot reach Redis at ${topology.url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`;
 }
 
 async function serve(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
-  const { url, embedded } = await resolveRedis(config, logger);
-  const app = new Application({ config, redisUrl: url, logger });
+  const { topology, embedded } = await resolveRedis(config, logger);
+  const app = new Application({ config, redis: topology, logger });
   try {
     await app.start();
   } catch (error) {
-    console.error(startFailureLine(error, url, embedded !== undefined));
+    console.error(startFailureLine(error, topology, embedded !== undefined));
     await app.stop().catch(() => {});
     await embedded?.stop();
     process.exit(1);
@@ -81,15 +82,15 @@ async function demo(config: Config) {
 
 /** `npm run worker`: a ranking worker only, against the server's Redis, until SIGTERM or SIGINT. */
 async function worker(config: Config) {
-  refuseClusterNodes(config);
-  if (!config.REDIS_URL) {
-    console.error('npm run worker needs REDIS_URL, the Redis the server uses (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run worker).');
+  const topology = configuredTopology(config);
+  if (!topology) {
+    console.error('npm run worker needs REDIS_URL or REDIS_CLUSTER_NODES, the Redis the server uses (e.g. REDIS_URL=redis://127.0.0.1:6379 npm run worker).');
     process.exit(1);
   }
   const logger = createLogger(config.LOG_LEVEL);
   let running: { stop: () => Promise<void> };
   try {
-    running = await startRankingWorker(config, config.REDIS_URL, logger);
+    running = await startRankingWorker(config, topology, logger);
   } catch (error) {
     if (error instanceof UnsupportedRedisError) console.error(error.message);
     else logger.fatal({ err: error }, 'could not start the ranking worker');

@@ -72,6 +72,7 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     WS_MAX_PER_IP: '100000',
   };
   delete env.REDIS_URL;
+  delete env.REDIS_CLUSTER_NODES;
   const child = spawnTs('src/main.ts', ['serve'], env);
   const problems: string[] = [];
   let redisUrl: string | undefined;

@@ -1,4 +1,7 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+
+/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
+type RedisClient = Redis | Cluster;
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
 import { RankingQueue } from './ranking-queue.js';
@@ -6,7 +9,7 @@ import { RankingWorker, type RankingWorkerOptions } from './ranking-worker.js';
 
 export type RankingJobsOptions = {
   /** Opens the queue's connection and the worker's (store/redis.ts `queueConnections`). */
-  connections: { queue: () => Redis; blocking: () => Redis };
+  connections: { queue: () => RedisClient; blocking: () => RedisClient };
   ranker: FeedRanker;
   logger: Logger;
   /** Run a worker in this process (false: only queue jobs for workers elsewhere). */
@@ -16,7 +19,7 @@ export type RankingJobsOptions = {
 /** The ranking queue and, when asked, a worker, with the Redis connections they own. */
 export class RankingJobs {
   private worker?: RankingWorker;
-  private readonly connections: Redis[] = [];
+  private readonly connections: RedisClient[] = [];
 
   private constructor(readonly queue: RankingQueue) {}
 

@@ -1,11 +1,17 @@
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+
+/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
+type RedisClient = Redis | Cluster;
 import type { RankingScheduler } from '../services/feed-ranker.js';
 import type { Pool } from '../domain/pool.js';
 
 export const RANKING_QUEUE = 'discovery-ranking';
-/** BullMQ's key prefix: one hash tag, so every key of the queue lies in one Redis Cluster slot, as BullMQ requires there. */
-export const QUEUE_PREFIX = '{jobs}';
+/**
+ * BullMQ's key prefix (keys are `${prefix}:${queue}:…`): one hash tag, so every key of the queue lies in
+ * one Redis Cluster slot, as BullMQ requires there; the tag names the product like the `am:` of every other key.
+ */
+export const QUEUE_PREFIX = '{am-jobs}';
 export type RankingJob = { pool: Pool; userId: number };
 
 /**
@@ -16,7 +22,7 @@ export type RankingJob = { pool: Pool; userId: number };
 export class RankingQueue implements RankingScheduler {
   readonly queue: Queue<RankingJob>;
 
-  constructor(connection: Redis) {
+  constructor(connection: RedisClient) {
     this.queue = new Queue<RankingJob>(RANKING_QUEUE, {
       connection,
       prefix: QUEUE_PREFIX,

@@ -1,5 +1,8 @@
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+
+/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
+type RedisClient = Redis | Cluster;
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
 import { POOLS } from '../domain/pool.js';
@@ -28,7 +31,7 @@ export class RankingWorker {
   private fullAnnounced = false;
 
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     private readonly ranker: FeedRanker,
     private readonly queue: RankingQueue,
     private readonly logger: Logger,

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 import type { Page, PageRequest } from '../domain/page.js';
 import type { ActivityCursor } from '../domain/page-positions.js';
@@ -8,7 +8,7 @@ import type { ActivityCursor } from '../domain/page-positions.js';
  * in reverse member order (as ZREVRANGEBYSCORE gives them), so (score, member) is a total order and a
  * cursor neither skips nor repeats an item when others are added meanwhile. One round trip.
  */
-export async function activityPage(redis: Redis, key: string, page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+export async function activityPage(redis: RedisClient, key: string, page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
   return pageOf(await activityEntries(redis, key, page), page.limit);
 }
 
@@ -16,14 +16,14 @@ export async function activityPage(redis: Redis, key: string, page: PageRequest<
  * The same page over several sorted sets taken together (the partitions of one list): each gives its own
  * first `limit + 1` entries after the cursor, and the merge keeps the first `limit` in the same total order.
  */
-export async function activityPageAcross(redis: Redis, keyList: readonly string[], page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+export async function activityPageAcross(redis: RedisClient, keyList: readonly string[], page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
   const all = (await Promise.all(keyList.map((key) => activityEntries(redis, key, page)))).flat();
   all.sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0));
   return pageOf(all, page.limit);
 }
 
 /** Up to `limit + 1` entries of one sorted set after the cursor, in page order. */
-async function activityEntries(redis: Redis, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Array<[string, number]>> {
+async function activityEntries(redis: RedisClient, key: string, { limit, after }: PageRequest<ActivityCursor>): Promise<Array<[string, number]>> {
   if (!after) return pairs(await redis.zrevrange(key, 0, limit, 'WITHSCORES'));
   const member = String(after.id);
   const [ties, older] = await Promise.all([

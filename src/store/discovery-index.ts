@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
@@ -77,7 +77,7 @@ export function setsOfCard(pool: Pool, id: number, card: string): string[] {
  * indexes were built from, so a change can take its old entries out; and what pages show).
  */
 export class DiscoveryIndex {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** What is indexed for the account; undefined when it never was. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {

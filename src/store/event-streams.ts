@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Announcement, StoredEvent } from '../domain/stored-event.js';
 import type { StreamKeys } from './keys.js';
 import type { Scripts } from './scripts.js';
@@ -17,7 +17,7 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
  */
 export class EventStreams {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly retentionMs = DAY_MS,
   ) {}

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 /** How many candidates a ranking considers, and how many entries one Redis call may examine. */
 export type CandidateBounds = {
@@ -25,7 +25,7 @@ export type Candidates = Map<string, number>;
  * The trade-off: a sharer of common interests only that was not drawn is left out of this ranking (it
  * still shows in the feed's newest-first rest, and the next ranking draws a new sample).
  */
-export async function gatherCandidates(redis: Redis, setKeys: readonly string[], weights: readonly number[], bounds: CandidateBounds): Promise<Candidates> {
+export async function gatherCandidates(redis: RedisClient, setKeys: readonly string[], weights: readonly number[], bounds: CandidateBounds): Promise<Candidates> {
   const sizes = await Promise.all(setKeys.map((key) => redis.scard(key)));
   const sets = setKeys.map((key, i) => ({ key, weight: weights[i] ?? 0, size: sizes[i] ?? 0 })).sort((a, b) => a.size - b.size);
   const score: Candidates = new Map();

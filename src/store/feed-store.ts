@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js';
 import type { FeedPosition } from '../domain/page-positions.js';
 import type { ProfileSource } from '../domain/profile.js';
@@ -39,7 +39,7 @@ export type Ranking = { candidates: number; targets: SpreadEntry[] };
  * spreading others into it), and the record of which feeds have been ranked.
  */
 export class FeedStore {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /**
    * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
@@ -142,7 +142,7 @@ export class FeedStore {
 
   /** Ids of the pool's accounts whose feed was never ranked. */
   async unranked(pool: Pool): Promise<number[]> {
-    const ids = await this.redis.zdiff(2, keys.poolUsers(pool), keys.rankedFeeds(pool));
+    const ids = await this.redis.zdiff(2, [keys.poolUsers(pool), keys.rankedFeeds(pool)]);
     return ids.map(Number);
   }
 

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 /**
  * Ids reserved from a Redis counter in blocks, handed out one per caller. A script that may create a
@@ -10,7 +10,7 @@ export class IdBlock {
   private refill?: Promise<void>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly counterKey: string,
     private readonly blockSize = 64,
     /** The id given out for the counter's n-th value (ids may encode more than a count). */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
 import { keys, matchPartition, spectatorStreamKeys, userStreamKeys } from './keys.js';
 import type { Scripts } from './scripts.js';
@@ -12,7 +12,7 @@ export type ListChange = 'add' | 'touch' | 'remove';
  * (lua/close_thread.lua).
  */
 export class MatchFollowUpStore {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** The target into the swiper's swipes and out of its feed; a feed that lost an entry has room: its floor drops to 0. */
   async projectSwipe(pool: Pool, fromId: number, toId: number, kind: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Match, Message } from '../domain/match.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import type { ActivityCursor } from '../domain/page-positions.js';
@@ -11,7 +11,7 @@ import type { Scripts } from './scripts.js';
 
 /** Matches, one hash each under their pool, listed per user and per pool by last activity. */
 export class MatchRepository {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** The current match `id` of `pool`; undefined when unknown there or ended (unless `includeEnded`). */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {

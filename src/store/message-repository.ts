@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Match, Message } from '../domain/match.js';
 import type { Page, PageRequest } from '../domain/page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
@@ -17,7 +17,7 @@ export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'rep
 
 /** A match's thread: a sorted set of message JSON scored by message id. */
 export class MessageRepository {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /**
    * Appends a message to a current match of the sender's (checked again atomically: a match ended

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 
@@ -19,7 +19,7 @@ export type PendingRef = { shard: number; id: string; record?: string };
  * is deleted once all of its steps are done, and the sweeper completes records left behind.
  */
 export class OutboxRecords {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   find(pool: Pool, shard: number, pendingId: string): Promise<string | null> {
     return this.redis.hget(keys.shardOutbox(pool, shard), pendingId);

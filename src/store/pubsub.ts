@@ -1,41 +1,47 @@
-import type { Redis } from 'ioredis';
+import { Cluster } from 'ioredis';
+import type { RedisClient } from './redis.js';
 
 type Handler = (message: string) => void;
 type Listener = () => void | Promise<void>;
 
 /**
- * One subscriber connection per process, shared by every channel this process listens to. Channels are
- * sharded (SSUBSCRIBE, SPUBLISH: Redis 7): a message goes only to the node that serves its channel's slot.
+ * Sharded pub/sub (SSUBSCRIBE/SPUBLISH, Redis 7): a channel lives in the hash slot of its name, so on a
+ * Redis Cluster a message travels only within the shard that owns it, and a subscriber listens to the
+ * master of each of its channels (ioredis' `shardedSubscribers`: one connection per master). A standalone
+ * Redis takes the same commands, so both topologies share one code path.
  *
- * Whatever is published while that connection is down never reaches this process. So a loss is told to
- * `onInterrupted` listeners, and once the connection is back and every channel is subscribed again (what is
- * published from then on will arrive), `onRestored` listeners run one after another, in the order they
- * were added, each awaited: they catch up on what they may have missed from the data in Redis.
+ * Whatever is published while a subscriber connection is down never reaches this process. So a loss is told
+ * to `onInterrupted` listeners, and once the connections are back and every channel is subscribed again
+ * (what is published from then on will arrive), `onRestored` listeners run one after another, in the order
+ * they were added, each awaited: they catch up on what they may have missed from the data in Redis.
  */
 export class PubSub {
   private readonly handlers = new Map<string, Set<Handler>>();
   private readonly interruptedListeners: Listener[] = [];
   private readonly restoredListeners: Listener[] = [];
-  /** Counts losses of the subscriber connection, so a restore overtaken by another loss gives up. */
+  /** Counts losses of a subscriber connection, so a restore overtaken by another loss gives up. */
   private losses = 0;
   private hearing = true;
 
-  constructor(private readonly publisher: Redis, private readonly subscriber: Redis) {
+  constructor(private readonly publisher: RedisClient, private readonly subscriber: RedisClient) {
     subscriber.on('smessage', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });
-    subscriber.on('close', () => {
-      this.losses++;
-      if (!this.hearing) return;
-      this.hearing = false;
-      for (const listener of this.interruptedListeners) void listener();
-    });
-    subscriber.on('ready', () => {
+    const lost = () => this.lost();
+    const back = () => {
       if (!this.hearing) void this.restore(this.losses);
-    });
+    };
+    subscriber.on('close', lost);
+    subscriber.on('ready', back);
+    if (subscriber instanceof Cluster) {
+      // One master's subscriber connection ended; ioredis replaces it once the slot map is read again and
+      // then says `subscribersReady` (also after a failed attempt: the restore's own SSUBSCRIBE tells).
+      subscriber.on('-node', lost);
+      subscriber.on('subscribersReady', back);
+    }
   }
 
-  /** False from the loss of the subscriber connection until it is back and the restore listeners have run. */
+  /** False from the loss of a subscriber connection until it is back and the restore listeners have run. */
   get listening(): boolean {
     return this.hearing;
   }
@@ -50,8 +56,9 @@ export class PubSub {
     set.add(handler);
   }
 
-  publish(channel: string, message: string): Promise<number> {
-    return this.publisher.spublish(channel, message) as Promise<number>;
+  /** Resolves with how many subscribers (of that channel's shard) received it. */
+  async publish(channel: string, message: string): Promise<number> {
+    return Number(await this.publisher.spublish(channel, message));
   }
 
   onInterrupted(listener: Listener) {
@@ -62,8 +69,16 @@ export class PubSub {
     this.restoredListeners.push(listener);
   }
 
+  private lost() {
+    this.losses++;
+    if (!this.hearing) return;
+    this.hearing = false;
+    for (const listener of this.interruptedListeners) void listener();
+  }
+
   private async restore(losses: number) {
-    // ioredis resubscribes by itself too, but only the replies to these say when the channels are live again.
+    // ioredis subscribes again by itself too, but only the replies to these say when the channels are live again.
+    // One channel per call: on a cluster, the channels of one SSUBSCRIBE must share a slot.
     try {
       await Promise.all([...this.handlers.keys()].map((channel) => this.subscriber.ssubscribe(channel)));
     } catch {

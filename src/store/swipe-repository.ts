@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
 import { pairShard, SHARDS } from './key-space.js';
@@ -43,7 +43,7 @@ export class SwipeRepository {
   private readonly matchIds = new Map<string, IdBlock>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly rateLimiter: RateLimiter,
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },

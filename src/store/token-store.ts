@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 
@@ -11,23 +11,19 @@ const READY_WAIT_MS = 5_000;
 
 /** Revoked token ids and the shared signing secret, in Redis. */
 export class TokenStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async standing(token: TokenRef): Promise<TokenStanding> {
     const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.exists(keys.user(token.pool, token.userId))]);
     return { revoked: revoked === 1, accountExists: exists === 1 };
   }
 
-  /** The standing of each token, in one pipeline; throws if any look-up failed. */
-  async standings(tokens: readonly TokenRef[]): Promise<TokenStanding[]> {
-    const pipeline = this.redis.pipeline();
-    for (const token of tokens) pipeline.exists(keys.revokedToken(token.jti)).exists(keys.user(token.pool, token.userId));
-    const results = (await pipeline.exec()) ?? [];
-    return tokens.map((_, n) => {
-      const [[revokedFailure, isRevoked], [userFailure, userExists]] = [results[2 * n]!, results[2 * n + 1]!];
-      if (revokedFailure || userFailure) throw (revokedFailure ?? userFailure)!;
-      return { revoked: isRevoked === 1, accountExists: userExists === 1 };
-    });
+  /**
+   * The standing of each token; throws if any look-up failed. The keys lie in many hash slots, so each is a
+   * command of its own (sent together by automatic pipelining, grouped per node on a cluster).
+   */
+  standings(tokens: readonly TokenRef[]): Promise<TokenStanding[]> {
+    return Promise.all(tokens.map((token) => this.standing(token)));
   }
 
   /** Marks the token revoked until it would have expired anyway. */

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis.js';
 import type { Gender } from '../domain/account-schemas.js';
 import { AppError } from '../domain/errors.js';
 import type { ProfileSource } from '../domain/profile.js';
@@ -30,7 +30,7 @@ const FIELD: Record<keyof UserRecord, string> = {
  * moves the account's discovery entries (index sets, birthdate index, profile card) in the same script.
  */
 export class UserRepository {
-  constructor(private readonly redis: Redis, private readonly scripts: Scripts) {}
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** Creates the account; undefined when the e-mail is already taken. */
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startApp, startTestRedis, type TestApp } from '../support/stack.js';
 
 const LIMITS = {
   DISCOVERY_RATE_LIMIT: 3,
@@ -12,16 +12,16 @@ const LIMITS = {
   MESSAGE_RATE_WINDOW_SECONDS: 60,
 };
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
 let one: TestApp;
 let two: TestApp;
 let shortWindow: TestApp;
 beforeAll(async () => {
-  redis = await startRedis();
+  redis = await startTestRedis();
   [one, two, shortWindow] = await Promise.all([
-    startApp(redis.url, LIMITS),
-    startApp(redis.url, LIMITS),
-    startApp(redis.url, { ...LIMITS, LIKE_RATE_LIMIT: 2, LIKE_RATE_WINDOW_SECONDS: 1 }),
+    startApp(redis, LIMITS),
+    startApp(redis, LIMITS),
+    startApp(redis, { ...LIMITS, LIKE_RATE_LIMIT: 2, LIKE_RATE_WINDOW_SECONDS: 1 }),
   ]);
 });
 afterAll(async () => {

@@ -1,15 +1,15 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../support/accounts.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startApp, startTestRedis, type TestApp } from '../support/stack.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
 let first: TestApp;
 let second: TestApp;
 beforeAll(async () => {
-  redis = await startRedis();
-  first = await startApp(redis.url);
-  second = await startApp(redis.url);
+  redis = await startTestRedis();
+  first = await startApp(redis);
+  second = await startApp(redis);
 });
 afterAll(async () => {
   await first?.stop();

@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startApp, startTestRedis, type TestApp } from '../support/stack.js';
 
 const TOKEN = 'operators-only-metrics-secret';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
 let guarded: TestApp;
 let unset: TestApp;
 beforeAll(async () => {
-  redis = await startRedis();
-  guarded = await startApp(redis.url, { METRICS_TOKEN: TOKEN });
-  unset = await startApp(redis.url);
+  redis = await startTestRedis();
+  guarded = await startApp(redis, { METRICS_TOKEN: TOKEN });
+  unset = await startApp(redis);
 });
 afterAll(async () => {
   await guarded?.stop();

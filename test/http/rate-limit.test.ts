@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { registrationBody } from '../support/accounts.js';
-import { REAL_ADDRESS_LIMITS, startApp, startRedis, type TestApp } from '../support/stack.js';
+import { REAL_ADDRESS_LIMITS, startApp, startTestRedis, type TestApp } from '../support/stack.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
 let one: TestApp;
 let two: TestApp;
 beforeAll(async () => {
-  redis = await startRedis();
-  one = await startApp(redis.url, REAL_ADDRESS_LIMITS);
-  two = await startApp(redis.url, REAL_ADDRESS_LIMITS);
+  redis = await startTestRedis();
+  one = await startApp(redis, REAL_ADDRESS_LIMITS);
+  two = await startApp(redis, REAL_ADDRESS_LIMITS);
 });
 afterAll(async () => {
   await one?.stop();
@@ -73,7 +73,7 @@ describe('X-Forwarded-For', () => {
   });
 
   it('names the client when TRUST_PROXY is set', async () => {
-    const proxied = await startApp(redis.url, { ...REAL_ADDRESS_LIMITS, TRUST_PROXY: 'true' });
+    const proxied = await startApp(redis, { ...REAL_ADDRESS_LIMITS, TRUST_PROXY: 'true' });
     try {
       const ip = nextLoopbackIp();
       for (let i = 0; i < 7; i++) {

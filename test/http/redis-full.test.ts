@@ -14,7 +14,7 @@ let probe: Redis;
 let worker: TestApp | undefined;
 beforeAll(async () => {
   stack = await startStack({ EMBEDDED_WORKER: false });
-  probe = new Redis(stack.redis.url);
+  probe = stack.redis.client() as Redis;
 });
 afterAll(async () => {
   probe?.disconnect();
@@ -94,7 +94,7 @@ describe('when Redis is full', () => {
     // A server with a ranking worker starts while Redis is full, and its worker waits for room without
     // spinning (BullMQ alone would retry a refused job fetch at once, thousands of times a second).
     const refusedBefore = await refusedForMemory(probe);
-    worker = await startApp(stack.redis.url, { EMBEDDED_WORKER: true });
+    worker = await startApp(stack.redis, { EMBEDDED_WORKER: true });
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await refusedForMemory(probe)).toBeLessThan(refusedBefore + 50);
     expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).toBeNull();

@@ -9,15 +9,15 @@ import { keys } from '../../src/store/keys.js';
 import { queueConnections } from '../../src/store/redis.js';
 import { registerAgent } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
-import { startApp, startRedis } from '../support/stack.js';
+import { startApp, startTestRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
 // A server that only queues ranking jobs: every worker in this file is started by the test itself.
-let redis: Awaited<ReturnType<typeof startRedis>>;
+let redis: Awaited<ReturnType<typeof startTestRedis>>;
 let server: Awaited<ReturnType<typeof startApp>>;
 beforeAll(async () => {
-  redis = await startRedis();
-  server = await startApp(redis.url, { EMBEDDED_WORKER: false });
+  redis = await startTestRedis();
+  server = await startApp(redis, { EMBEDDED_WORKER: false });
 });
 afterAll(async () => {
   await server?.stop();
@@ -38,7 +38,7 @@ describe('ranking jobs', () => {
     expect(await isRanked(a.user_id)).toBe(false);
     expect(await server.app.rankingJobs!.queue.queue.getWaitingCount()).toBeGreaterThanOrEqual(2);
 
-    const worker = spawnTsx(['src/main.ts', 'worker'], { REDIS_URL: redis.url });
+    const worker = spawnTsx(['src/main.ts', 'worker'], redis.env);
     await eventually('the worker to rank both feeds', async () => (await isRanked(a.user_id)) && (await isRanked(b.user_id)));
     expect(await server.app.redis.zrange(keys.feed('agent', a.user_id), '0', '-1')).toEqual([String(b.user_id)]);
     expect(await server.app.redis.zrange(keys.feed('agent', b.user_id), '0', '-1')).toEqual([String(a.user_id)]);
@@ -77,7 +77,7 @@ describe('ranking jobs', () => {
     }
     const before = await rankedCount();
 
-    const first = spawnTsx(['test/support/ranking-worker-child.ts'], { REDIS_URL: redis.url });
+    const first = spawnTsx(['test/support/ranking-worker-child.ts'], redis.env);
     await eventually('the first worker to have ranked some', async () => (await rankedCount()) >= before + 20, 15_000);
     first.child.kill('SIGKILL');
     await first.exited;
@@ -86,7 +86,7 @@ describe('ranking jobs', () => {
     expect(await rankedCount()).toBeLessThan(before + total);
 
     const second = await RankingJobs.start({
-      connections: queueConnections(redis.url),
+      connections: queueConnections(redis.topology),
       ranker: new FeedRanker(index, feeds, app.users),
       logger: createLogger('silent'),
       worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },

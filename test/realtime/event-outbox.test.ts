@@ -19,7 +19,7 @@ let idleTwin: TestApp;
 
 beforeAll(async () => {
   [sweeping, idle] = await Promise.all([startStack({ EVENT_SWEEP_MS: 200 }), startStack({ EVENT_SWEEP_MS: 60_000 })]);
-  idleTwin = await startApp(idle.redis.url, { EVENT_SWEEP_MS: 60_000 });
+  idleTwin = await startApp(idle.redis, { EVENT_SWEEP_MS: 60_000 });
 });
 afterAll(async () => {
   await idleTwin?.stop();

@@ -12,12 +12,12 @@ import { TokenService } from '../../src/services/token-service.js';
 import { TokenStore } from '../../src/store/token-store.js';
 import { EventStreams } from '../../src/store/event-streams.js';
 import { PubSub } from '../../src/store/pubsub.js';
-import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
+import { createRedis, createSubscriberRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
-import { startRedis } from '../support/stack.js';
+import { startTestRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
-let redisServer: Awaited<ReturnType<typeof startRedis>>;
+let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
 const redis = () => clients[0]!;
 const clients: ReturnType<typeof createRedis>[] = [];
 let sockets: EventSockets;
@@ -27,8 +27,8 @@ let url = '';
 
 // The real socket endpoints on their own uWS app, with the shortest idle timeout uWS allows.
 beforeAll(async () => {
-  redisServer = await startRedis();
-  clients.push(createRedis(redisServer.url), createBlockingRedis(redisServer.url));
+  redisServer = await startTestRedis();
+  clients.push(createRedis(redisServer.topology), createSubscriberRedis(redisServer.topology));
   await Promise.all(clients.map((c) => c.connect()));
   const app = App();
   const streams = new EventStreams(redis(), new Scripts(redis()));

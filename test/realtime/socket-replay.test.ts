@@ -13,12 +13,12 @@ import { liveEventChannels } from '../../src/store/keys.js';
 /** The channel the test's streams are announced on (any of the live channels the relay follows). */
 const CHANNEL = liveEventChannels()[0]!;
 import { PubSub } from '../../src/store/pubsub.js';
-import { createBlockingRedis, createRedis } from '../../src/store/redis.js';
+import { createRedis, createSubscriberRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
-import { startRedis } from '../support/stack.js';
+import { startTestRedis } from '../support/stack.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
-let redisServer: Awaited<ReturnType<typeof startRedis>>;
+let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
 const clients: ReturnType<typeof createRedis>[] = [];
 const redis = () => clients[0]!;
 let server: Awaited<ReturnType<typeof listenOnFreePort>>;
@@ -27,8 +27,8 @@ const ended: Close[] = [];
 
 // A uWS app whose one socket route replays `?stream=` after `?since=` with the real relay and streams.
 beforeAll(async () => {
-  redisServer = await startRedis();
-  clients.push(createRedis(redisServer.url), createBlockingRedis(redisServer.url));
+  redisServer = await startTestRedis();
+  clients.push(createRedis(redisServer.topology), createSubscriberRedis(redisServer.topology));
   await Promise.all(clients.map((c) => c.connect()));
   const app = App();
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));

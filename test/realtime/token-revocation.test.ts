@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/services/events.js';
 import { registerAgent } from '../support/accounts.js';
@@ -70,7 +69,7 @@ describe('a revocation announced while a process cannot hear it', () => {
     expect((await one.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
     const socket = await connect(one, '/api/v1/ws', agent.token);
 
-    const admin = new Redis(redis.url);
+    const admin = redis.client();
     try {
       // Every subscriber connection is cut; the logout on two is announced before one can resubscribe.
       await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { GENDERS } from '../../src/domain/account-schemas.js';
 import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/domain/browse-filters.js';
 import { latestBirthdateForAge } from '../../src/domain/dates.js';
@@ -13,7 +13,7 @@ import { startStore } from '../support/stack.js';
 import { prng } from '../../bench/lib/profiles.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
-let redis: Redis;
+let redis: RedisClient;
 let users: UserRepository;
 let index: DiscoveryIndex;
 let feeds: FeedStore;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { interestWeight } from '../../src/domain/discovery-scoring.js';
 import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
@@ -9,7 +9,7 @@ import { UserRepository } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
-let redis: Redis;
+let redis: RedisClient;
 let index: DiscoveryIndex;
 let feeds: FeedStore;
 let users: UserRepository;

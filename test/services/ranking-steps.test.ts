@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
@@ -9,7 +10,7 @@ import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
-let redis: Redis;
+let redis: RedisClient;
 let index: DiscoveryIndex;
 let feeds: FeedStore;
 let users: UserRepository;
@@ -46,7 +47,8 @@ async function state() {
 
 /** The commands (with their arguments) Redis runs while `during` runs, scripts' own calls included. */
 async function watch(during: () => Promise<unknown>): Promise<Array<{ args: string[]; fromScript: boolean }>> {
-  const monitor = await redis.monitor();
+  // MONITOR sees one node: this file is single-only (vitest.config.ts).
+  const monitor = await (redis as Redis).monitor();
   const seen: Array<{ args: string[]; fromScript: boolean }> = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args: args.map(String), fromScript: source === 'lua' }));
   // Markers around `during`: the monitor sees commands in the order Redis runs them.

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
@@ -102,7 +103,7 @@ class ScriptCallRecorder {
   }
 
   /** Waits until MONITOR has shown everything sent before a marker sent now. */
-  async drain(client: Redis) {
+  async drain(client: RedisClient) {
     const marker = `script-slots-${Date.now()}`;
     await client.echo(marker);
     await eventually('the MONITOR marker', () => this.seen.has(marker));
@@ -141,7 +142,7 @@ let recorder: ScriptCallRecorder;
 
 beforeAll(async () => {
   stack = await startStack();
-  recorder = await ScriptCallRecorder.start(stack.redis.url);
+  recorder = await ScriptCallRecorder.start(stack.redis.url!);
 });
 
 afterAll(async () => {

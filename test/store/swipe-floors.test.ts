@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { createLogger } from '../../src/logger.js';
@@ -14,7 +14,7 @@ import { UserRepository } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
-let redis: Redis;
+let redis: RedisClient;
 let swipes: SwipeRepository;
 let followUps: FollowUpRunner;
 let feeds: FeedStore;

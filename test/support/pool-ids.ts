@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import { ALL_SHARDS } from '../../src/store/key-space.js';
 import { keys } from '../../src/store/keys.js';
 
@@ -7,7 +7,7 @@ import { keys } from '../../src/store/keys.js';
  * is refused (404) needs an id that does not exist in the caller's pool: this moves the member pool's
  * counters far above anything the test's agents use.
  */
-export async function moveMemberIdsAway(redis: Redis, start = 500_000): Promise<void> {
+export async function moveMemberIdsAway(redis: RedisClient, start = 500_000): Promise<void> {
   const perShard = ALL_SHARDS.flatMap((shard) => [keys.matchSeq('member', shard), keys.messageSeq('member', shard)]);
   for (const key of [keys.userSeq('member'), ...perShard]) {
     const current = Number((await redis.get(key)) ?? 0);

@@ -1,10 +1,10 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import type { Pool } from '../../src/domain/pool.js';
 import { ALL_PARTITIONS } from '../../src/store/key-space.js';
 import { keys } from '../../src/store/keys.js';
 
 /** Every current match id of the pool, from all partitions of its match list. */
-export async function poolMatchIds(redis: Redis, pool: Pool): Promise<string[]> {
+export async function poolMatchIds(redis: RedisClient, pool: Pool): Promise<string[]> {
   const lists = await Promise.all(ALL_PARTITIONS.map((partition) => redis.zrange(keys.poolMatches(pool, partition), '0', '-1')));
   return lists.flat();
 }

@@ -17,6 +17,8 @@ export type RedisCluster = {
   ports: number[];
   /** `redis://127.0.0.1:port` of the first master (a plain client connected to one node). */
   url: string;
+  /** Kills the master on `port` (SIGKILL) and starts it again on the same port and data: no failover (no replicas). */
+  restartNode: (port: number) => Promise<void>;
   cleanup: () => Promise<void>;
 };
 
@@ -45,7 +47,8 @@ function startNode(port: number, dir: string): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'),
-      '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      // Every acknowledged write is on disk before its reply, so a node killed and started again keeps it.
+      '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--daemonize', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Stopped even when the test process is killed before its cleanup runs.
@@ -89,6 +92,7 @@ async function waitForClusterOk(ports: number[]) {
 export async function startRedisCluster(): Promise<RedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'agent-match-cluster-'));
   const children: ChildProcess[] = [];
+  const nodeDirs = new Map<number, string>();
   const cleanup = async () => {
     const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
     await Promise.all(
@@ -104,11 +108,26 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
   try {
     const ports = await freeClusterPorts(3);
-    for (const port of ports) children.push(await startNode(port, join(dir, String(port))));
+    for (const port of ports) {
+      nodeDirs.set(port, join(dir, String(port)));
+      children.push(await startNode(port, nodeDirs.get(port)!));
+    }
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
     await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
     await waitForClusterOk(ports);
-    return { nodes, ports, url: `redis://127.0.0.1:${ports[0]}`, cleanup };
+    const restartNode = async (port: number) => {
+      const at = ports.indexOf(port);
+      const child = children[at]!;
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.kill('SIGKILL');
+        });
+      }
+      children[at] = await startNode(port, nodeDirs.get(port)!);
+      await waitForClusterOk(ports);
+    };
+    return { nodes, ports, url: `redis://127.0.0.1:${ports[0]}`, restartNode, cleanup };
   } catch (error) {
     await cleanup();
     throw error;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 
 const FILLER_PREFIX = 'filler:';
 
@@ -7,7 +7,7 @@ const FILLER_PREFIX = 'filler:';
  * Fills Redis up: sets maxmemory just above what it uses, writes until it refuses (OOM), then lowers
  * maxmemory by a margin so that memory freed by chance (a client buffer) cannot let a write in.
  */
-export async function fillRedis(client: Redis): Promise<void> {
+export async function fillRedis(client: RedisClient): Promise<void> {
   const used = async () => Number(/used_memory:(\d+)/.exec(await client.info('memory'))![1]);
   await client.config('SET', 'maxmemory', String((await used()) + 1024 * 1024));
   const value = 'x'.repeat(64 * 1024);
@@ -20,7 +20,7 @@ export async function fillRedis(client: Redis): Promise<void> {
 }
 
 /** Room again: no memory limit. */
-export async function unfillRedis(client: Redis): Promise<void> {
+export async function unfillRedis(client: RedisClient): Promise<void> {
   await client.config('SET', 'maxmemory', '0');
 }
 
@@ -28,7 +28,7 @@ export async function unfillRedis(client: Redis): Promise<void> {
  * Every key but the filler, with a digest of its type and contents in a canonical order (not DUMP: a
  * hash table's order may change when Redis merely reads it): equal snapshots mean nothing was written.
  */
-export async function snapshotKeys(client: Redis): Promise<Map<string, string>> {
+export async function snapshotKeys(client: RedisClient): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   let cursor = '0';
   do {
@@ -42,7 +42,7 @@ export async function snapshotKeys(client: Redis): Promise<Map<string, string>> 
   return out;
 }
 
-async function contents(client: Redis, key: string): Promise<unknown> {
+async function contents(client: RedisClient, key: string): Promise<unknown> {
   const type = await client.type(key);
   switch (type) {
     case 'string':
@@ -63,6 +63,6 @@ async function contents(client: Redis, key: string): Promise<unknown> {
 }
 
 /** How many commands Redis has refused for lack of memory since it started. */
-export async function refusedForMemory(client: Redis): Promise<number> {
+export async function refusedForMemory(client: RedisClient): Promise<number> {
   return Number(/errorstat_OOM:count=(\d+)/.exec(await client.info('errorstats'))?.[1] ?? 0);
 }

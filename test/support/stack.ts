@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Application } from '../../src/app.js';
@@ -7,6 +7,9 @@ import { loadConfig, type ConfigInput } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { RedisProcess } from '../../src/store/redis-process.js';
 import { Scripts } from '../../src/store/scripts.js';
+import { clusterSeed, type RedisTopology } from '../../src/domain/redis-topology.js';
+import type { RedisClient } from '../../src/store/redis.js';
+import { startRedisCluster } from './redis-cluster.js';
 import { JsonClient } from '../../src/client/json-client.js';
 
 export type TestApp = { app: Application; api: JsonClient; baseUrl: string; stop: () => Promise<void> };
@@ -24,16 +27,64 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
 }
 
 /**
+ * The Redis of a test file, in the topology this run tests (`TEST_REDIS_TOPOLOGY=cluster`: a three-master
+ * Redis Cluster of the file's own; otherwise a single redis-server). Tests of what only a single node can
+ * show (stopping or pausing it, filling it, its refusal at start-up) use `startRedis` and are listed as
+ * single-only in vitest.config.ts.
+ */
+export type TestRedis = {
+  topology: RedisTopology;
+  /** The URL of a single Redis (undefined on a cluster): for what only a single node can do, such as MONITOR. */
+  url?: string;
+  /** What a child process (`src/main.ts`) is given to reach it: REDIS_URL or REDIS_CLUSTER_NODES. */
+  env: Record<string, string>;
+  /** A plain client for the test's own reads and writes (the caller disconnects it). */
+  client: () => RedisClient;
+  cleanup: () => Promise<void>;
+};
+
+export const testTopologyKind = (): RedisTopology['kind'] => (process.env.TEST_REDIS_TOPOLOGY === 'cluster' ? 'cluster' : 'single');
+
+/** A plain ioredis client of `topology` (a Cluster follows MOVED; reads go to masters). */
+export function connectClient(topology: RedisTopology): RedisClient {
+  return topology.kind === 'single' ? new Redis(topology.url) : new Cluster(topology.nodes.map(clusterSeed), { scaleReads: 'master' });
+}
+
+/** Runs `command` on every master (on a single Redis: on it), e.g. CLIENT KILL, FLUSHALL or INFO. */
+export async function onEveryMaster<T>(client: RedisClient, command: (node: Redis) => Promise<T>): Promise<T[]> {
+  if (!(client instanceof Cluster)) return [await command(client)];
+  if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  return Promise.all(client.nodes('master').map(command));
+}
+
+export async function startTestRedis(): Promise<TestRedis> {
+  if (testTopologyKind() === 'cluster') {
+    const cluster = await startRedisCluster();
+    const topology: RedisTopology = { kind: 'cluster', nodes: cluster.nodes };
+    return { topology, env: { REDIS_CLUSTER_NODES: cluster.nodes.join(','), REDIS_URL: '' }, client: () => connectClient(topology), cleanup: cluster.cleanup };
+  }
+  const server = await startRedis();
+  const topology: RedisTopology = { kind: 'single', url: server.url };
+  return { topology, url: server.url, env: { REDIS_URL: server.url }, client: () => connectClient(topology), cleanup: server.cleanup };
+}
+
+/** What `startApp` connects to: a TestRedis, a topology, or the URL of a single Redis. */
+export type AppTarget = TestRedis | RedisTopology | string;
+
+const topologyOf = (target: AppTarget): RedisTopology =>
+  typeof target === 'string' ? { kind: 'single', url: target } : 'kind' in target ? target : target.topology;
+
+/**
  * Per-address limits raised out of the way: every test client connects from 127.0.0.1. The tests of those
  * limits set them back (see `REAL_ADDRESS_LIMITS`) and connect from addresses of their own.
  */
 const TEST_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 1_000_000, LOGIN_RATE_LIMIT: 1_000_000 };
 export const REAL_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 5, LOGIN_RATE_LIMIT: 10 };
 
-/** A redis-server of this file's own with a plain client and the Lua scripts on it: for testing store and service classes without a server. */
+/** A Redis of this file's own with a plain client and the Lua scripts on it: for testing store and service classes without a server. */
 export async function startStore() {
-  const server = await startRedis();
-  const redis = new Redis(server.url);
+  const server = await startTestRedis();
+  const redis = server.client();
   return {
     redis,
     scripts: new Scripts(redis),
@@ -44,8 +95,8 @@ export async function startStore() {
   };
 }
 
-/** The real server, in this process, on a free port, against `redisUrl`. */
-export async function startApp(redisUrl: string, overrides: ConfigInput = {}): Promise<TestApp> {
+/** The real server, in this process, on a free port, against `target`. */
+export async function startApp(target: AppTarget, overrides: ConfigInput = {}): Promise<TestApp> {
   const config = loadConfig({
     PORT: 0,
     HOST: '127.0.0.1',
@@ -54,7 +105,7 @@ export async function startApp(redisUrl: string, overrides: ConfigInput = {}): P
     ...TEST_ADDRESS_LIMITS,
     ...overrides,
   });
-  const app = await new Application({ config, redisUrl, logger: createLogger(config.LOG_LEVEL) }).start();
+  const app = await new Application({ config, redis: topologyOf(target), logger: createLogger(config.LOG_LEVEL) }).start();
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const api = new JsonClient(baseUrl);
   return {
@@ -70,8 +121,8 @@ export async function startApp(redisUrl: string, overrides: ConfigInput = {}): P
 
 /** One Redis and two servers on it: two server processes' worth of everything (connections, relay, uWS app). */
 export async function startTwoApps(overrides: ConfigInput = {}) {
-  const redis = await startRedis();
-  const [one, two] = await Promise.all([startApp(redis.url, overrides), startApp(redis.url, overrides)]);
+  const redis = await startTestRedis();
+  const [one, two] = await Promise.all([startApp(redis, overrides), startApp(redis, overrides)]);
   return {
     redis,
     one,
@@ -85,8 +136,8 @@ export async function startTwoApps(overrides: ConfigInput = {}) {
 
 /** Redis plus one server: what most integration test files need. */
 export async function startStack(overrides: ConfigInput = {}) {
-  const redis = await startRedis();
-  const server = await startApp(redis.url, overrides);
+  const redis = await startTestRedis();
+  const server = await startApp(redis, overrides);
   return {
     ...server,
     redis,

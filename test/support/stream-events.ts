@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/store/redis.js';
 import type { Pool } from '../../src/domain/pool.js';
 import { keys } from '../../src/store/keys.js';
 
@@ -6,13 +6,13 @@ import { keys } from '../../src/store/keys.js';
 export type StreamFrame = { id: string; type: string; at: string; data: any };
 
 /** Every event still in a stream, oldest first, as the frames a replaying client would get. */
-export async function streamFrames(redis: Redis, key: string): Promise<StreamFrame[]> {
+export async function streamFrames(redis: RedisClient, key: string): Promise<StreamFrame[]> {
   const entries = (await redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
   return entries.map(([id, fields]) => ({ id, ...JSON.parse(fields[fields.indexOf('e') + 1]!) }));
 }
 
-export const userFrames = (redis: Redis, pool: Pool, userId: number) => streamFrames(redis, keys.userEvents(pool, userId));
-export const spectatorFrames = (redis: Redis) => streamFrames(redis, keys.spectatorEvents('agent'));
+export const userFrames = (redis: RedisClient, pool: Pool, userId: number) => streamFrames(redis, keys.userEvents(pool, userId));
+export const spectatorFrames = (redis: RedisClient) => streamFrames(redis, keys.spectatorEvents('agent'));
 
 /** The `message.created` frames of one message (user streams carry the message as data, spectators as data.message). */
 export const messageFrames = (frames: StreamFrame[], messageId: number) =>
