@@ -2,6 +2,7 @@ import { interestWeight, RANKED_FEED_SIZE } from '../domain/discovery-scoring.js
 import { indexedProfile, type DiscoveryIndex } from '../store/discovery-index.js';
 import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
+import { ALL_PARTITIONS } from '../store/key-space.js';
 import type { UserRepository } from '../store/user-repository.js';
 
 /** Asks for an account's feed to be ranked (and the account spread into others' feeds) soon. */
@@ -92,18 +93,21 @@ export class FeedRanker {
   }
 
   /**
-   * Every owner holding the dropped interest whose feed the account must leave or move in, page by page;
+   * Every owner holding the dropped interest whose feed the account must leave or move in, partition by
+   * partition and page by page;
    * a page's holders are each looked up in every current interest set, so pages shrink as interests grow.
    */
   private async droppedTargets(pool: Pool, id: number, dropped: string, interests: readonly string[], weights: readonly number[]) {
     const out: SpreadEntry[] = [];
     const pageSize = Math.max(10, Math.floor(this.step / (interests.length + 2)));
-    let cursor = '0';
-    do {
-      const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, cursor, pageSize);
-      out.push(...page.targets);
-      cursor = page.cursor;
-    } while (cursor !== '0');
+    for (const part of ALL_PARTITIONS) {
+      let cursor = '0';
+      do {
+        const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, part, cursor, pageSize);
+        out.push(...page.targets);
+        cursor = page.cursor;
+      } while (cursor !== '0');
+    }
     return out;
   }
 }

@@ -3,6 +3,7 @@ import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
+import { indexPartition } from './key-space.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
@@ -58,7 +59,7 @@ export class SwipeRepository {
       keys.userMatches(pool, fromId),
       keys.userMatches(pool, toId),
       keys.poolMatches(pool),
-      keys.feedFloors(pool),
+      keys.feedFloors(pool, indexPartition(fromId)),
       keys.outbox(pool),
       keys.outboxDue(pool),
       keys.accountRateLimit('like', pool, fromId),

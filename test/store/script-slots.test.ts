@@ -6,6 +6,7 @@ import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -152,10 +153,10 @@ afterAll(async () => {
 });
 
 const ranked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
-  stack.app.redis.zscore(keys.rankedFeeds(pool), String(account.user_id)).then((score) => score !== null);
+  stack.app.redis.zscore(keys.rankedFeeds(pool, indexPartition(account.user_id)), String(account.user_id)).then((score) => score !== null);
 
 const spreadWith = (account: Account, interests: string[]) =>
-  stack.app.redis.hget(keys.spreadInterests('agent'), String(account.user_id)).then((raw) => raw === JSON.stringify(interests));
+  stack.app.redis.hget(keys.spreadInterests('agent', indexPartition(account.user_id)), String(account.user_id)).then((raw) => raw === JSON.stringify(interests));
 
 /** Drives every kind of write and read the API offers, so that every reachable script runs at least once. */
 async function driveRepresentativeFlow() {
