@@ -53,8 +53,8 @@ export type BrowseQuery = {
   /** A filter holding at most this many accounts over the whole pool is read whole (each partition reads its share). */
   driverLimit: number;
   /**
-   * The most entries one page examines over all partitions: each partition's call gets an equal share
-   * (see browseShare); a call that runs out answers a stop position.
+   * The most entries one page examines over all partitions: each partition's call gets an equal share,
+   * with a floor (see browseShare); a call that runs out answers a stop position.
    */
   budget: number;
 };
@@ -67,12 +67,22 @@ export type BrowseRows = {
   examined: number;
 };
 
+/** The fewest accounts a partition's browse call can examine on its share of a page's budget. */
+export const MIN_ACCOUNTS_PER_CALL = 4;
+
 /**
- * The budget of one partition's browse call: an equal share of the page's, rounded up, so a page examines
- * at most about `budget` entries in all (plus, per partition, the one account a call always examines and
- * one SCARD per index set of the query).
+ * The budget of one partition's browse call: an equal share of the page's (rounded up), but never less
+ * than what counting the query's sets (one SCARD each, one ZCOUNT for a birthdate range) and examining
+ * MIN_ACCOUNTS_PER_CALL accounts (one read, one look-up per set and for the birthdate) cost. Below that
+ * floor a call would examine a single account, and the merge, cut at the newest partition's stop, would
+ * move a page on by about one account while every partition did work. So a page examines at most
+ * `budget` entries, or INDEX_PARTITIONS times that floor for a query of many sets (35 sets and a
+ * birthdate range: about 24 × 180 entries, each call well under a millisecond).
  */
-export const browseShare = (budget: number): number => Math.ceil(budget / INDEX_PARTITIONS);
+export function browseShare(budget: number, sets: number, hasBirth: boolean): number {
+  const perAccount = sets + (hasBirth ? 1 : 0);
+  return Math.max(Math.ceil(budget / INDEX_PARTITIONS), perAccount + MIN_ACCOUNTS_PER_CALL * (1 + perAccount));
+}
 
 /** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
 export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
@@ -143,7 +153,8 @@ export class DiscoveryIndex {
    * wanted (maybe none), and more may follow `stop`, the newest of the partitions' stop positions.
    */
   async browse(query: BrowseQuery): Promise<BrowseRows> {
-    const share = { ...query, budget: browseShare(query.budget), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
+    const sets = query.groups(0).flat().length;
+    const share = { ...query, budget: browseShare(query.budget, sets, query.birth !== undefined), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
     const parts = await Promise.all(ALL_PARTITIONS.map((part) => this.browsePartition(part, share)));
     let stop: BrowseRows['stop'];
     for (const part of parts) if (part.stop && (!stop || newestFirst(part.stop, stop) < 0)) stop = part.stop;
