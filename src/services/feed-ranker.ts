@@ -100,14 +100,17 @@ export class FeedRanker {
   private async droppedTargets(pool: Pool, id: number, dropped: string, interests: readonly string[], weights: readonly number[]) {
     const out: SpreadEntry[] = [];
     const pageSize = Math.max(10, Math.floor(this.step / (interests.length + 2)));
-    for (const part of ALL_PARTITIONS) {
-      let cursor = '0';
-      do {
-        const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, part, cursor, pageSize);
-        out.push(...page.targets);
-        cursor = page.cursor;
-      } while (cursor !== '0');
-    }
+    // The partitions are sifted side by side, each a page at a time.
+    await Promise.all(
+      ALL_PARTITIONS.map(async (part) => {
+        let cursor = '0';
+        do {
+          const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, part, cursor, pageSize);
+          out.push(...page.targets);
+          cursor = page.cursor;
+        } while (cursor !== '0');
+      }),
+    );
     return out;
   }
 }

@@ -61,7 +61,8 @@ export async function gatherCandidates(
   let room = bounds.candidates;
   for (; k < sets.length && sets[k]!.size <= room; k++) {
     const set = sets[k]!;
-    for (let p = 0; p < set.parts.length; p++) if (set.sizes[p]! > 0) gather(await redis.smembers(set.parts[p]!), set.weight);
+    const read = await Promise.all(set.parts.map((key, p) => (set.sizes[p]! > 0 ? redis.smembers(key) : Promise.resolve([]))));
+    for (const members of read) gather(members, set.weight);
     room = bounds.candidates - score.size;
   }
   const sampled = sets.slice(k);
@@ -69,9 +70,8 @@ export async function gatherCandidates(
     const set = sampled[j]!;
     const share = Math.max(Math.floor(room / (sampled.length - j)), bounds.minSample);
     const draws = proportional(share, set.sizes);
-    for (let p = 0; p < set.parts.length; p++) {
-      if (draws[p]! > 0) gather(await redis.srandmember(set.parts[p]!, draws[p]!), 0);
-    }
+    const drawn = await Promise.all(set.parts.map((key, p) => (draws[p]! > 0 ? redis.srandmember(key, draws[p]!) : Promise.resolve([]))));
+    for (const members of drawn) gather(members, 0);
     room = Math.max(bounds.candidates - score.size, 0);
   }
   if (sampled.length === 0) return score;
@@ -84,14 +84,16 @@ export async function gatherCandidates(
     byPartition.set(p, list);
   }
   for (const { parts, weight } of sampled) {
-    for (const [p, members] of byPartition) {
-      await inSteps(members, bounds.step, async (chunk) => {
-        const held = await redis.smismember(parts[p]!, ...chunk);
-        chunk.forEach((member, i) => {
-          if (held[i] === 1) score.set(member, score.get(member)! + weight);
-        });
-      });
-    }
+    await Promise.all(
+      [...byPartition].map(([p, members]) =>
+        inSteps(members, bounds.step, async (chunk) => {
+          const held = await redis.smismember(parts[p]!, ...chunk);
+          chunk.forEach((member, i) => {
+            if (held[i] === 1) score.set(member, score.get(member)! + weight);
+          });
+        }),
+      ),
+    );
   }
   return score;
 }

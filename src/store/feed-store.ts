@@ -155,21 +155,26 @@ export class FeedStore {
       const shard = userShard(entry.owner);
       byShard.set(shard, [...(byShard.get(shard) ?? []), entry]);
     }
+    // One call per shard, sent together (each on its own slot); then the floors they answer, in one pipeline.
+    const answers = await Promise.all(
+      [...byShard.values()].map((shardEntries) => {
+        const keyList: string[] = [];
+        const args: Array<string | number> = [candidate, size];
+        for (const { owner, score } of shardEntries) {
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          args.push(owner, score);
+        }
+        return this.scripts.run<Array<number | string>>('spread_into_feeds', keyList, args);
+      }),
+    );
     let changed = 0;
-    for (const shardEntries of byShard.values()) {
-      const keyList: string[] = [];
-      const args: Array<string | number> = [candidate, size];
-      for (const { owner, score } of shardEntries) {
-        keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
-        args.push(owner, score);
-      }
-      const [count, ...flat] = await this.scripts.run<Array<number | string>>('spread_into_feeds', keyList, args);
+    const writes = this.redis.pipeline();
+    for (const [count, ...flat] of answers) {
       changed += Number(count);
-      const floors = pairs(flat);
-      if (floors.length === 0) continue;
-      const writes = this.redis.pipeline();
-      for (const { owner, score } of floors) writes.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner));
-      await writes.exec();
+      for (const { owner, score } of pairs(flat)) writes.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner));
+    }
+    if (writes.length > 0) {
+      for (const [error] of (await writes.exec()) ?? []) if (error) throw error;
     }
     return changed;
   }
