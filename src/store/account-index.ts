@@ -39,6 +39,11 @@ export class AccountIndex {
   async apply(pool: Pool, effect: AccountIndexedEffect): Promise<boolean> {
     const part = indexPartition(effect.id);
     const id = String(effect.id);
+    // A new account (version 0) has no entries to leave: no read first, unless the partition disagrees.
+    if (effect.version === 0) {
+      const applied = await this.run(pool, part, effect, [], '');
+      if (applied !== -1) return applied === 1;
+    }
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const [versionReply, cardReply] = (await this.redis.pipeline().hget(keys.indexedVersions(pool, part), id).hget(keys.profileCards(pool, part), id).exec()) ?? [];
       if (!versionReply || !cardReply || versionReply[0] || cardReply[0]) throw versionReply?.[0] ?? cardReply?.[0] ?? new Error('index read was aborted');
@@ -46,13 +51,18 @@ export class AccountIndex {
       if (held !== null && Number(held) >= effect.version) return false;
       const before = (cardReply[1] as string | null) ?? '';
       const leaving = setsOfCard(pool, effect.id, before).filter((key) => !effect.sets.includes(key));
-      const applied = await this.scripts.run<number>(
-        'index_account',
-        [keys.indexedVersions(pool, part), keys.poolUsers(pool, part), keys.profileCards(pool, part), keys.birthIndex(pool, part), ...leaving, ...effect.sets],
-        [id, effect.version, effect.createdMs, effect.card, effect.birth, leaving.length, before],
-      );
+      const applied = await this.run(pool, part, effect, leaving, before);
       if (applied !== -1) return applied === 1;
     }
     throw new Error(`the index entries of account ${id} kept changing; left for the outbox sweeper`);
+  }
+
+  /** lua/index_account.lua: 1 applied, 0 already held at this version or newer, -1 the card is no longer `before`. */
+  private run(pool: Pool, part: number, effect: AccountIndexedEffect, leaving: readonly string[], before: string): Promise<number> {
+    return this.scripts.run<number>(
+      'index_account',
+      [keys.indexedVersions(pool, part), keys.poolUsers(pool, part), keys.profileCards(pool, part), keys.birthIndex(pool, part), ...leaving, ...effect.sets],
+      [effect.id, effect.version, effect.createdMs, effect.card, effect.birth, leaving.length, before],
+    );
   }
 }

@@ -133,13 +133,15 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then one lua/spread_into_feeds.lua call per owners' shard, then the floors it answers are
+   * alone), then lua/spread_into_feeds.lua once per owners' shard (per `perCall` owners of a shard, so
+   * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
-  async spread(pool: Pool, candidate: number, entries: readonly SpreadEntry[], size: number): Promise<number> {
+  async spread(pool: Pool, candidate: number, entries: readonly SpreadEntry[], size: number, perCall = Infinity): Promise<number> {
     const ranked = new Set<number>();
     const pipeline = this.redis.pipeline();
     const groups = byPartition(entries.map((entry) => String(entry.owner)));
+    // (one ZMSCORE per partition holding owners: a step's worth of owners at most per call when the caller chunks)
     for (const [part, owners] of groups) pipeline.zmscore(keys.feedFloors(pool, part), ...owners);
     const replies = (await pipeline.exec()) ?? [];
     [...groups.values()].forEach((owners, g) => {
@@ -155,9 +157,12 @@ export class FeedStore {
       const shard = userShard(entry.owner);
       byShard.set(shard, [...(byShard.get(shard) ?? []), entry]);
     }
+    const calls: SpreadEntry[][] = [];
+    const most = Math.max(1, perCall);
+    for (const owners of byShard.values()) for (let i = 0; i < owners.length; i += most) calls.push(owners.slice(i, i + most));
     // One call per shard, sent together (each on its own slot); then the floors they answer, in one pipeline.
     const answers = await Promise.all(
-      [...byShard.values()].map((shardEntries) => {
+      calls.map((shardEntries) => {
         const keyList: string[] = [];
         const args: Array<string | number> = [candidate, size];
         for (const { owner, score } of shardEntries) {
