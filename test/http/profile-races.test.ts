@@ -6,6 +6,7 @@ import { indexPartition } from '../../src/store/key-space.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
+import { scanKeys } from '../support/scan-keys.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -32,12 +33,7 @@ async function setsHolding(id: number): Promise<string[]> {
   const out: string[] = [];
   const part = indexPartition(id);
   for (const pattern of [keys.interestIndex('agent', part, '*'), keys.genderIndex('agent', part, '*'), keys.cityIndex('agent', part, '*'), keys.stateIndex('agent', part, '*')]) {
-    let cursor = '0';
-    do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      for (const key of found) if (await redis.sismember(key, String(id))) out.push(key);
-    } while (cursor !== '0');
+    for (const key of await scanKeys(redis, pattern)) if (await redis.sismember(key, String(id))) out.push(key);
   }
   return out.sort();
 }

@@ -6,6 +6,7 @@ import { indexPartition } from '../../src/store/key-space.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
+import { scanKeys } from '../support/scan-keys.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ it('keeps every key of the ranking queue in one hash slot, as BullMQ needs on Re
   await eventually('the agent feed is ranked by the worker', async () =>
     (await stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null,
   );
-  const queueKeys = await stack.app.redis.keys(`*${RANKING_QUEUE}*`);
+  const queueKeys = await scanKeys(stack.app.redis, `*${RANKING_QUEUE}*`);
   expect(queueKeys.length).toBeGreaterThan(1);
   expect(new Set(queueKeys.map((key) => keySlot(key))).size, queueKeys.join(', ')).toBe(1);
 });

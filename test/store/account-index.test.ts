@@ -8,6 +8,7 @@ import { OutboxRecords } from '../../src/store/outbox-records.js';
 import type { Scripts } from '../../src/store/scripts.js';
 import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser, type UserRecord } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
+import { scanKeys } from '../support/scan-keys.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
@@ -35,12 +36,9 @@ async function entriesOf(id: number) {
   const part = indexPartition(id);
   const member = String(id);
   const sets: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, 'MATCH', `${keys.interestIndex('agent', part, '*').slice(0, -'interest:*'.length)}*`, 'COUNT', 1000);
-    cursor = next;
-    for (const key of found) if ((await redis.type(key)) === 'set' && (await redis.sismember(key, member))) sets.push(key);
-  } while (cursor !== '0');
+  for (const key of await scanKeys(redis, `${keys.interestIndex('agent', part, '*').slice(0, -'interest:*'.length)}*`)) {
+    if ((await redis.type(key)) === 'set' && (await redis.sismember(key, member))) sets.push(key);
+  }
   return {
     card: await redis.hget(keys.profileCards('agent', part), member),
     version: await redis.hget(keys.indexedVersions('agent', part), member),
