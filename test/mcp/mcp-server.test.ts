@@ -119,7 +119,8 @@ describe('MCP server (stdio)', () => {
     expect((await ok(ada, 'list_matches')).items).toEqual([]);
     const ended = await ok(bo, 'events', { since: live.next_cursor });
     expect(ended.events).toMatchObject([{ type: 'match.ended', data: { match_id: matchId } }]);
-  });
+    // Two server processes and a score of calls, each events call closing after a quiet half second: room for a busy machine.
+  }, 60_000);
 
   it("answers a refused call with the API's status, error code, message and details", async () => {
     const client = await connect();
