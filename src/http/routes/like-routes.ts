@@ -20,7 +20,7 @@ export function likeRoutes({ swipes }: Deps): Route[] {
         tags: ['likes'],
         query: likeQuerySchema,
         response: { status: 200, schema: likeResultSchema, description: 'The swipe, and the match it made or found (match is null otherwise).' },
-        errors: [400, 404, 429, 507],
+        errors: [400, 404, 409, 429, 507],
       },
       handler: async (req) => {
         const targetId = idParam(req.params.user_id, 'user_id');
