@@ -13,9 +13,13 @@ const BAD_CURSOR = 'is not a cursor this list gave out; use next_cursor unchange
 /** The `limit` query parameter: a whole number 1–100, 20 when absent. */
 export const limitParam = z
   .string()
-  .regex(/^\d{1,6}$/, { error: LIMIT_MESSAGE })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: LIMIT_MESSAGE }).max(MAX_LIMIT, { error: LIMIT_MESSAGE }))
+  // Checked in a transform rather than by a regex, so the document shows the integer and no string pattern.
+  .transform((value, ctx) => {
+    const limit = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+    if (limit >= 1 && limit <= MAX_LIMIT) return limit;
+    ctx.addIssue({ code: 'custom', message: LIMIT_MESSAGE });
+    return z.NEVER;
+  })
   .default(DEFAULT_LIMIT)
   // Documented as the integer it stands for (a query string is text on the wire).
   .meta({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT });

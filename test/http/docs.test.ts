@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack } from '../support/stack.js';
 
@@ -26,6 +27,37 @@ describe('GET /api/v1/openapi.json', () => {
     expect(schema.properties.theme_id).toMatchObject({ minimum: 1, maximum: 6 });
     expect(register.responses['429']).toBeDefined();
     expect(res.body.paths['/api/v1/me'].get.security).toEqual([{ bearer: [] }]);
+  });
+
+  it('is a valid OpenAPI 3.1 document, every $ref resolving to a schema of its own', async () => {
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // no schema is only a reference to itself, and every reference names a schema that exists
+    const schemas = doc.components.schemas as Record<string, unknown>;
+    for (const [name, schema] of Object.entries(schemas)) expect(schema, name).not.toEqual({ $ref: `#/components/schemas/${name}` });
+    for (const [, name] of JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(schemas[name!], name).toBeDefined();
+    expect(schemas.Error).toMatchObject({ type: 'object', required: ['error'] });
+  });
+
+  it('documents query parameters with the type they stand for, and WebSocket routes with only what they answer', async () => {
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const limit = doc.paths['/api/v1/matches'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, description: expect.any(String) });
+    for (const path of ['/api/v1/ws', '/api/v1/spectator/stream']) {
+      const responses = doc.paths[path].get.responses;
+      // a socket route never answers 413, 415 or 507; its refusals are the upgrade's
+      expect(Object.keys(responses).sort(), path).toEqual(path === '/api/v1/ws' ? ['101', '400', '401', '429', '503'] : ['101', '400', '429', '503']);
+      for (const [status, response] of Object.entries(responses)) {
+        expect((response as { description: string }).description, `${path} ${status}`).not.toMatch(/invalid_json|invalid_credentials|wrong credentials|Invalid JSON/);
+      }
+    }
+    const like = doc.paths['/api/v1/likes/{user_id}'].post;
+    expect(like.responses['409'].description).toMatch(/idempotency_key_reused/);
+    expect(doc.components.schemas.LikeResult.required).toEqual(expect.arrayContaining(['outcome', 'note']));
   });
 });
 
