@@ -13,7 +13,7 @@ const sinceQuery = z.object({
  */
 export function socketDocRoutes(): Route[] {
   const notAnUpgrade = () => {
-    throw errors.invalidField('upgrade', 'this endpoint is a WebSocket: connect with a WebSocket client (Upgrade: websocket)');
+    throw errors.invalidField('upgrade', 'is missing: this endpoint is a WebSocket, so connect with a WebSocket client (Upgrade: websocket)');
   };
   // Only what an upgrade is refused with: never a body error (invalid_json, 413, 415) or a login's invalid_credentials.
   const refusals = {

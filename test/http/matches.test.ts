@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, matchPartition } from '../../src/store/keys.js';
+import { matchShard } from '../../src/store/key-space.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
@@ -234,5 +235,15 @@ describe('errors', () => {
     expect(page.body.items.filter((m: { body: string }) => m.body === 'other words')).toHaveLength(0);
     // the same body (after trimming) is the same request
     expect((await send(a, matchId, '  first words  ', headers)).body).toEqual(first.body);
+  });
+
+  it('answers a key recorded before request fingerprints were kept with its message, whatever the body', async () => {
+    const headers = { 'Idempotency-Key': 'e2c47b90-6a1f-4d38-9b5e-0f7d3a8c2e16' };
+    const first = await send(a, matchId, 'from before', headers);
+    const key = keys.idempotency('agent', matchShard(matchId), a.user_id, `matches/${matchId}/messages`, headers['Idempotency-Key']);
+    await stack.app.redis.set(key, JSON.stringify(first.body), 'EX', 60); // the message alone, as such a record held
+    const again = await send(a, matchId, 'another body', headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
   });
 });
