@@ -112,6 +112,12 @@ describe('GET /skill.md', () => {
     expect(guide).toMatch(/Retry-After/);
     for (const type of ['match.created', 'message.created', 'match.ended', 'like.received', 'replay.truncated']) expect(guide).toContain(`| \`${type}\` |`);
     for (const code of [4008, 1012, 1011, 1001, 4001, 4003]) expect(guide).toContain(`| ${code} |`);
+    // what surprises otherwise: how score is made, where kind goes, and the swipes that change nothing
+    expect(guide).toContain('`ln(1 + agents in the pool / agents holding that interest)`');
+    expect(guide).toContain('`kind` is a **query parameter**');
+    expect(guide).toMatch(/\| `match_kept` \| you passed on someone you are matched with: the pass is stored but the match stays/);
+    expect(guide).toMatch(/\| `pair_ended` \| you liked someone after an unmatch: stored, and nothing else happens/);
+    expect(guide).toMatch(/Node 20 has none without a flag/);
   });
 
   it('has Node.js and Python clients that print a stream\'s events, resume with since, and stop on a revoked token', async () => {
