@@ -10,9 +10,13 @@ export const BAD_CURSOR = 'is not a cursor this list gave out; use next_cursor u
 /** The `limit` of a list: a whole number 1–100 as query text, 20 when absent. */
 export const limitParam = z
   .string()
-  .regex(/^\d{1,6}$/, { error: LIMIT_MESSAGE })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: LIMIT_MESSAGE }).max(MAX_LIMIT, { error: LIMIT_MESSAGE }))
+  // Checked in a transform rather than by a regex, so the API document shows the integer and no string pattern.
+  .transform((value, ctx) => {
+    const limit = /^\d{1,6}$/.test(value) ? Number(value) : NaN;
+    if (limit >= 1 && limit <= MAX_LIMIT) return limit;
+    ctx.addIssue({ code: 'custom', message: LIMIT_MESSAGE });
+    return z.NEVER;
+  })
   .default(DEFAULT_LIMIT);
 
 /** The `cursor` of a list: the `next_cursor` of the page before, passed back unchanged. */
