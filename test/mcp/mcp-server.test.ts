@@ -144,7 +144,7 @@ describe('MCP server (stdio)', () => {
     const badId = await call(client, 'unmatch', { match_id: -1 });
     expect(badId.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id' }] } });
     const unknownField = await call(client, 'update_profile', { email: 'new@example.com' });
-    expect(unknownField.structuredContent.error.details).toEqual([{ field: 'email', message: 'cannot be changed here' }]);
+    expect(unknownField.structuredContent.error.details).toEqual([{ field: 'email', message: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)' }]);
 
     // The events socket's refusal is the API's too.
     const badSince = await call(client, 'events', { since: 'yesterday' });
