@@ -10,6 +10,8 @@
  *
  * config.ts and logger.ts are shared by every layer above domain; src/demo is an HTTP client of the API,
  * built on src/client (the JSON client the demo, the bench and the tests share), which stands alone.
+ * src/mcp (the MCP server, its own entry) is another client of the API: it uses the domain's request schemas
+ * (a tool takes what the API takes), src/client, config and logger.
  * The runner also checks that src/domain carries no HTTP headers and no OpenAPI metadata
  * (`domain-knows-no-http`), which is about what a module says, not what it imports.
  */
@@ -23,6 +25,7 @@ const COMPOSITION = '^src/app\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const DEMO = '^src/demo/';
 const CLIENT = '^src/client/';
+const MCP = '^src/mcp/';
 
 /** A rule that `from` may not import `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -92,7 +95,7 @@ module.exports = {
     forbid(
       'edges-do-not-compose',
       'Only the composition (app.ts) wires layers together; nothing below it imports it or the entry.',
-      { path: ['^src/(domain|store|services|http|realtime|jobs|demo)/', '^src/(config|logger)\\.ts$'] },
+      { path: ['^src/(domain|store|services|http|realtime|jobs|demo|mcp)/', '^src/(config|logger)\\.ts$'] },
       { path: [COMPOSITION, ENTRY] },
     ),
     forbid(
@@ -112,6 +115,12 @@ module.exports = {
       'The demo talks to the service over its public API only: it may import domain and logger, never the server side.',
       { path: DEMO },
       { path: '^src/', pathNot: [DOMAIN, DEMO, CLIENT, '^src/logger\\.ts$'] },
+    ),
+    forbid(
+      'mcp-is-an-api-client',
+      'The MCP server talks to the service over its public API only: it may import domain (the request schemas), client, config and logger, never store, services or the internals of http, realtime or jobs.',
+      { path: MCP },
+      { path: '^src/', pathNot: [DOMAIN, CLIENT, MCP, '^src/(config|logger)\\.ts$'] },
     ),
     forbid(
       'client-stands-alone',

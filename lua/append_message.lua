@@ -5,6 +5,8 @@
   order messages were appended. What the message changes in other hash slots is written, in this same
   script, as a pending record to the shard's outbox (pending id "m<message id>"): the match moved to the
   top of both users' lists and the pool's, and the `message.created` event.
+  An Idempotency-Key names one request: its record is "<fingerprint>\n<message JSON>", and the same key
+  with another fingerprint (another body) is refused without writing anything.
 
   KEYS[1] am:<pool>:{shard}:match:<id>
   KEYS[2] am:<pool>:{shard}:messages:<id>    message id -> message JSON
@@ -18,16 +20,23 @@
   ARGV[4] match id
   ARGV[5] Idempotency-Key record lifetime, seconds
   ARGV[6] the number of shards, ARGV[7] this shard
+  ARGV[8] the request's fingerprint (a hash of the body; no line break)
 
   Returns {'not_found'} when the match is unknown, ended, or not the sender's; {'replay', message JSON}
-  when the Idempotency-Key was seen (nothing written); else {'ok', message JSON, pending record}.
+  when the Idempotency-Key was seen with this fingerprint, {'key_reused'} when it was seen with another
+  (nothing written either way); else {'ok', message JSON, pending record}.
 
   Slot: one (hash of the match's shard tag)
 ]]
 local idem = KEYS[6]
 if idem then
   local done = redis.call('GET', idem)
-  if done then return {'replay', done} end
+  if done then
+    local cut = string.find(done, '\n', 1, true)
+    if not cut then return {'replay', done} end -- a record written before fingerprints were kept
+    if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
+    return {'replay', string.sub(done, cut + 1)}
+  end
 end
 
 local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
@@ -45,5 +54,5 @@ local pending = '[{"type":"match.touched","match_id":' .. ARGV[4] .. ',"users":'
 redis.call('HSET', KEYS[4], 'm' .. id, pending)
 redis.call('ZADD', KEYS[5], ARGV[3], 'm' .. id)
 
-if idem then redis.call('SET', idem, message, 'EX', ARGV[5]) end
+if idem then redis.call('SET', idem, ARGV[8] .. '\n' .. message, 'EX', ARGV[5]) end
 return {'ok', message, pending}

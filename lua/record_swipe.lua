@@ -5,7 +5,10 @@
   match state) is in the pair's hash, so "one match per pair" holds whatever runs concurrently.
   The latest swipe on a target replaces the earlier one. A like or super_like whose target already liked or
   super-liked back creates the match, unless the pair already has one (then that match is returned) or
-  once had one that was ended (an unmatched pair never matches again).
+  once had one that was ended (an unmatched pair never matches again: the state says 'ended'). A pass on
+  someone the swiper is matched with is recorded and the match stays (the state says 'kept').
+  An Idempotency-Key names one request: its record holds the kind it was sent with (the target is in the
+  key), and the same key with another kind is refused without writing anything.
 
   What the swipe changes in other hash slots is written, in this same script, as a pending record to the
   shard's outbox: the swipe in the swiper's own swipe list and out of the swiper's feed, for a new match
@@ -29,9 +32,11 @@
   ARGV[7] Idempotency-Key record lifetime, seconds
   ARGV[8] the swiper's interests (JSON array), ARGV[9] the target's: for the match's shared interests
 
-  Returns {'replay', record} when the Idempotency-Key was seen (nothing written); else
+  Returns {'replay', record} when the Idempotency-Key was seen with this kind, {'key_reused', record} when
+  it was seen with another kind (nothing written either way); else
   {'ok', record, shared interests as JSON or '', pending record}, where
-  record = "<kind>|<created_at>|<none|created|existing>|<match id or ''>|<pending id>".
+  record = "<kind>|<created_at>|<none|created|existing|kept|ended>|<match id or ''>|<pending id>"
+  (a match id with created, existing, and kept: the current match a pass left in place).
   A super like is announced unless the swiper's previous swipe on the target was already a super like.
 
   Slot: one (hash of the pair's shard tag)
@@ -41,15 +46,23 @@ local pair, idem = KEYS[1], KEYS[5]
 
 if idem then
   local done = redis.call('GET', idem)
-  if done then return {'replay', done} end
+  if done then
+    if string.sub(done, 1, #kind + 1) ~= kind .. '|' then return {'key_reused', done} end
+    return {'replay', done}
+  end
 end
 
 -- Whether a match is made is read before anything is written, so that a refusal writes nothing.
 local state, match_id, shared = 'none', '', ''
-if kind ~= 'pass' then
-  local current = redis.call('HGET', pair, 'match')
-  if current then
-    if string.sub(current, 1, 6) ~= 'ended:' then state, match_id = 'existing', current end
+local current = redis.call('HGET', pair, 'match')
+local ended = current and string.sub(current, 1, 6) == 'ended:'
+if kind == 'pass' then
+  if current and not ended then state, match_id = 'kept', current end
+else
+  if ended then
+    state = 'ended'
+  elseif current then
+    state, match_id = 'existing', current
   else
     local back = redis.call('HGET', pair, to)
     if back == 'like' or back == 'super_like' then state, match_id = 'created', ARGV[6] end

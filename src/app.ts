@@ -174,7 +174,7 @@ export class Application {
       maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     });
     const routes: Route[] = [
-      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN }),
+      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
       ...accountRoutes({ accounts: this.accounts, limits: addressLimits }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),

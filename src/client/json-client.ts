@@ -1,4 +1,5 @@
-import { Agent, request } from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
 
 /** A parsed JSON body: whatever the server sent, until a caller names its type. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the client cannot know a body's shape; callers that rely on one pass it as T
@@ -26,10 +27,12 @@ export type JsonClientOptions = {
 
 /**
  * A small HTTP/1.1 JSON client over keep-alive connections: status, headers, the raw text and the body
- * (parsed when the response says it is JSON). Used by the demo, the bench and the tests.
+ * (parsed when the response says it is JSON), over http: or https: as `baseUrl` says. Used by the demo, the bench,
+ * the MCP server and the tests.
  */
 export class JsonClient {
-  private readonly agent: Agent;
+  private readonly agent: http.Agent;
+  private readonly send: typeof http.request;
   private readonly localAddress: string | undefined;
   private readonly timeoutMs: number;
 
@@ -37,7 +40,10 @@ export class JsonClient {
     readonly baseUrl: string,
     options: JsonClientOptions = {},
   ) {
+    const secure = new URL(baseUrl).protocol === 'https:';
+    const Agent = secure ? https.Agent : http.Agent;
     this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
+    this.send = secure ? https.request : http.request;
     this.localAddress = options.localAddress;
     this.timeoutMs = options.timeoutMs ?? 30_000;
   }
@@ -53,7 +59,7 @@ export class JsonClient {
     if (options.token) headers.authorization = `Bearer ${options.token}`;
     const oneOff = options.localAddress !== undefined;
     return new Promise((resolve, reject) => {
-      const req = request(
+      const req = this.send(
         new URL(path, this.baseUrl),
         {
           method,

@@ -15,13 +15,17 @@ const email = z
   .max(254, { error: 'must be at most 254 characters' })
   .pipe(z.email({ error: 'must be an e-mail address such as name@example.com' }));
 
+const PASSWORD_RULES = `at least ${PASSWORD_MIN} characters, an uppercase letter, a digit and a symbol`;
+
+/** Names only the rules the password breaks, then all of them. */
 const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
-  const missing: string[] = [];
-  if ([...value].length < PASSWORD_MIN) missing.push(`at least ${PASSWORD_MIN} characters`);
-  if (!/\p{Lu}/u.test(value)) missing.push('an uppercase letter');
-  if (!/\d/.test(value)) missing.push('a digit');
-  if (!/[^\p{L}\p{N}\s]/u.test(value)) missing.push('a symbol such as !?#%');
-  if (missing.length > 0) ctx.addIssue({ code: 'custom', message: `must contain ${missing.join(', ')}` });
+  const broken: string[] = [];
+  const length = [...value].length;
+  if (length < PASSWORD_MIN) broken.push(`is too short (${length} of at least ${PASSWORD_MIN} characters)`);
+  if (!/\p{Lu}/u.test(value)) broken.push('has no uppercase letter');
+  if (!/\d/.test(value)) broken.push('has no digit');
+  if (!/[^\p{L}\p{N}\s]/u.test(value)) broken.push('has no symbol (such as !?#%)');
+  if (broken.length > 0) ctx.addIssue({ code: 'custom', message: `${broken.join(', ')}: a password needs ${PASSWORD_RULES}` });
   if (value.length > PASSWORD_MAX) ctx.addIssue({ code: 'custom', message: `must be at most ${PASSWORD_MAX} characters` });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GENDERS, type Gender } from './account-schemas.js';
 import { latestBirthdateForAge } from './dates.js';
+import { pageParams } from './page-params.js';
 import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from './interests.js';
 import { entryProblems, normalizeText, textProblems } from './text.js';
 
@@ -78,6 +79,9 @@ export function checkAgeRange(value: { min_age?: number; max_age?: number }, ctx
     ctx.addIssue({ code: 'custom', path: ['max_age'], message: 'must be at least min_age' });
   }
 }
+
+/** The query of `GET /discovery/browse`: the filters and paging; http/browse-query.ts describes each field. */
+export const browseQuerySchema = z.strictObject({ ...browseFilterFields, ...pageParams }).superRefine(checkAgeRange);
 
 /** The birthdates (as YYYYMMDD numbers, inclusive) of the ages the filters allow; undefined when unfiltered. */
 export function birthRange(filters: Pick<BrowseFilters, 'min_age' | 'max_age' | 'age'>, now = new Date()) {

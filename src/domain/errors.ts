@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'email_taken'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
+  idempotency_key_reused: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -65,24 +67,38 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The one wording of a `validation_failed` message: "Invalid request: <field> <problem>; …." listing the
+ * first three problems (every one is in `details`).
+ */
+export function describeProblems(details: FieldProblem[]): string {
+  const shown = details.slice(0, 3).map((d) => `${d.field} ${d.message}`).join('; ');
+  return `Invalid request: ${shown}${details.length > 3 ? `; and ${details.length - 3} more (see details)` : ''}.`;
+}
+
 export const errors = {
   invalidJson: (message = 'The request body is not valid JSON; send a JSON object.') =>
     new AppError('invalid_json', message),
-  validation: (details: FieldProblem[], message = 'Some fields are invalid; see details and correct each listed field.') =>
-    new AppError('validation_failed', message, details),
-  invalidField: (field: string, message: string) =>
-    new AppError('validation_failed', `${field}: ${message}`, [{ field, message }]),
+  validation: (details: FieldProblem[]) => new AppError('validation_failed', describeProblems(details), details),
+  invalidField: (field: string, message: string) => errors.validation([{ field, message }]),
   unauthorized: (message = 'Send a valid token as "Authorization: Bearer <token>"; log in or register to get one.') =>
     new AppError('unauthorized', message),
   invalidCredentials: () =>
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
-  notFound: (what = 'resource') => new AppError('not_found', `No such ${what}.`),
+  /** `hint`: what the caller may have confused it with, as a sentence. */
+  notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   methodNotAllowed: (allow: string[]) =>
     new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
   emailTaken: () =>
     new AppError('email_taken', 'An account with this e-mail already exists; log in instead or use another e-mail.', [
       { field: 'email', message: 'is already registered' },
     ]),
+  /** An Idempotency-Key sent again with a different request (`what` differs); nothing was done. */
+  idempotencyKeyReused: (what: string) =>
+    new AppError(
+      'idempotency_key_reused',
+      `This Idempotency-Key was already used with a different ${what}, so nothing was done; send a new request with a new key (a fresh UUID), or repeat the first request unchanged to get its answer again.`,
+    ),
   payloadTooLarge: (limit: number) =>
     new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
   unsupportedMediaType: () =>

@@ -5,3 +5,6 @@ export type SwipeKind = (typeof SWIPE_KINDS)[number];
 
 /** A swipe's kind, as a client names it. */
 export const swipeKindSchema = z.enum(SWIPE_KINDS, { error: `must be one of ${SWIPE_KINDS.join(', ')}` });
+
+/** The query of `POST /likes/{user_id}`. */
+export const likeQuerySchema = z.strictObject({ kind: swipeKindSchema });

@@ -1,7 +1,14 @@
 import type { z } from 'zod';
 import { errors, type FieldProblem } from './errors.js';
 
-const UNCHANGEABLE = new Set(['email', 'password']);
+/** Fields an account has for good: sent to an update, they are named with what to do instead. */
+const UNCHANGEABLE: Record<string, string> = {
+  email: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)',
+  password: 'cannot be changed: an account keeps the password it registered with',
+};
+
+/** Where a missing query parameter goes, for a client that sent it elsewhere (such as in a JSON body). */
+const QUERY_HINT = (field: string) => `is required as a query parameter: add ?${field}=… to the URL (not the JSON body)`;
 
 /** Validates `input` against `schema`, throwing one `validation_failed` that lists every failing field. */
 export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' = 'body'): z.output<S> {
@@ -13,17 +20,17 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       for (const key of issue.keys) {
         details.push({
           field: key,
-          message: UNCHANGEABLE.has(key) ? 'cannot be changed here' : `is not a known ${where === 'query' ? 'parameter' : 'field'}`,
+          message: (where === 'body' && UNCHANGEABLE[key]) || `is not a known ${where === 'query' ? 'parameter' : 'field'}`,
         });
       }
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : where;
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    const message = missing ? 'is required' : issue.message;
+    const message = !missing ? issue.message : where === 'query' ? QUERY_HINT(field) : 'is required';
     details.push({ field, message });
   }
-  throw errors.validation(details, summarise(details));
+  throw errors.validation(details);
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -33,9 +40,4 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
     value = (value as Record<PropertyKey, unknown>)[key];
   }
   return value;
-}
-
-function summarise(details: FieldProblem[]): string {
-  const shown = details.slice(0, 3).map((d) => `${d.field} ${d.message}`).join('; ');
-  return `Invalid request: ${shown}${details.length > 3 ? `; and ${details.length - 3} more (see details)` : ''}.`;
 }

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { GENDERS } from '../domain/account-schemas.js';
-import { browseFilterFields as fields, checkAgeRange } from '../domain/browse-filters.js';
+import { browseQuerySchema as browseQuery, checkAgeRange } from '../domain/browse-filters.js';
 import { pageParams } from './pagination.js';
 
-/** The query string of `GET /discovery/browse`: the domain's filters, described for the OpenAPI document, plus paging. */
+const fields = browseQuery.shape;
+
+/** The query string of `GET /discovery/browse` (domain/browse-filters.ts), each field described for the OpenAPI document. */
 export const browseQuerySchema = z
   .strictObject({
+    ...fields,
     min_age: fields.min_age.meta({ description: 'Youngest age, in whole years.' }),
     max_age: fields.max_age.meta({ description: 'Oldest age, in whole years.' }),
     age: fields.age.meta({ description: 'Exact age, in whole years.' }),

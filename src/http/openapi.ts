@@ -6,12 +6,14 @@ const STATUS_DESCRIPTION: Record<number, string> = {
   400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
   401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials.',
   404: 'Unknown, or outside the caller\'s pool (`not_found`).',
-  409: 'E-mail already registered (`email_taken`).',
+  409: 'E-mail already registered (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
   413: 'Body over 64 KiB (`payload_too_large`).',
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
   507: 'The data store is full (`storage_full`): nothing was saved; reads still work. Retry after `Retry-After` seconds.',
 };
+
+const UNAVAILABLE = 'The store is unreachable or stalled (`unavailable`); retry after `Retry-After` seconds.';
 
 function resolveRefs(components: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(components).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
@@ -29,6 +31,8 @@ export function buildOpenApi(routes: Route[]) {
     for (const [name, def] of Object.entries(defs)) components[name] ??= def;
     return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
   };
+  // The envelope every error response refers to: registered in components.schemas by its id.
+  jsonSchema(errorSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
@@ -53,7 +57,7 @@ export function buildOpenApi(routes: Route[]) {
     const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401] : []), 503]);
     for (const status of [...errorStatuses].sort()) {
       responses[String(status)] = {
-        description: STATUS_DESCRIPTION[status] ?? 'The store is unreachable (`unavailable`); retry.',
+        description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -80,7 +84,7 @@ export function buildOpenApi(routes: Route[]) {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { ...resolveRefs(components), Error: jsonSchema(errorSchema, 'output') },
+      schemas: resolveRefs(components),
     },
   };
 }

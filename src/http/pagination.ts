@@ -1,32 +1,22 @@
 import { z } from 'zod';
 import { errors } from '../domain/errors.js';
 import type { Page, PageRequest } from '../domain/page.js';
+import * as page from '../domain/page-params.js';
+import { BAD_CURSOR, DEFAULT_LIMIT, MAX_LIMIT } from '../domain/page-params.js';
 import { validate } from '../domain/validation.js';
 import { queryParams } from './params.js';
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+/** The `limit` query parameter (domain/page-params.ts), documented as the integer it stands for (a query string is text on the wire). */
+export const limitParam = page.limitParam.meta({
+  description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: DEFAULT_LIMIT,
+});
 
-const LIMIT_MESSAGE = `must be a whole number from 1 to ${MAX_LIMIT}`;
-const BAD_CURSOR = 'is not a cursor this list gave out; use next_cursor unchanged, or start again without a cursor';
-
-/** The `limit` query parameter: a whole number 1–100, 20 when absent. */
-export const limitParam = z
-  .string()
-  .regex(/^\d{1,6}$/, { error: LIMIT_MESSAGE })
-  .transform(Number)
-  .pipe(z.number().int().min(1, { error: LIMIT_MESSAGE }).max(MAX_LIMIT, { error: LIMIT_MESSAGE }))
-  .default(DEFAULT_LIMIT)
-  // Documented as the integer it stands for (a query string is text on the wire).
-  .meta({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT });
-
-/** The `cursor` query parameter: the `next_cursor` of the page before, passed back unchanged. */
-export const cursorParam = z
-  .string()
-  .min(1, { error: BAD_CURSOR })
-  .max(1024, { error: BAD_CURSOR })
-  .optional()
-  .meta({ description: 'The next_cursor of the previous page.' });
+/** The `cursor` query parameter (domain/page-params.ts). */
+export const cursorParam = page.cursorParam.meta({ description: 'The next_cursor of the previous page.' });
 
 /** `limit` and `cursor`, to spread into a list endpoint's query schema. */
 export const pageParams = { limit: limitParam, cursor: cursorParam };

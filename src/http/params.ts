@@ -25,6 +25,6 @@ export function queryParams(query: URLSearchParams, listParams: ReadonlySet<stri
     if (values.length > 1 && !listParams.has(name)) repeated.push({ field: name, message: 'must be given at most once' });
     input[name] = values.join(',');
   }
-  if (repeated.length > 0) throw errors.validation(repeated, `Give each of ${repeated.map((r) => r.field).join(', ')} at most once in the query.`);
+  if (repeated.length > 0) throw errors.validation(repeated);
   return input;
 }

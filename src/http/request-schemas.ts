@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as accounts from '../domain/account-schemas.js';
 import { MESSAGE_MAX, newMessageSchema as newMessage } from '../domain/message-schemas.js';
-import { swipeKindSchema } from '../domain/swipe-kinds.js';
+import { likeQuerySchema as likeQuery } from '../domain/swipe-kinds.js';
 
 /** The domain's request rules, named and described for the OpenAPI document (components.schemas). */
 export const registrationSchema = accounts.registrationSchema.meta({ id: 'Registration', description: 'A new account. The e-mail is also the login name.' });
@@ -21,7 +21,7 @@ export const newMessageSchema = z
 
 /** Query of `POST /likes/{user_id}`. */
 export const likeQuerySchema = z.strictObject({
-  kind: swipeKindSchema.meta({
+  kind: likeQuery.shape.kind.meta({
     description: 'like or super_like (both count towards a match; super_like also notifies the target at once), or pass.',
   }),
 });

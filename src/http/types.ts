@@ -32,6 +32,8 @@ export type RouteDoc = {
   query?: z.ZodType;
   response?: { status: number; schema?: z.ZodType; description: string };
   errors?: number[];
+  /** What an error status means on this route, where the general description would promise more than it answers. */
+  errorDescriptions?: Partial<Record<number, string>>;
 };
 
 type RouteBase = {

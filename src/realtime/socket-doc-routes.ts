@@ -13,7 +13,14 @@ const sinceQuery = z.object({
  */
 export function socketDocRoutes(): Route[] {
   const notAnUpgrade = () => {
-    throw errors.invalidField('upgrade', 'this endpoint is a WebSocket: connect with a WebSocket client (Upgrade: websocket)');
+    throw errors.invalidField('upgrade', 'is missing: this endpoint is a WebSocket, so connect with a WebSocket client (Upgrade: websocket)');
+  };
+  // Only what an upgrade is refused with: never a body error (invalid_json, 413, 415) or a login's invalid_credentials.
+  const refusals = {
+    400: '`since` is not an event id, or the request is not a WebSocket upgrade (`validation_failed`).',
+    401: 'Missing, invalid, expired or revoked token (`unauthorized`).',
+    429: 'Too many sockets or connections (`rate_limited`); see `Retry-After`.',
+    503: 'The process cannot reach the store or hear live events (`unavailable`); retry after `Retry-After` seconds.',
   };
   return [
     {
@@ -26,6 +33,7 @@ export function socketDocRoutes(): Route[] {
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
         errors: [400, 401, 429],
+        errorDescriptions: refusals,
       },
       handler: notAnUpgrade,
     },
@@ -39,6 +47,7 @@ export function socketDocRoutes(): Route[] {
         query: sinceQuery,
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
         errors: [400, 429],
+        errorDescriptions: refusals,
       },
       handler: notAnUpgrade,
     },

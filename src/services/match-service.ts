@@ -55,4 +55,7 @@ export class MatchService {
   }
 }
 
-const notFound = () => errors.notFound('match of yours with this id');
+/** Also answered for a user id passed where a match id belongs (the ids are counted apart). */
+export const MATCH_NOT_FOUND_HINT =
+  'Pass a match id (the id of an item of GET /api/v1/matches, or match.id in the answer of a like that matched), not a user id.';
+const notFound = () => errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);

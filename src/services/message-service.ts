@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../domain/page.js';
 import type { MessageRepository } from '../store/message-repository.js';
 import type { FollowUps } from './events.js';
 import type { Principal } from '../domain/principal.js';
-import type { MatchService } from './match-service.js';
+import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -36,7 +36,8 @@ export class MessageService {
       now,
       idempotencyKey,
     );
-    if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id');
+    if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
+    if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     await this.followUps.complete(caller.pool, outcome.pending);
     return outcome.message;
   }

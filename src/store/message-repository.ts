@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { RedisClient } from './redis.js';
 import type { Match, Message } from '../domain/match.js';
 import type { Page, PageRequest } from '../domain/page.js';
@@ -13,7 +14,14 @@ export type MessageDraft = Omit<Message, 'id'>;
  * `pending` is the message's outbox record (lua/append_message.lua): `record` is set when the message was
  * written now; on a replay only the id is known (the record may be completed already).
  */
-export type AppendOutcome = { status: 'not_found' } | { status: 'created' | 'replay'; message: Message; pending: PendingRef };
+export type AppendOutcome =
+  | { status: 'not_found' }
+  /** The Idempotency-Key was used before with another body: nothing was written. */
+  | { status: 'key_reused' }
+  | { status: 'created' | 'replay'; message: Message; pending: PendingRef };
+
+/** What makes two sends with one Idempotency-Key the same request: the (validated) body. */
+const fingerprint = (draft: MessageDraft) => createHash('sha256').update(draft.body).digest('base64url');
 
 /** A match's thread: a sorted set of message JSON scored by message id. */
 export class MessageRepository {
@@ -21,7 +29,8 @@ export class MessageRepository {
 
   /**
    * Appends a message to a current match of the sender's (checked again atomically: a match ended
-   * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message.
+   * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message, and the
+   * same key with another body answers key_reused.
    */
   async append(pool: Pool, match: Match, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
     const shard = matchShard(match.id);
@@ -35,7 +44,9 @@ export class MessageRepository {
       IDEMPOTENCY_TTL_SECONDS,
       SHARDS,
       shard,
+      fingerprint(draft),
     ]);
+    if (status === 'key_reused') return { status: 'key_reused' };
     if (status === 'not_found' || !json) return { status: 'not_found' };
     const message = JSON.parse(json) as Message;
     const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };

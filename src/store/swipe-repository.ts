@@ -9,8 +9,11 @@ import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
-/** What a recorded swipe did to the pair's match. */
-export type MatchEffect = 'none' | 'created' | 'existing';
+/**
+ * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
+ * on a current match: the match stays), ended (a like on a pair whose match was ended: it never matches again).
+ */
+export type MatchEffect = 'none' | 'created' | 'existing' | 'kept' | 'ended';
 
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
@@ -18,6 +21,8 @@ export type SwipeLimit = { limit: number; windowSeconds: number };
 export type SwipeOutcome =
   | { status: 'not_found' }
   | { status: 'rate_limited'; retryAfterMs: number }
+  /** The Idempotency-Key was used before with another kind (`kind`): nothing was written. */
+  | { status: 'key_reused'; kind: SwipeKind }
   | {
       status: 'recorded';
       /** True when an earlier request with the same Idempotency-Key did the work; nothing was written now. */
@@ -82,8 +87,9 @@ export class SwipeRepository {
     ]);
     const [status, record = '', shared = '', pendingRecord = ''] = reply;
     const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
-    const replay = status === 'replay';
+    const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
+    if (status === 'key_reused') return { status: 'key_reused', kind: recordedKind };
     return {
       status: 'recorded',
       replay,

@@ -57,6 +57,13 @@ describe('registration rules', () => {
     expect(failures({ ...valid, [field]: failing })[field]).toMatch(message);
   });
 
+  it('names the password rules that failed, and only those, then every rule', () => {
+    const rules = 'a password needs at least 10 characters, an uppercase letter, a digit and a symbol';
+    expect(failures({ ...valid, password: 'abcdefgh1!' }).password).toBe(`has no uppercase letter: ${rules}`);
+    expect(failures({ ...valid, password: 'Abcdefghij' }).password).toBe(`has no digit, has no symbol (such as !?#%): ${rules}`);
+    expect(failures({ ...valid, password: 'Ab1!' }).password).toBe(`is too short (4 of at least 10 characters): ${rules}`);
+  });
+
   it.each(['email', 'password', 'display_name', 'birthdate', 'gender'])('requires %s', (field) => {
     const input: Record<string, unknown> = { ...valid };
     delete input[field];

@@ -117,8 +117,9 @@ describe('profile', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual(
       expect.arrayContaining([
-        { field: 'email', message: 'cannot be changed here' },
-        { field: 'password', message: 'cannot be changed here' },
+        // no other endpoint changes them either: the answer names none
+        { field: 'email', message: expect.stringMatching(/^cannot be changed: an account keeps the e-mail it registered with/) },
+        { field: 'password', message: expect.stringMatching(/^cannot be changed: an account keeps the password/) },
         { field: 'theme_id', message: expect.any(String) },
       ]),
     );

@@ -1,13 +1,15 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStack } from '../support/stack.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REAL_ADDRESS_LIMITS, startStack } from '../support/stack.js';
+import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
+import { killChildren, run, start } from '../support/child-process.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
-  stack = await startStack({ METRICS_TOKEN: 'operators-metrics-token' });
+  stack = await startStack({ METRICS_TOKEN: 'operators-metrics-token', ...REAL_ADDRESS_LIMITS, MESSAGE_RATE_LIMIT: 123 });
 });
 afterAll(() => stack?.stop());
+afterEach(killChildren);
 
 describe('GET /api/v1/openapi.json', () => {
   it('is OpenAPI 3.1 covering every route, with request schemas from the validating zod schemas', async () => {
@@ -27,22 +29,120 @@ describe('GET /api/v1/openapi.json', () => {
     expect(register.responses['429']).toBeDefined();
     expect(res.body.paths['/api/v1/me'].get.security).toEqual([{ bearer: [] }]);
   });
+
+  it('is a valid OpenAPI 3.1 document, every $ref resolving to a schema of its own', async () => {
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    // no schema is only a reference to itself, and every reference names a schema that exists
+    const schemas = doc.components.schemas as Record<string, unknown>;
+    for (const [name, schema] of Object.entries(schemas)) expect(schema, name).not.toEqual({ $ref: `#/components/schemas/${name}` });
+    for (const [, name] of JSON.stringify(doc).matchAll(/"#\/components\/schemas\/([^"]+)"/g)) expect(schemas[name!], name).toBeDefined();
+    expect(schemas.Error).toMatchObject({ type: 'object', required: ['error'] });
+  });
+
+  it('documents query parameters with the type they stand for, and WebSocket routes with only what they answer', async () => {
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const limit = doc.paths['/api/v1/matches'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+    expect(limit.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, description: expect.any(String) });
+    for (const path of ['/api/v1/ws', '/api/v1/spectator/stream']) {
+      const responses = doc.paths[path].get.responses;
+      // a socket route never answers 413, 415 or 507; its refusals are the upgrade's
+      expect(Object.keys(responses).sort(), path).toEqual(path === '/api/v1/ws' ? ['101', '400', '401', '429', '503'] : ['101', '400', '429', '503']);
+      for (const [status, response] of Object.entries(responses)) {
+        expect((response as { description: string }).description, `${path} ${status}`).not.toMatch(/invalid_json|invalid_credentials|wrong credentials|Invalid JSON/);
+      }
+    }
+    const like = doc.paths['/api/v1/likes/{user_id}'].post;
+    expect(like.responses['409'].description).toMatch(/idempotency_key_reused/);
+    expect(doc.components.schemas.LikeResult.required).toEqual(expect.arrayContaining(['outcome', 'note']));
+  });
 });
 
 describe('GET /skill.md', () => {
-  it('is a guide whose shell examples run verbatim against the service', async () => {
+  let guide: string;
+  beforeAll(async () => {
     const res = await stack.api.get('/skill.md', { headers: { host: `127.0.0.1:${stack.app.port}` } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/text\/markdown/);
-    const blocks = [...res.text.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
-    expect(blocks.length).toBeGreaterThanOrEqual(3);
-    // Run every block in order in one bash session, as an agent pasting them would.
-    const script = `set -euo pipefail\n${blocks.join('\n')}`;
-    const { stdout } = await promisify(execFile)('bash', ['-c', script], { timeout: 60_000 });
-    expect(stdout).not.toMatch(/"error"/);
-    expect(stdout).toMatch(/"is_agent":true/);
-    expect(stdout).toMatch(/origami/);
-    expect(stdout).toMatch(/204\s*$/);
+    guide = res.text;
+  });
+  const blocks = (lang: string) => [...guide.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+
+  /** Every shell block in order in one bash session, as an agent pasting them would; nothing added. */
+  const runGuide = () => run('bash', ['-c', blocks('bash').join('\n')], {}, 60_000);
+
+  it('runs verbatim twice in a row from one address under the real registration limit; a third run stops at the refused registration, saying why', async () => {
+    expect(blocks('bash').length).toBeGreaterThanOrEqual(6);
+    for (const round of [1, 2]) {
+      const { code, stdout, stderr } = await runGuide();
+      expect(code, `run ${round}: ${stderr}`).toBe(0);
+      expect(stdout).not.toMatch(/"error"/);
+      expect(stdout).toMatch(/"is_agent":true/);
+      expect(stdout).toMatch(/origami/);
+      expect(stdout).toMatch(/"outcome":"recorded"/);
+      expect(stdout).toMatch(/"body":"Hi Bo! Fancy some jazz, then a game of chess\?","created_at":"[^"]+","shared_interests_mentioned":\["chess","jazz"\]/);
+      expect(stdout).toMatch(/logged out\s*$/);
+    }
+    // 5 registrations a minute from one address: the third run's first is the fifth, its second is refused
+    const third = await runGuide();
+    expect(third.code).not.toBe(0);
+    expect(third.stderr).toMatch(/^POST \/api\/v1\/agents\/register failed with HTTP 429: \{"error":\{"code":"rate_limited","message":"Too many registrations from this address; wait \d+ seconds/m);
+    expect(third.stdout).toMatch(/registered as user \d+/);
+    // it stopped at that failure: nothing after it ran, and no later call complains about a bad token
+    expect(third.stdout).not.toMatch(/"outcome"|logged out/);
+    expect(third.stderr).not.toMatch(/Bearer|401/);
+  });
+
+  it('stops at once with the reason when the first registration is refused', async () => {
+    // the window is full now (see above): the very first call fails, and nothing runs on with an empty token
+    const { code, stdout, stderr } = await runGuide();
+    expect(code).not.toBe(0);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^POST \/api\/v1\/agents\/register failed with HTTP 429: .*rate_limited/)]);
+    expect(stdout).toBe('');
+  });
+
+  it('states the limits this service runs with', () => {
+    expect(guide).toContain('| registrations per client address | 5 per minute, every attempt counts (failed and refused ones too) | 429 |');
+    expect(guide).toContain('| messages sent per account | 123 per minute | 429, nothing stored |');
+    expect(guide).toContain('| token lifetime | 24 hours | 401 |');
+    expect(guide).toMatch(/Retry-After/);
+    for (const type of ['match.created', 'message.created', 'match.ended', 'like.received', 'replay.truncated']) expect(guide).toContain(`| \`${type}\` |`);
+    for (const code of [4008, 1012, 1011, 1001, 4001, 4003]) expect(guide).toContain(`| ${code} |`);
+    // what surprises otherwise: how score is made, where kind goes, and the swipes that change nothing
+    expect(guide).toContain('`ln(1 + agents in the pool / agents holding that interest)`');
+    expect(guide).toContain('`kind` is a **query parameter**');
+    expect(guide).toMatch(/\| `match_kept` \| you passed on someone you are matched with: the pass is stored but the match stays/);
+    expect(guide).toMatch(/\| `pair_ended` \| you liked someone after an unmatch: stored, and nothing else happens/);
+    expect(guide).toMatch(/Node 20 has none without a flag/);
+  });
+
+  it('has Node.js and Python clients that print a stream\'s events, resume with since, and stop on a revoked token', async () => {
+    const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
+    await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
+    const match = (await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match;
+    await stack.api.post(`/api/v1/matches/${match.id}/messages`, { token: a.token, body: { body: 'Hello from the test' } });
+    const [js] = blocks('js');
+    const [py] = blocks('python');
+    const clients: Array<[string, string[]]> = [
+      ['node', ['--input-type=module', '-e', js!]],
+      ['python3', ['-c', py!]],
+    ];
+    for (const [command, args] of clients) {
+      const token = (await stack.app.tokens.issue(b.user_id, 'agent')).token;
+      const client = start(command, args, { BASE: stack.baseUrl, TOKEN: token, SINCE: '0' });
+      // (Python's json.dumps puts a space after ':' and ',')
+      await client.waitFor(/^message\.created .*"body": ?"Hello from the test"/m);
+      expect(client.stdout).toMatch(new RegExp(`^match\\.created \\{"id": ?${match.id}, ?"user": ?\\{"id": ?${a.user_id},`, 'm'));
+      // logging out revokes the token: the socket is closed with 4003 and the client stops, saying so
+      expect((await stack.api.post('/api/v1/auth/logout', { token })).status).toBe(204);
+      const { code, stderr } = await client.exited;
+      expect(code, command).toBe(1);
+      expect(stderr).toMatch(/closed 4003.*log in again/);
+    }
   });
 });
 

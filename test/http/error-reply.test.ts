@@ -25,8 +25,11 @@ describe('error replies', () => {
     const invalid = errorReply(errors.invalidField('age', 'must be a number'));
     expect(invalid.status).toBe(400);
     expect((invalid as { json: unknown }).json).toEqual({
-      error: { code: 'validation_failed', message: 'age: must be a number', details: [{ field: 'age', message: 'must be a number' }] },
+      error: { code: 'validation_failed', message: 'Invalid request: age must be a number.', details: [{ field: 'age', message: 'must be a number' }] },
     });
+    // one wording for every validation_failed, however many fields: the first three, then a count
+    const many = errors.validation(['a', 'b', 'c', 'd'].map((field) => ({ field, message: 'is required' })));
+    expect(many.message).toBe('Invalid request: a is required; b is required; c is required; and 1 more (see details).');
   });
 
   it('maps what is thrown to the catalogue: store down 503, store full 507, anything else 500', () => {

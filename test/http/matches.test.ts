@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, matchPartition } from '../../src/store/keys.js';
+import { matchShard } from '../../src/store/key-space.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
@@ -164,6 +165,8 @@ describe('errors', () => {
     ]) {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
+      // a user id passed for a match id is the likely mistake: the answer says where match ids come from
+      expect(res.body.error.message).toMatch(/^No such match of yours with this id\. Pass a match id .*GET \/api\/v1\/matches.*not a user id\.$/);
     }
     expect((await stack.api.get('/api/v1/matches/abc', { token: a.token })).status).toBe(400);
     expect((await stack.api.get(`/api/v1/matches/${matchId}`)).status).toBe(401);
@@ -208,7 +211,7 @@ describe('errors', () => {
   });
 
   it('with an Idempotency-Key, a retry (even a concurrent one) writes the message once', async () => {
-    const headers = { 'Idempotency-Key': 'msg-7f3a' };
+    const headers = { 'Idempotency-Key': '5c9e7a13-2f48-4d6b-8e01-b3a4c7d92f65' };
     const [one, two] = await Promise.all([send(a, matchId, 'only once', headers), send(a, matchId, 'only once', headers)]);
     const three = await send(a, matchId, 'only once', headers);
     expect([one.status, two.status, three.status]).toEqual([201, 201, 201]);
@@ -219,5 +222,28 @@ describe('errors', () => {
     // the key is the sender's: the other user with the same key sends a new message
     const other = await send(b, matchId, 'only once', headers);
     expect(other.body.id).not.toBe(one.body.id);
+  });
+
+  it('refuses an Idempotency-Key sent again with another body with 409, storing nothing', async () => {
+    const headers = { 'Idempotency-Key': 'a41b6e0d-97c2-4f35-8d1e-6b2c0f7a9e58' };
+    const first = await send(a, matchId, 'first words', headers);
+    expect(first.status).toBe(201);
+    const reused = await send(a, matchId, 'other words', headers);
+    expect(reused.status).toBe(409);
+    expect(reused.body.error).toMatchObject({ code: 'idempotency_key_reused', message: expect.stringMatching(/different message body.*new key/) });
+    const page = await thread(b, matchId, '?limit=100');
+    expect(page.body.items.filter((m: { body: string }) => m.body === 'other words')).toHaveLength(0);
+    // the same body (after trimming) is the same request
+    expect((await send(a, matchId, '  first words  ', headers)).body).toEqual(first.body);
+  });
+
+  it('answers a key recorded before request fingerprints were kept with its message, whatever the body', async () => {
+    const headers = { 'Idempotency-Key': 'e2c47b90-6a1f-4d38-9b5e-0f7d3a8c2e16' };
+    const first = await send(a, matchId, 'from before', headers);
+    const key = keys.idempotency('agent', matchShard(matchId), a.user_id, `matches/${matchId}/messages`, headers['Idempotency-Key']);
+    await stack.app.redis.set(key, JSON.stringify(first.body), 'EX', 60); // the message alone, as such a record held
+    const again = await send(a, matchId, 'another body', headers);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
   });
 });

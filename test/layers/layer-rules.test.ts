@@ -37,6 +37,7 @@ const layered = {
   'src/realtime/sockets.ts': "import { metrics } from '../http/metrics.js';\nexport const sockets = metrics;\n",
   'src/app.ts': "import { Users } from './store/users.js';\nimport { Accounts } from './services/accounts.js';\nimport { routes } from './http/routes/account-routes.js';\nexport const app = routes(new Accounts(new Users()));\n",
   'src/main.ts': "import { app } from './app.js';\nconsole.log(app);\n",
+  'src/mcp/tools.ts': "import type { Pool } from '../domain/pool.js';\nexport const pools: Pool[] = ['agent'];\n",
 };
 
 describe('layer rules (npm run lint:layers)', () => {
@@ -56,6 +57,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
       'src/realtime/replay.ts': "import type { Users } from '../store/users.js';\nexport const replay = (users: Users) => users;\n",
       'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
+      'src/mcp/tools.ts': "import { Accounts } from '../services/accounts.js';\nexport const tools = Accounts;\n",
       'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
       'src/store/redis.ts': "export const createRedis = () => ({});\n",
       'src/services/direct.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../store/redis.js';\nexport const open = (): Redis => createRedis() as Redis;\n",
@@ -87,6 +89,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/services-know-no-transport: src\/services\/listener\.ts → (node:)?http\b/);
     expect(output).toMatch(/redis-only-in-store: src\/services\/direct\.ts → ioredis/);
     expect(output).toMatch(/only-the-composition-opens-connections: src\/services\/direct\.ts → src\/store\/redis\.ts/);
+    expect(output).toMatch(/mcp-is-an-api-client: src\/mcp\/tools\.ts → src\/services\/accounts\.ts/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);

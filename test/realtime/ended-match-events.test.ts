@@ -64,7 +64,7 @@ describe('an ended match', () => {
     const now = new Date();
     const draft = { match_id: matchId, sender_id: a.user_id, body: 'late', created_at: now.toISOString(), shared_interests_mentioned: [] };
     const outcome = await stack.app.messages.append('agent', match, draft, now);
-    const messageId = outcome.status === 'not_found' ? 0 : outcome.message.id;
+    const messageId = 'message' in outcome ? outcome.message.id : 0;
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: a.token })).status).toBe(204);
 
     await stack.app.outbox.sweep(0);

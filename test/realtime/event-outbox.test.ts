@@ -42,7 +42,7 @@ async function commitMessage(stack: Stack, match: Match, senderId: number, body:
   const now = new Date();
   const draft = { match_id: match.id, sender_id: senderId, body, created_at: now.toISOString(), shared_interests_mentioned: [] };
   const outcome = await stack.app.messages.append('agent', match, draft, now, idempotencyKey);
-  if (outcome.status === 'not_found') throw new Error('match not found');
+  if (!('message' in outcome)) throw new Error(`not appended: ${outcome.status}`);
   return outcome.message;
 }
 

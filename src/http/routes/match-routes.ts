@@ -85,7 +85,7 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
         tags: ['messages'],
         body: newMessageSchema,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
-        errors: [400, 404, 413, 415, 429, 507],
+        errors: [400, 404, 409, 413, 415, 429, 507],
       },
       handler: async (req) => {
         await limits.take('message', req.auth);

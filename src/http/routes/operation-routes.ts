@@ -2,14 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors } from '../../domain/errors.js';
 import type { Metrics } from '../metrics.js';
 import { buildOpenApi } from '../openapi.js';
-import { skillGuide } from '../skill-guide.js';
+import { skillGuide, type GuideLimits } from '../skill-guide.js';
 import { json, type Route } from '../types.js';
 
 /**
  * `storeAnswers`: resolves once Redis answers a ping. `metricsToken`: the operators' bearer secret; without
- * one, /metrics is not served at all.
+ * one, /metrics is not served at all. `guideLimits`: the settings /skill.md states (the defaults otherwise).
  */
-type Deps = { storeAnswers: () => Promise<unknown>; metrics: Metrics; routes: () => Route[]; metricsToken?: string };
+type Deps = { storeAnswers: () => Promise<unknown>; metrics: Metrics; routes: () => Route[]; metricsToken?: string; guideLimits?: GuideLimits };
 
 /** Compares digests, so the time taken says nothing about how much of the token was right. */
 function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
@@ -20,7 +20,7 @@ function bearerMatcher(token: string): (authorization: string | undefined) => bo
   };
 }
 
-export function operationRoutes({ storeAnswers, metrics, routes, metricsToken }: Deps): Route[] {
+export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, guideLimits }: Deps): Route[] {
   let openapi: string | undefined;
   const metricsRoute: Route[] = [];
   if (metricsToken) {
@@ -70,7 +70,7 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken }:
         const given = req.headers.host ?? '';
         const host = /^[\w.:[\]-]{1,255}$/.test(given) ? given : 'localhost:8080';
         const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-        return { status: 200, text: skillGuide(`${proto}://${host}`), contentType: 'text/markdown; charset=utf-8' };
+        return { status: 200, text: skillGuide(`${proto}://${host}`, guideLimits), contentType: 'text/markdown; charset=utf-8' };
       },
     },
   ];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as profile from '../../domain/profile.js';
 import { SWIPE_KINDS } from '../../domain/swipe-kinds.js';
+import { SWIPE_OUTCOMES } from '../../services/swipe-service.js';
 
 /** Response shapes, for the OpenAPI document. */
 export const tokenSchema = z
@@ -54,7 +55,12 @@ export const likeResultSchema = z
       kind: z.enum(SWIPE_KINDS),
       created_at: z.string(),
     }),
-    matched: z.boolean(),
+    matched: z.boolean().meta({ description: 'True when you and this user are matched now (a new or an existing match, in `match`).' }),
     match: matchSchema.nullable(),
+    outcome: z.enum(SWIPE_OUTCOMES).meta({
+      description:
+        'What the swipe did. recorded: stored, no match (a like waits for a like back). matched: this like created the match. already_matched: you were matched before, nothing changed. match_kept: a pass on someone you are matched with; stored, the match stays (unmatch with DELETE /api/v1/matches/{id}). pair_ended: a like on a pair that was unmatched; stored, the pair never matches again.',
+    }),
+    note: z.string().meta({ description: 'The outcome as a sentence, with what to do next.' }),
   })
   .meta({ id: 'LikeResult' });

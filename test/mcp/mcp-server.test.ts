@@ -1,0 +1,177 @@
+import { resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent, registrationBody } from '../support/accounts.js';
+import { killChildren, spawnTsx } from '../support/child-process.js';
+import { eventually } from '../support/eventually.js';
+import { startStack } from '../support/stack.js';
+
+const repo = resolve(import.meta.dirname, '../..');
+const ENTRY = 'src/mcp/main.ts';
+
+let stack: Awaited<ReturnType<typeof startStack>>;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  killChildren();
+});
+afterAll(() => stack?.stop());
+
+/** An MCP client with the server as a child process on stdio, started through its real entry point. */
+async function connect(env: Record<string, string> = {}): Promise<Client> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', ENTRY],
+    cwd: repo,
+    env: { AGENT_MATCH_URL: stack.baseUrl, LOG_LEVEL: 'warn', ...env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'agent-match-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they check
+type Result = CallToolResult & { structuredContent?: any };
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Result> {
+  return (await client.callTool({ name, arguments: args })) as Result;
+}
+
+/** The API's answer, from a successful call (its text and structured content agree). */
+async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await call(client, name, args);
+  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
+  const [content] = result.content;
+  expect(JSON.parse(content?.type === 'text' ? content.text : 'null')).toEqual(result.structuredContent);
+  return result.structuredContent;
+}
+
+describe('MCP server (stdio)', () => {
+  it('lists a tool per agent-facing endpoint, each with the JSON Schema of what the API accepts', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(
+      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'read_messages', 'register', 'send_message', 'swipe', 'unmatch', 'update_profile'].sort(),
+    );
+    const register = tools.find((tool) => tool.name === 'register')!;
+    expect(register.inputSchema.required).toEqual(['email', 'password', 'display_name', 'birthdate', 'gender']);
+    expect(register.inputSchema.properties?.gender).toMatchObject({ enum: ['man', 'woman', 'nonbinary', 'other'] });
+    expect(register.inputSchema.properties?.theme_id).toMatchObject({ type: 'integer', minimum: 1, maximum: 6 });
+    expect(register.inputSchema).toMatchObject({ additionalProperties: false });
+    const swipe = tools.find((tool) => tool.name === 'swipe')!;
+    expect(swipe.inputSchema.properties?.kind).toMatchObject({ enum: ['like', 'pass', 'super_like'] });
+    expect(swipe.inputSchema.required).toEqual(['user_id', 'kind']);
+    expect(tools.find((tool) => tool.name === 'unmatch')!.annotations).toMatchObject({ destructiveHint: true });
+  });
+
+  it('lets two agents register, match and talk, and each read what happened through events', async () => {
+    const [ada, bo] = await Promise.all([connect(), connect()]);
+    const adaAccount = await ok(ada, 'register', registrationBody({ display_name: 'Ada', interests: 'chess, jazz' }));
+    const boAccount = await ok(bo, 'register', registrationBody({ display_name: 'Bo', interests: ['jazz', 'tea'] }));
+    expect(adaAccount).toMatchObject({ token_type: 'Bearer', user_id: expect.any(Number) });
+
+    expect(await ok(ada, 'get_profile')).toMatchObject({ id: adaAccount.user_id, display_name: 'Ada', is_agent: true });
+    expect(await ok(bo, 'update_profile', { bio: 'Jazz first.' })).toMatchObject({ id: boAccount.user_id, bio: 'Jazz first.' });
+    expect((await ok(ada, 'feed', { limit: '100' })).items.map((entry: { user: { id: number } }) => entry.user.id)).toContain(boAccount.user_id);
+    expect((await ok(ada, 'browse', { interests: 'tea', limit: '100' })).items.map((user: { id: number }) => user.id)).toContain(boAccount.user_id);
+
+    expect(await ok(ada, 'swipe', { user_id: boAccount.user_id, kind: 'like' })).toMatchObject({ matched: false, match: null });
+    const liked = await ok(bo, 'swipe', { user_id: adaAccount.user_id, kind: 'like' });
+    expect(liked).toMatchObject({ matched: true, match: { shared_interests: ['jazz'] } });
+    const matchId: number = liked.match.id;
+
+    const hello = await ok(ada, 'send_message', { match_id: matchId, body: 'Hello Bo! Jazz tonight?' });
+    expect(hello).toMatchObject({ match_id: matchId, sender_id: adaAccount.user_id, shared_interests_mentioned: ['jazz'] });
+    await ok(bo, 'send_message', { match_id: matchId, body: 'Gladly.' });
+    expect((await ok(bo, 'read_messages', { match_id: matchId })).items.map((m: { body: string }) => m.body)).toEqual(['Hello Bo! Jazz tonight?', 'Gladly.']);
+    expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, user: { id: adaAccount.user_id }, last_message: { body: 'Gladly.' } }]);
+
+    // Bo's first call reads every kept event; the next one, from the cursor the first returned, nothing.
+    const first = await ok(bo, 'events');
+    expect(first.events.map((event: { type: string }) => event.type)).toEqual(['match.created', 'message.created', 'message.created']);
+    expect(first.events[0].data).toMatchObject({ id: matchId, user: { id: adaAccount.user_id } });
+    expect(first.events[1].data).toMatchObject({ id: hello.id, body: 'Hello Bo! Jazz tonight?' });
+    expect(first.next_cursor).toBe(first.events[2].id);
+    expect(await ok(bo, 'events')).toEqual({ events: [], next_cursor: first.next_cursor });
+    // An explicit cursor reads from there, whatever the session remembers.
+    const fromMatch = await ok(bo, 'events', { since: first.events[0].id, limit: 1 });
+    expect(fromMatch).toEqual({ events: [first.events[1]], next_cursor: first.events[1].id });
+
+    // With wait_seconds, a call that finds nothing waiting returns the next event as it happens: the
+    // message is sent once its socket is open (the earlier calls' sockets are closed).
+    const openSockets = () => stack.app.realtime.sockets!.size;
+    await eventually('the earlier event sockets closed', () => openSockets() === 0);
+    const waiting = ok(bo, 'events', { since: first.next_cursor, wait_seconds: 20 });
+    await eventually('the waiting call connected', () => openSockets() === 1);
+    await ok(ada, 'send_message', { match_id: matchId, body: 'See you at nine.' });
+    const live = await waiting;
+    expect(live.events).toMatchObject([{ type: 'message.created', data: { body: 'See you at nine.' } }]);
+
+    expect(await ok(ada, 'unmatch', { match_id: matchId })).toEqual({ unmatched: true, match_id: matchId });
+    expect((await ok(ada, 'list_matches')).items).toEqual([]);
+    const ended = await ok(bo, 'events', { since: live.next_cursor });
+    expect(ended.events).toMatchObject([{ type: 'match.ended', data: { match_id: matchId } }]);
+    // Two server processes and a score of calls, each events call closing after a quiet half second: room for a busy machine.
+  }, 60_000);
+
+  it("answers a refused call with the API's status, error code, message and details", async () => {
+    const client = await connect();
+    const tooYoung = registrationBody({ birthdate: '2020-02-30' });
+    const refused = await call(client, 'register', tooYoung);
+    const api = await stack.api.post('/api/v1/agents/register', { body: tooYoung });
+    expect(api.status).toBe(400);
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toEqual({ status: 400, ...api.body });
+    expect(refused.structuredContent.error).toMatchObject({ code: 'validation_failed', details: [{ field: 'birthdate', message: expect.stringMatching(/real calendar date/) }] });
+    expect(refused.content).toEqual([{ type: 'text', text: JSON.stringify(refused.structuredContent) }]);
+
+    // Before register or login the session has no token: the API's own 401.
+    const anonymous = await call(client, 'list_matches');
+    const api401 = await stack.api.get('/api/v1/matches');
+    expect(anonymous).toMatchObject({ isError: true, structuredContent: { status: 401, ...api401.body } });
+
+    await ok(client, 'login', { email: (await registerAgent(stack.api)).email, password: 'Sturdy-Pass-42' });
+    const missing = await call(client, 'read_messages', { match_id: 987_654 });
+    expect(missing).toMatchObject({ isError: true, structuredContent: { status: 404, error: { code: 'not_found' } } });
+    const badId = await call(client, 'unmatch', { match_id: -1 });
+    expect(badId.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id' }] } });
+    const unknownField = await call(client, 'update_profile', { email: 'new@example.com' });
+    expect(unknownField.structuredContent.error.details).toEqual([{ field: 'email', message: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)' }]);
+
+    // The events socket's refusal is the API's too.
+    const badSince = await call(client, 'events', { since: 'yesterday' });
+    expect(badSince).toMatchObject({ isError: true, structuredContent: { status: 400, error: { code: 'validation_failed', details: [{ field: 'since' }] } } });
+  });
+
+  it('acts with AGENT_MATCH_TOKEN from the start', async () => {
+    const account = await registerAgent(stack.api, { display_name: 'Preset' });
+    const client = await connect({ AGENT_MATCH_TOKEN: account.token });
+    expect(await ok(client, 'get_profile')).toMatchObject({ id: account.user_id, display_name: 'Preset', email: account.email });
+  });
+
+  it("is configured as /skill.md shows, with the service's own URL", async () => {
+    const guide = await stack.api.get('/skill.md', { headers: { host: new URL(stack.baseUrl).host } });
+    const block = /```json\n([\s\S]*?)```/.exec(guide.text)?.[1];
+    const entry = JSON.parse(block ?? 'null').mcpServers['agent-match'];
+    expect(entry).toMatchObject({ command: 'node', args: [expect.stringMatching(/\/dist\/mcp\/main\.js$/)] });
+    const client = await connect({ ...entry.env });
+    expect(await ok(client, 'register', registrationBody({ display_name: 'Guided' }))).toMatchObject({ user_id: expect.any(Number) });
+  });
+
+  it('refuses to start without AGENT_MATCH_URL, saying so on stderr', async () => {
+    const child = spawnTsx([ENTRY], { AGENT_MATCH_URL: '' });
+    await child.waitFor(/AGENT_MATCH_URL/);
+    expect(await child.exited).toBe(2);
+    const bad = spawnTsx([ENTRY], { AGENT_MATCH_URL: 'ftp://example.com' });
+    expect(await bad.exited).toBe(2);
+    expect(bad.output()).toMatch(/AGENT_MATCH_URL must be the http\(s\) base URL/);
+  });
+});
