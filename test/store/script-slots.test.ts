@@ -24,6 +24,8 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   browse: { slots: 'many-slots', why: "the pool's user index, the birthdate index, the profile cards and the filters' index sets" },
   close_thread: { slots: 'one-slot' },
   create_user: { slots: 'many-slots', why: "the e-mail key, the account, the pool's user index and the discovery indexes" },
+  create_webhook: { slots: 'one-slot' },
+  delete_webhook: { slots: 'one-slot' },
   dropped_targets: { slots: 'many-slots', why: "the dropped interest's set, the pool's feed floors and the account's interest sets" },
   end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
@@ -34,6 +36,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   read_feed: { slots: 'many-slots', why: "the account's feed and swipes, the pool's user index, ranked set and profile cards" },
   record_swipe: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'many-slots', why: "the pool's feed floors and each owner's feed and swipes" },
+  update_webhook: { slots: 'one-slot' },
   update_profile: { slots: 'many-slots', why: "the account, the pool's profile cards and birthdate index and the index sets left and joined" },
 };
 
@@ -141,7 +144,7 @@ let stack: Awaited<ReturnType<typeof startStack>>;
 let recorder: ScriptCallRecorder;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ WEBHOOK_ALLOW_PRIVATE: true });
   recorder = await ScriptCallRecorder.start(stack.redis.url!);
 });
 
@@ -197,6 +200,11 @@ async function driveRepresentativeFlow() {
   ok(204, await api.delete(`/api/v1/matches/${matchId}`, { token: bo.token }));
   await socket.waitForFrame((frame) => frame.type === 'match.ended');
   socket.ws.close();
+
+  const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
+  ok(201, hook);
+  ok(200, await api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token, body: { enabled: false } }));
+  ok(204, await api.delete(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token }));
 
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 export type Received = { headers: Record<string, string>; body: string; frame: { id: string; type: string; at: string; data: Record<string, unknown> }; receivedAt: number };
 
 /** What the receiver answers to one request: a status (after `delayMs`), or nothing at all (`hang`). */
-export type Answer = { status: number; delayMs?: number; body?: string } | { hang: true };
+export type Answer = { status: number; delayMs?: number; body?: string; headers?: Record<string, string> } | { hang: true };
 
 /**
  * A real HTTP server on a free loopback port that records every webhook delivery and answers as the test
@@ -31,7 +31,7 @@ export async function startReceiver(answer: (received: Received, index: number) 
       const reply = respond(entry, received.length);
       received.push(entry);
       if ('hang' in reply) return void hanging.push(res);
-      const send = () => res.writeHead(reply.status, { 'content-type': 'text/plain' }).end(reply.body ?? 'ok');
+      const send = () => res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers }).end(reply.body ?? 'ok');
       if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
