@@ -35,7 +35,7 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /**
  * Checks a webhook URL when it is saved: http or https, no credentials, and (unless private destinations
- * are allowed) a host that resolves only to public addresses. Deliveries check the resolved address again.
+ * are allowed) a host that resolves only to public addresses (or not at all, yet). Deliveries check the resolved address again.
  */
 export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<URL> {
   let url: URL;
@@ -48,8 +48,8 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   if (url.username || url.password) throw new RefusedDestination('must not carry a user name or password');
   if (allowPrivate) return url;
   const host = bareHost(url);
+  // A name that does not resolve yet is accepted: every delivery connection checks the address it reaches.
   const addresses = isIP(host) ? [host] : await resolveAll(host);
-  if (addresses.length === 0) throw new RefusedDestination(`host ${host} does not resolve`);
   if (addresses.some(isPrivateAddress)) throw new RefusedDestination('must not point to a private, loopback or link-local address');
   return url;
 }

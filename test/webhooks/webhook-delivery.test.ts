@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
@@ -111,6 +112,14 @@ describe('webhook deliveries', () => {
     expect(verifyStandardWebhook(hook.secret, { ...delivery!, body: delivery!.body.replace('like.received', 'like.receivee') })).toBe(false);
     expect(verifyStandardWebhook(hook.secret, { ...delivery!, headers: { ...delivery!.headers, 'webhook-id': '1-0' } })).toBe(false);
     expect(verifyStandardWebhook((await createHook(ada, r.url)).secret, delivery!)).toBe(false);
+
+    // The few lines /skill.md shows, run as they are, verify the same delivery.
+    const guide = (await stack.api.get('/skill.md')).text;
+    const snippet = /```js\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('## Webhooks')))![1]!.replace(/^import .*\n/, '');
+    type Verify = (secret: string, headers: Record<string, string>, body: string) => boolean;
+    const guideVerify = new Function('createHmac', 'timingSafeEqual', `${snippet}; return verify;`)(createHmac, timingSafeEqual) as Verify;
+    expect(guideVerify(hook.secret, delivery!.headers, delivery!.body)).toBe(true);
+    expect(guideVerify(hook.secret, delivery!.headers, `${delivery!.body} `)).toBe(false);
 
     const [attempt] = await eventually('the logged attempt', async () => (await deliveries(bo, hook.id)).length === 1 && deliveries(bo, hook.id));
     expect(attempt).toMatchObject({ event_id: onSocket.id, event_type: 'like.received', attempt: 1, outcome: 'delivered', status: 200, error: null, next_retry_at: null });
