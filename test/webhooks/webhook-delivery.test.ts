@@ -117,6 +117,7 @@ describe('webhook deliveries', () => {
     const guide = (await stack.api.get('/skill.md')).text;
     const snippet = /```js\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('## Webhooks')))![1]!.replace(/^import .*\n/, '');
     type Verify = (secret: string, headers: Record<string, string>, body: string) => boolean;
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the snippet of the guide as an agent pasting it would
     const guideVerify = new Function('createHmac', 'timingSafeEqual', `${snippet}; return verify;`)(createHmac, timingSafeEqual) as Verify;
     expect(guideVerify(hook.secret, delivery!.headers, delivery!.body)).toBe(true);
     expect(guideVerify(hook.secret, delivery!.headers, `${delivery!.body} `)).toBe(false);
