@@ -28,10 +28,12 @@ export const webhooksScenario: Scenario = {
     let delivered = 0;
     let duplicates = 0;
     const seen = new Set<string>();
-    const receiver = await listen((id, body) => {
+    // Event ids are unique within an account's stream: a delivery is told apart by its webhook (path) and id.
+    const receiver = await listen((path, id, body) => {
       const now = performance.now();
-      if (seen.has(id)) return void duplicates++;
-      seen.add(id);
+      const key = `${path} ${id}`;
+      if (seen.has(key)) return void duplicates++;
+      seen.add(key);
       delivered++;
       const frame = JSON.parse(body) as { type: string; at: string };
       recorder.record('delivery: event committed → receiver', 200, Math.max(0, Date.now() - Date.parse(frame.at)), now);
@@ -43,7 +45,7 @@ export const webhooksScenario: Scenario = {
       const matches: Array<{ from: BenchAgent; matchId: number }> = [];
       for (let i = 0; i < pairs; i++) {
         const [from, to] = [agents[2 * i]!, agents[2 * i + 1]!];
-        const hook = await ctx.api.post(HOOKS, { token: to.token, body: { url: receiver.url, event_types: ['message.created'] } });
+        const hook = await ctx.api.post(HOOKS, { token: to.token, body: { url: `${receiver.url}/${i}`, event_types: ['message.created'] } });
         if (hook.status !== 201) {
           return { ...result, skipped: `the target refuses the bench's loopback webhook URL (${hook.status}); start it with WEBHOOK_ALLOW_PRIVATE=true` };
         }
@@ -106,13 +108,13 @@ export const webhooksScenario: Scenario = {
   },
 };
 
-/** The bench's receiver: answers 200 at once and hands each delivery (its webhook-id and body) to `onDelivery`. */
-async function listen(onDelivery: (id: string, body: string) => void): Promise<{ url: string; close: () => void }> {
+/** The bench's receiver: answers 200 at once and hands each delivery (its path, webhook-id and body) to `onDelivery`. */
+async function listen(onDelivery: (path: string, id: string, body: string) => void): Promise<{ url: string; close: () => void }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      onDelivery(String(req.headers['webhook-id'] ?? ''), Buffer.concat(chunks).toString('utf8'));
+      onDelivery(req.url ?? '', String(req.headers['webhook-id'] ?? ''), Buffer.concat(chunks).toString('utf8'));
       res.writeHead(200).end();
     });
   });
