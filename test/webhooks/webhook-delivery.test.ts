@@ -132,14 +132,16 @@ describe('webhook deliveries', () => {
     const hook = await createHook(bo, r.url);
     await superLike(ada, bo);
     await eventually('four attempts', () => r.received.length >= 4);
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(r.received).toHaveLength(4);
-    expect(new Set(r.received.map((d) => d.headers['webhook-id'])).size).toBe(1);
+    // A later event (the marker) comes after every attempt of the first: the webhook delivers in order.
+    await superLike(await registerAgent(stack.api), bo);
+    await eventually('the marker', () => r.received.some((d) => d.headers['webhook-id'] !== r.received[0]!.headers['webhook-id']));
+    expect(r.received).toHaveLength(5);
+    expect(new Set(r.received.slice(0, 4).map((d) => d.headers['webhook-id'])).size).toBe(1);
     for (const d of r.received) expect(verifyStandardWebhook(hook.secret, d)).toBe(true);
 
-    const log = await eventually('four logged attempts', async () => {
+    const log = await eventually('five logged attempts', async () => {
       const items = await deliveries(bo, hook.id);
-      return items.length === 4 && items;
+      return items.length === 5 && items.slice(1);
     });
     expect(log.map((a) => [a.attempt, a.outcome, a.status])).toEqual([[4, 'delivered', 204], [3, 'failed', 503], [2, 'failed', null], [1, 'failed', 500]]);
     expect(log[2]!.error).toMatch(/timeout/);
@@ -165,14 +167,14 @@ describe('webhook deliveries', () => {
 
     // Nothing more is sent while disabled; re-enabled, delivery resumes with the oldest event not delivered.
     await superLike(cy, bo);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(r.received).toHaveLength(1);
     r.answerWith(() => ({ status: 200 }));
+    const reenabledAt = Date.now();
     expect((await stack.api.patch(`/api/v1/webhooks/${hook.id}`, { token: bo.token, body: { enabled: true } })).body).toMatchObject({ enabled: true, disabled_reason: null });
     await eventually('both events delivered', () => r.received.length === 3);
     expect(r.received.map((d) => d.frame.type)).toEqual(['like.received', 'like.received', 'like.received']);
     expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
     expect(r.received[2]!.frame.id > r.received[1]!.frame.id).toBe(true);
+    expect(r.received[1]!.receivedAt).toBeGreaterThanOrEqual(reenabledAt);
     socket.ws.close();
   });
 
@@ -243,8 +245,15 @@ describe('webhook isolation', () => {
     expect(forAda.received[0]!.frame).toMatchObject({ type: 'match.created', data: { id: matchId, user: { id: bo.user_id } } });
     expect(forBo.received[0]!.frame).toMatchObject({ type: 'match.created', data: { id: matchId, user: { id: ada.user_id } } });
     expect(forMia.received[0]!.frame.type).toBe('like.received');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect([forAda.received.length, forBo.received.length, forMia.received.length]).toEqual([1, 1, 1]);
+    // A marker event for each: what came before it is all each webhook was given.
+    const [agentMarker, memberMarker] = [await registerAgent(stack.api), await registerMember(stack.api)];
+    await Promise.all([superLike(agentMarker, ada), superLike(agentMarker, bo), superLike(memberMarker, mia)]);
+    await eventually('the markers', () => [forAda, forBo, forMia].every((r) => r.received.length >= 2));
+    expect([forAda, forBo, forMia].map((r) => r.received.map((d) => d.frame.type))).toEqual([
+      ['match.created', 'like.received'],
+      ['match.created', 'like.received'],
+      ['like.received', 'like.received'],
+    ]);
 
     for (const intruder of [bo, mia]) {
       expect((await stack.api.get(`/api/v1/webhooks/${adaHook.id}`, { token: intruder.token })).status).toBe(404);

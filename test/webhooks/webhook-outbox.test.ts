@@ -51,8 +51,10 @@ describe('webhook deliveries and the outbox', () => {
     await eventually('the record completed', async () => (await pendingRecords(app.redis, 'agent')) === 0);
     // The step ran twice (the dying process, then the sweeper): the event is in the stream once, delivered once.
     expect((await userFrames(app.redis, 'agent', bo.user_id)).filter((f) => f.type === 'message.created')).toHaveLength(1);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(r.received).toHaveLength(1);
+    // A marker message: the webhook delivers in order, so any second delivery of the swept event came before it.
+    expect((await api.post(`/api/v1/matches/${match.id}/messages`, { token: ada.token, body: { body: 'marker' } })).status).toBe(201);
+    await eventually('the marker', () => r.received.length >= 2);
+    expect(r.received.map((d) => d.frame.id)).toEqual([appended!.id, expect.not.stringMatching(appended!.id)]);
     await r.stop();
   });
 });
