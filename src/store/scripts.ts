@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,28 +8,35 @@ const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua')
 
 export type ScriptName = string;
 
+type Source = { lua: string; sha: string };
+
 /**
- * The Lua scripts of `lua/`, defined once on a client with ioredis `defineCommand`: each is sent by SHA
- * (EVALSHA) and re-sent only when Redis answers NOSCRIPT. On a Redis Cluster, ioredis sends each call to the
- * master of its keys' slot (following MOVED and ASK), and each node caches the script on first use.
+ * The Lua scripts of `lua/`, each sent by SHA (EVALSHA) and re-sent whole (EVAL) only when Redis answers
+ * NOSCRIPT (a node that has not seen it yet, or restarted). They are plain EVALSHA commands rather than
+ * ioredis custom commands on purpose: ioredis knows where EVALSHA's keys are, so automatic pipelining
+ * groups each call with the other commands of its slot; on a Redis Cluster it reaches the master of that
+ * slot (following MOVED and ASK). A custom command would be grouped by its first argument, the key count.
  */
 export class Scripts {
-  private readonly names = new Set<string>();
+  private readonly sources = new Map<string, Source>();
 
   constructor(private readonly redis: RedisClient) {
     for (const file of readdirSync(LUA_DIR)) {
       if (!file.endsWith('.lua')) continue;
-      const name = file.slice(0, -'.lua'.length);
       const lua = readFileSync(join(LUA_DIR, file), 'utf8');
-      redis.defineCommand(commandName(name), { lua });
-      this.names.add(name);
+      this.sources.set(file.slice(0, -'.lua'.length), { lua, sha: createHash('sha1').update(lua).digest('hex') });
     }
   }
 
-  run<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
-    if (!this.names.has(name)) throw new Error(`unknown Lua script ${name}`);
-    const command = (this.redis as unknown as Record<string, (...a: unknown[]) => Promise<T>>)[commandName(name)]!;
-    return command.call(this.redis, keyList.length, ...keyList, ...args);
+  async run<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
+    const source = this.sources.get(name);
+    if (!source) throw new Error(`unknown Lua script ${name}`);
+    try {
+      return (await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args)) as T;
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return (await this.redis.eval(source.lua, keyList.length, ...keyList, ...args)) as T;
+    }
   }
 
   /** The same as `run` (the hottest paths once had a connection of their own); kept for its callers. */
@@ -36,5 +44,3 @@ export class Scripts {
     return this.run<T>(name, keyList, args);
   }
 }
-
-const commandName = (name: string) => `lua_${name.replace(/[^a-z0-9]/gi, '_')}`;
