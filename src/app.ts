@@ -54,6 +54,13 @@ import { DiscoveryService } from './services/discovery-service.js';
 import { FeedRanker } from './services/feed-ranker.js';
 import { DiscoveryIndex } from './store/discovery-index.js';
 import { FeedStore } from './store/feed-store.js';
+import { webhookRoutes } from './http/routes/webhook-routes.js';
+import { WebhookJobs } from './jobs/webhook-jobs.js';
+import { WebhookChains } from './services/webhook-chains.js';
+import { WebhookDeliverer, type RetryPolicy } from './services/webhook-deliverer.js';
+import { WebhookSender } from './jobs/webhook-sender.js';
+import { WebhookService } from './services/webhook-service.js';
+import { WebhookStore } from './store/webhook-store.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -92,6 +99,10 @@ export class Application {
   /** Discovery: feed and browse reads, and the ranking queue (plus a worker when EMBEDDED_WORKER). */
   discovery!: DiscoveryService;
   rankingJobs?: RankingJobs;
+  /** Webhooks: their CRUD, the delivery queue (plus a worker when EMBEDDED_WORKER). */
+  webhooks!: WebhookService;
+  webhookJobs?: WebhookJobs;
+  private webhookSender?: WebhookSender;
   port = 0;
   private stopping?: Promise<void>;
 
@@ -160,6 +171,7 @@ export class Application {
     this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
       .register(new MatchFollowUps(new MatchFollowUpStore(this.redis, this.scripts)))
       .register(this.accountIndexFollowUp);
+    await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);
@@ -180,6 +192,7 @@ export class Application {
       ...likeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
       ...spectatorRoutes({ spectator: this.spectator }),
+      ...webhookRoutes({ webhooks: this.webhooks }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
     ];
@@ -200,6 +213,26 @@ export class Application {
     return this;
   }
 
+  /** Webhook CRUD, their delivery chains fed by the follow-up steps that append events, and an embedded worker. */
+  private async startWebhooks(streams: EventStreams) {
+    const { config, logger } = this.options;
+    const store = new WebhookStore(this.redis, this.scripts);
+    const retry = webhookRetry(config);
+    this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), retry, logger });
+    const chains = new WebhookChains(store, this.webhookJobs.queue);
+    this.outbox.onUserEvents(chains);
+    this.webhooks = new WebhookService(store, chains, this.webhookJobs.queue, {
+      maxPerAccount: config.WEBHOOK_MAX_PER_ACCOUNT,
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
+    });
+    if (!config.EMBEDDED_WORKER) return;
+    this.webhookSender = webhookSender(config);
+    const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
+    const deliverer = new WebhookDeliverer(store, chains, streams, this.webhookSender, retry, count, logger);
+    await this.webhookJobs.startWorker(deliverer, { concurrency: config.WEBHOOK_CONCURRENCY, lockDurationMs: config.WEBHOOK_LOCK_MS, stalledIntervalMs: Math.ceil(config.WEBHOOK_LOCK_MS / 2) });
+  }
+
   /**
    * Graceful stop: no new connections, in-flight requests finish (for up to the grace period), then
    * Redis closes, for up to REDIS_CLOSE_TIMEOUT_MS (Redis may be unreachable); then its connections are cut.
@@ -209,6 +242,8 @@ export class Application {
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
       const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
       await settleBy(closeBy, this.rankingJobs?.stop());
+      await settleBy(closeBy, this.webhookJobs?.stop());
+      this.webhookSender?.close();
       await settleBy(closeBy, this.outboxSweeper?.stop());
       this.realtime?.stop();
       this.http?.close();
@@ -216,6 +251,7 @@ export class Application {
       this.eventLoopDelay.stop();
       await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit()]));
       this.rankingJobs?.disconnect();
+      this.webhookJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
     })();
@@ -233,9 +269,11 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
+    const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {
       stop: async () => {
         await jobs.stop();
+        await hooks.stop();
         await redis.quit().catch(() => redis.disconnect());
       },
     };
@@ -243,4 +281,24 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     redis.disconnect();
     throw error;
   }
+}
+
+const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
+const webhookSender = (config: Config) => new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: 64 * 1024, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+
+/** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
+export async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+  const store = new WebhookStore(redis, scripts);
+  const retry = webhookRetry(config);
+  const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), retry, logger });
+  const sender = webhookSender(config);
+  const chains = new WebhookChains(store, jobs.queue);
+  const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);
+  await jobs.startWorker(deliverer, { concurrency: config.WEBHOOK_CONCURRENCY, lockDurationMs: config.WEBHOOK_LOCK_MS, stalledIntervalMs: Math.ceil(config.WEBHOOK_LOCK_MS / 2) });
+  return {
+    stop: async () => {
+      await jobs.stop();
+      sender.close();
+    },
+  };
 }

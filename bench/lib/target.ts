@@ -70,6 +70,8 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     MAX_CONNECTIONS_PER_IP: '5000',
     // The spectator scenario holds about a thousand sockets per loopback address, past the default cap.
     WS_MAX_PER_IP: '100000',
+    // The webhooks scenario's receiver listens on a loopback address.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
   };
   delete env.REDIS_URL;
   delete env.REDIS_CLUSTER_NODES;

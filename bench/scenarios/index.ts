@@ -6,8 +6,9 @@ import { discoveryScenario } from './discovery.js';
 import { soakScenario } from './soak.js';
 import { spectatorScenario } from './spectator.js';
 import { swipesScenario } from './swipes.js';
+import { webhooksScenario } from './webhooks.js';
 
 /** Every scenario, in the order a full run takes them (later ones reuse agents the earlier ones made). */
-export const SCENARIOS: Scenario[] = [authScenario, discoveryScenario, swipesScenario, agentLifeScenario, spectatorScenario, soakScenario, discoveryScaleScenario, adversarialBrowseScenario];
+export const SCENARIOS: Scenario[] = [authScenario, discoveryScenario, swipesScenario, agentLifeScenario, webhooksScenario, spectatorScenario, soakScenario, discoveryScaleScenario, adversarialBrowseScenario];
 
 export const DEFAULT_SCENARIOS = SCENARIOS.map((s) => s.name);

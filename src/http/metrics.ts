@@ -66,6 +66,12 @@ export class Metrics {
     });
   }
 
+  /** A counter with one label, counted by the caller through the function returned. */
+  counter(name: string, help: string, label: string): (value: string) => void {
+    const counter = new Counter({ name, help, labelNames: [label], registers: [this.registry] });
+    return (value) => counter.inc({ [label]: value });
+  }
+
   get contentType(): string {
     return this.registry.contentType;
   }

@@ -11,6 +11,11 @@ import { streamAppends } from './stream-event-publisher.js';
 
 const SWEEP_BATCH = 200;
 
+/** Told, within the follow-up step, that events were appended to an account's stream (webhooks queue their deliveries). */
+export interface UserEventsListener {
+  eventsAppended(pool: Pool, userId: number): Promise<void>;
+}
+
 /**
  * Completes pending outbox records: carries out every effect of a record (each an idempotent step in one
  * hash slot: an event appended to a stream once, a match listed, a swipe applied to the swiper's keys, an
@@ -19,6 +24,7 @@ const SWEEP_BATCH = 200;
  */
 export class FollowUpRunner implements FollowUps {
   private readonly handlers = new Map<string, FollowUpHandler>();
+  private readonly appendListeners: UserEventsListener[] = [];
 
   constructor(
     private readonly records: OutboxRecords,
@@ -29,6 +35,15 @@ export class FollowUpRunner implements FollowUps {
 
   register(handler: FollowUpHandler): this {
     for (const type of handler.types) this.handlers.set(type, handler);
+    return this;
+  }
+
+  /**
+   * Runs `listener` as part of each step that appends events to accounts' streams, after the appends (also
+   * when a re-run finds them appended already): a crash before it finishes leaves the record to the sweeper.
+   */
+  onUserEvents(listener: UserEventsListener): this {
+    this.appendListeners.push(listener);
     return this;
   }
 
@@ -89,11 +104,16 @@ export class FollowUpRunner implements FollowUps {
     const users = new Map(known);
     const missing = profilesNeeded(events.map((e) => e.spec)).filter((id) => !users.has(id));
     for (const user of await this.users.findMany(pool, missing)) if (user) users.set(user.id, user);
+    const recipients = new Set<number>();
     const appends = events.flatMap(({ spec, step }) =>
-      buildEvents(pool, [spec], users).flatMap(({ event, at }) =>
-        streamAppends(event, at, spec.type === 'message.created' ? spec.match_id : undefined).map((entry) => this.streams.append(entry, `${step}@${entry.route}`)),
-      ),
+      buildEvents(pool, [spec], users).flatMap(({ event, at }) => {
+        for (const recipient of event.recipients) recipients.add(recipient);
+        return streamAppends(event, at, spec.type === 'message.created' ? spec.match_id : undefined).map((entry) => this.streams.append(entry, `${step}@${entry.route}`));
+      }),
     );
     await Promise.all(appends);
+    if (this.appendListeners.length > 0) {
+      await Promise.all([...recipients].flatMap((userId) => this.appendListeners.map((listener) => listener.eventsAppended(pool, userId))));
+    }
   }
 }

@@ -108,6 +108,12 @@ export const keys = {
   shardOutbox: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox`,
   /** Sorted set: the shard outbox's pending ids by commit time (ms), for the sweeper. */
   shardOutboxDue: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox:due`,
+  /** Set: the ids of an account's webhooks (at most WEBHOOK_MAX_PER_ACCOUNT). */
+  webhooks: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:webhooks:${id}`,
+  /** Hash: one webhook of an account (url, event types, secrets, enabled, delivery cursor in the account's stream). */
+  webhook: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook:${id}:${webhookId}`,
+  /** List: a webhook's most recent delivery attempts (JSON), newest first. */
+  webhookDeliveries: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-log:${id}:${webhookId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
   spectatorEvents: (pool: 'agent') => `${P}${pool}:${SPECTATOR_TAG}:events`,
 };

@@ -26,6 +26,8 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   claim_email: { slots: 'one-slot' },
   close_thread: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },
+  create_webhook: { slots: 'one-slot' },
+  delete_webhook: { slots: 'one-slot' },
   dropped_targets: { slots: 'one-slot' },
   end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
@@ -38,6 +40,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   record_swipe: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
   update_profile: { slots: 'one-slot' },
+  update_webhook: { slots: 'one-slot' },
 };
 
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
@@ -144,7 +147,7 @@ let stack: Awaited<ReturnType<typeof startStack>>;
 let recorder: ScriptCallRecorder;
 
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ WEBHOOK_ALLOW_PRIVATE: true });
   recorder = await ScriptCallRecorder.start(stack.redis.url!);
 });
 
@@ -202,6 +205,11 @@ async function driveRepresentativeFlow() {
   ok(204, await api.delete(`/api/v1/matches/${matchId}`, { token: bo.token }));
   await socket.waitForFrame((frame) => frame.type === 'match.ended');
   socket.ws.close();
+
+  const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
+  ok(201, hook);
+  ok(200, await api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token, body: { enabled: false } }));
+  ok(204, await api.delete(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token }));
 
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
 }

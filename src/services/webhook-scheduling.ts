@@ -1,0 +1,24 @@
+import type { Pool } from '../domain/pool.js';
+
+/**
+ * One delivery job: the next event (`eventId`) of a webhook's chain, or a test ping (`ping`: the frame to
+ * send). A chain has one job at a time: its id is `<webhook id>.<event id>`, so adding it twice is a no-op.
+ */
+export type DeliveryJob = { pool: Pool; userId: number; webhookId: string; eventId: string; ping?: string };
+
+/** Queues delivery jobs (jobs/webhook-queue.ts with BullMQ). */
+export interface DeliveryScheduler {
+  schedule(job: DeliveryJob): Promise<void>;
+}
+
+/** Counts deliveries by outcome (the metrics of src/http/metrics.ts). */
+export type DeliveryOutcome = 'delivered' | 'failed' | 'disabled_gone' | 'disabled_failing' | 'ping_delivered' | 'ping_failed';
+export type OutcomeCounter = (outcome: DeliveryOutcome) => void;
+
+/** One delivery's outcome: the receiver's status, or why there was none (timeout, refused, connection error). */
+export type SendResult = { status?: number; error?: string; latencyMs: number };
+
+/** Sends one signed delivery (jobs/webhook-sender.ts over HTTP). */
+export interface WebhookTransport {
+  send(url: string, secrets: readonly string[], messageId: string, body: string): Promise<SendResult>;
+}
