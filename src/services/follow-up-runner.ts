@@ -35,7 +35,7 @@ export class FollowUpRunner implements FollowUps {
   async complete(pool: Pool, pending: PendingRef, known?: Map<number, UserRecord>): Promise<void> {
     try {
       const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
-      if (record) await this.run(pool, pending.shard, pending.id, record, known);
+      if (record) await this.run(pool, pending.shard, pending.id, record, known, false);
     } catch (error) {
       this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the follow-up steps yet; the sweeper will');
     }
@@ -63,7 +63,11 @@ export class FollowUpRunner implements FollowUps {
     return counts.reduce((sum, n) => sum + n, 0);
   }
 
-  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Map<number, UserRecord>): Promise<void> {
+  /**
+   * Carries out a record's steps, then deletes it. The request path does not wait for the deletion (all
+   * its effects are in place by then); should it be lost, the sweeper runs the idempotent steps again.
+   */
+  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Map<number, UserRecord>, awaitDeletion = true): Promise<void> {
     const effects = JSON.parse(record) as Effect[];
     const steps: Promise<unknown>[] = [];
     const events: Array<{ spec: PendingEvent; step: string }> = [];
@@ -76,7 +80,9 @@ export class FollowUpRunner implements FollowUps {
     });
     if (events.length > 0) steps.push(this.appendEvents(pool, events, known));
     await Promise.all(steps);
-    await this.records.complete(pool, shard, pendingId);
+    const deleted = this.records.complete(pool, shard, pendingId);
+    if (awaitDeletion) return deleted;
+    deleted.catch((error: unknown) => this.logger.debug({ err: error, pool, pendingId }, 'pending record not deleted; the sweeper will'));
   }
 
   private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known?: Map<number, UserRecord>) {

@@ -36,9 +36,11 @@ export class OutboxRecords {
     return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i] }] : []));
   }
 
-  /** Deletes a record whose steps are all done (the due entry after the record, so a sweep never misses it). */
+  /**
+   * Deletes a record whose steps are all done: the record, then its due entry, sent together on the one
+   * connection of their slot, so Redis runs them in that order and a sweep never misses a record.
+   */
   async complete(pool: Pool, shard: number, pendingId: string): Promise<void> {
-    await this.redis.hdel(keys.shardOutbox(pool, shard), pendingId);
-    await this.redis.zrem(keys.shardOutboxDue(pool, shard), pendingId);
+    await Promise.all([this.redis.hdel(keys.shardOutbox(pool, shard), pendingId), this.redis.zrem(keys.shardOutboxDue(pool, shard), pendingId)]);
   }
 }
