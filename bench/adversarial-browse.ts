@@ -22,6 +22,7 @@ import { FeedRanker } from '../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../src/store/discovery-index.js';
 import { FeedStore } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
+import { ALL_PARTITIONS, indexPartition } from '../src/store/key-space.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { spawnTs, stopChild, waitForLine } from './lib/children.js';
 import { Histogram, summarize } from './lib/histogram.js';
@@ -112,8 +113,12 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
     log('marking every feed ranked (empty, so each job spreads into every sharer\'s feed), then timing ranking jobs ...');
     for (let i = 0; i < ids.length; i += 10_000) {
       const slice = ids.slice(i, i + 10_000);
-      await probe.zadd(keys.rankedFeeds('agent'), 'NX', ...slice.flatMap((id) => [Date.now(), id]));
-      await probe.zadd(keys.feedFloors('agent'), 'NX', ...slice.flatMap((id) => [0, id]));
+      for (const part of ALL_PARTITIONS) {
+        const mine = slice.filter((id) => indexPartition(id) === part);
+        if (mine.length === 0) continue;
+        await probe.zadd(keys.rankedFeeds('agent', part), 'NX', ...mine.flatMap((id) => [Date.now(), id]));
+        await probe.zadd(keys.feedFloors('agent', part), 'NX', ...mine.flatMap((id) => [0, id]));
+      }
     }
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const ranker = new FeedRanker(index, new FeedStore(app.redis, app.scripts), app.users);

@@ -26,6 +26,7 @@ import { FeedRanker } from '../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../src/store/discovery-index.js';
 import { FeedStore, type FeedPosition } from '../src/store/feed-store.js';
 import { keys } from '../src/store/keys.js';
+import { ALL_PARTITIONS, indexPartition } from '../src/store/key-space.js';
 import { queueConnections } from '../src/store/redis.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
@@ -180,7 +181,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     }
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const seededBytes = (await usedMemory(probe)) - baseline;
-    const topHolders = await probe.scard(keys.interestIndex('agent', interestName(1)));
+    const topHolders = await interestHolders(probe, interestName(1));
 
     // -- rank a sample, timed ----------------------------------------------------------------------
     const sampled = pick(ids, sample, random);
@@ -243,9 +244,9 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
       registerHistogram.record(performance.now() - started);
       const id = String(body.user_id);
-      await waitFor(() => probe.zscore(keys.rankedFeeds('agent'), id).then((s) => s !== null));
+      await waitFor(() => probe.zscore(keys.rankedFeeds('agent', indexPartition(id)), id).then((s) => s !== null));
       rankedHistogram.record(performance.now() - started);
-      await waitFor(() => probe.hexists(keys.spreadInterests('agent'), id).then((n) => n === 1));
+      await waitFor(() => probe.hexists(keys.spreadInterests('agent', indexPartition(id)), id).then((n) => n === 1));
       spreadHistogram.record(performance.now() - started);
     }
     await jobs.stop();
@@ -305,8 +306,12 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     log('marking every feed ranked, then timing whole jobs that must visit every sharer\'s feed ...');
     for (let i = 0; i < ids.length; i += 10_000) {
       const slice = ids.slice(i, i + 10_000);
-      await probe.zadd(keys.rankedFeeds('agent'), 'NX', ...slice.flatMap((id) => [Date.now(), id]));
-      await probe.zadd(keys.feedFloors('agent'), 'NX', ...slice.flatMap((id) => [0, id])); // empty feeds: room for anyone
+      for (const part of ALL_PARTITIONS) {
+        const mine = slice.filter((id) => indexPartition(id) === part);
+        if (mine.length === 0) continue;
+        await probe.zadd(keys.rankedFeeds('agent', part), 'NX', ...mine.flatMap((id) => [Date.now(), id]));
+        await probe.zadd(keys.feedFloors('agent', part), 'NX', ...mine.flatMap((id) => [0, id]));
+      }
     }
     const fullHistogram = new Histogram();
     let fullChanged = 0;
@@ -418,7 +423,16 @@ async function usedMemory(redis: Redis): Promise<number> {
 /** How many accounts share at least one of these interests (what a ranking unions). */
 async function unionSize(redis: Redis, interests: string[]): Promise<number> {
   if (interests.length === 0) return 0;
-  return (await redis.sunion(...interests.map((i) => keys.interestIndex('agent', i)))).length;
+  let total = 0;
+  for (const part of ALL_PARTITIONS) total += (await redis.sunion(...interests.map((i) => keys.interestIndex('agent', part, i)))).length;
+  return total;
+}
+
+/** How many accounts hold an interest, summed over the partitions. */
+async function interestHolders(redis: Redis, interest: string): Promise<number> {
+  let total = 0;
+  for (const part of ALL_PARTITIONS) total += await redis.scard(keys.interestIndex('agent', part, interest));
+  return total;
 }
 
 async function waitFor(probe: () => Promise<boolean>, ms = 30_000) {

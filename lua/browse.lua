@@ -1,6 +1,7 @@
 #!lua flags=no-writes
 --[[
-  One page of browse results: the pool's accounts that pass every filter, newest first (creation ms, then
+  One index partition's share of a page of browse results (src/store/discovery-index.ts runs it once per
+  partition and merges): the partition's accounts that pass every filter, newest first (creation ms, then
   id, descending), strictly after the cursor position, never the caller. A filter group is a run of index
   sets of which an account must be in at least one (a gender list; the interests in "any" mode; each
   interest alone in "all" mode; a city; a state); the optional birthdate range is one more filter.
@@ -17,10 +18,10 @@
   first. Either way candidates are checked a batch at a time (SMISMEMBER, ZMSCORE), the most selective
   filter first, and a batch is only started when the budget covers its worst case.
 
-  KEYS[1] pool:<pool>:users                 sorted set: id -> creation ms
-  KEYS[2] disc:<pool>:birth                 sorted set: id -> birthdate as YYYYMMDD
-  KEYS[3] disc:<pool>:cards                 hash: id -> profile card (read for the page's entries)
-  KEYS[4..] disc:<pool>:<index>:<value>     index sets, grouped by ARGV[7]
+  KEYS[1] <pool>:<part>:users               sorted set: id -> creation ms
+  KEYS[2] <pool>:<part>:disc:birth          sorted set: id -> birthdate as YYYYMMDD
+  KEYS[3] <pool>:<part>:disc:cards          hash: id -> profile card (read for the page's entries)
+  KEYS[4..] <pool>:<part>:disc:<index>:<v>  the partition's index sets, grouped by ARGV[7]
   ARGV[1] caller id
   ARGV[2] how many entries to return (one more than the page, to tell whether more follow)
   ARGV[3] cursor creation ms, or "+inf" to start from the newest
@@ -28,14 +29,15 @@
   ARGV[5] lowest birthdate YYYYMMDD, or "" for no age filter
   ARGV[6] highest birthdate YYYYMMDD
   ARGV[7] group sizes, comma-separated: how many consecutive KEYS, from KEYS[4], form each group
-  ARGV[8] the most accounts a driving filter may hold
-  ARGV[9] the budget: the most entries one call examines (at least one account is always examined)
+  ARGV[8] the most accounts a driving filter may hold (in this partition)
+  ARGV[9] the budget: the most entries one call examines (at least one account is always examined);
+          the caller gives each partition an equal share of the page's
 
   Returns {stop_ms, stop_id, examined, id_1, ms_1, card_1, id_2, ...} (a card is "" when missing): stop_ms
   and stop_id are "" unless the budget ended the page early (then they are the position to resume from);
   examined is how many entries the call examined.
 
-  Slot: several (pool:<pool>:users, disc:<pool>:birth, disc:<pool>:cards, index sets): not yet cluster-ready
+  Slot: one (hash of the index partition tag)
 ]]
 local users, birth = KEYS[1], KEYS[2]
 local self, want = ARGV[1], tonumber(ARGV[2])

@@ -1,35 +1,26 @@
 #!lua
 --[[
-  Creates an account if its e-mail is free: claims the e-mail, writes the account hash, adds the id to
-  its pool's index and puts it into its pool's discovery indexes (interest, gender, city and state sets,
-  the birthdate sorted set, the profile card), all or nothing.
+  Writes a new account and, in the same atomic step, a pending outbox record in the account's shard
+  holding the follow-up that puts the account into its pool's discovery indexes (lua/index_account.lua,
+  in the account's index partition: another hash slot). The caller reserved the e-mail before (its own
+  slot) and applies the follow-up right after; the outbox sweeper applies it if the caller could not.
 
-  KEYS[1] email:<lower-cased e-mail>
-  KEYS[2] user:<pool>:<id>
-  KEYS[3] pool:<pool>:users
-  KEYS[4] disc:<pool>:cards                 hash: id -> profile card (JSON)
-  KEYS[5] disc:<pool>:birth                 sorted set: id -> birthdate as YYYYMMDD
-  KEYS[6..]                                 the index sets the account belongs to
-  ARGV[1] "<pool>:<id>", the e-mail key's value
-  ARGV[2] id
-  ARGV[3] creation time in ms (the index score)
-  ARGV[4] the profile card
-  ARGV[5] birthdate as YYYYMMDD
-  ARGV[6..] the account's field/value pairs
+  KEYS[1] <pool>:<shard>:user:<id>          hash: the account
+  KEYS[2] <pool>:<shard>:outbox             hash: pending id -> record (JSON array of effects)
+  KEYS[3] <pool>:<shard>:outbox:due         sorted set: pending id -> commit ms
+  ARGV[1] pending id
+  ARGV[2] now, ms
+  ARGV[3] the record: a JSON array of effects ({"type":"account.indexed", ...})
+  ARGV[4..] the account's field/value pairs
 
-  Returns 1 when created, 0 when the e-mail is taken.
+  Returns 1 when created, 0 when an account with this id already exists (nothing written).
 
-  Slot: several (email:<e-mail>, user:<pool>:<id>, pool:<pool>:users, the indexes): not yet cluster-ready
+  Slot: one (hash of the account's shard tag)
 ]]
-if redis.call('SET', KEYS[1], ARGV[1], 'NX') == false then
+if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
-local id = ARGV[2]
-redis.call('HSET', KEYS[2], unpack(ARGV, 6))
-redis.call('ZADD', KEYS[3], ARGV[3], id)
-for i = 6, #KEYS do
-  redis.call('SADD', KEYS[i], id)
-end
-redis.call('ZADD', KEYS[5], ARGV[5], id)
-redis.call('HSET', KEYS[4], id, ARGV[4])
+redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1

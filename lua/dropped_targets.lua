@@ -4,11 +4,13 @@
   has to leave or move in: ranked owners (they have a floor) it now shares nothing with (score 0), or
   whose floor its new score beats (the rule of the spread targets of lua/rank_feed.lua, whose bounded
   ranking does not gather the holders of a dropped interest). One page per call, so the work of a call
-  stays bounded however common the interest.
+  stays bounded however common the interest. Runs per index partition: the partition's part of the
+  dropped interest's set, its floors and its part of the current interest sets (an owner's entries all
+  live in its partition), so the caller pages through every partition.
 
-  KEYS[1] disc:<pool>:interest:<dropped>    set paged through (read only)
-  KEYS[2] disc:<pool>:floors                sorted set: owner id -> floor of the owner's feed
-  KEYS[3..] disc:<pool>:interest:<name>     the candidate's current interest sets (read only)
+  KEYS[1] <pool>:<part>:disc:interest:<dropped>  set paged through (read only)
+  KEYS[2] <pool>:<part>:disc:floors              sorted set: owner id -> floor of the owner's feed
+  KEYS[3..] <pool>:<part>:disc:interest:<name>   the candidate's current interest sets (read only)
   ARGV[1] candidate id
   ARGV[2] SSCAN cursor ("0" to start)
   ARGV[3] page size (the SSCAN COUNT hint; at most a few thousand)
@@ -16,7 +18,7 @@
 
   Returns {next_cursor, owner_1, score_1, owner_2, ...}; next_cursor is "0" once the set is done.
 
-  Slot: several (the interest sets, disc:<pool>:floors): not yet cluster-ready
+  Slot: one (hash of the index partition tag)
 ]]
 local page = redis.call('SSCAN', KEYS[1], ARGV[2], 'COUNT', ARGV[3])
 local owners, out = page[2], {page[1]}

@@ -11,6 +11,7 @@ import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountLimits } from './services/account-limits.js';
+import { AccountIndexFollowUp } from './services/account-index-follow-up.js';
 import { AccountService } from './services/account-service.js';
 import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
@@ -44,6 +45,7 @@ import { assertSupportedRedis } from './store/redis-requirements-check.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
+import { AccountIndex } from './store/account-index.js';
 import { UserRepository } from './store/user-repository.js';
 import { discoveryRoutes } from './http/routes/discovery-routes.js';
 import { RankingJobs } from './jobs/ranking-jobs.js';
@@ -68,6 +70,8 @@ export class Application {
   tokens!: TokenService;
   accounts!: AccountService;
   users!: UserRepository;
+  /** Applies accounts' index entries in their partitions: the handler of `account.indexed` outbox effects. */
+  accountIndexFollowUp!: AccountIndexFollowUp;
   rateLimiter!: RateLimiter;
   /** Where domain events go (streams + live fan-out once realtime is wired). */
   events: EventPublisher = nullEventPublisher;
@@ -123,6 +127,7 @@ export class Application {
     this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
+    this.accountIndexFollowUp = new AccountIndexFollowUp(new AccountIndex(this.redis, this.scripts));
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
@@ -152,7 +157,9 @@ export class Application {
     });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
-    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger).register(new MatchFollowUps(new MatchFollowUpStore(this.redis, this.scripts)));
+    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
+      .register(new MatchFollowUps(new MatchFollowUpStore(this.redis, this.scripts)))
+      .register(this.accountIndexFollowUp);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);

@@ -17,8 +17,8 @@ const everyRequestFieldStored: [UnstoredFields] extends [never] ? true : Unstore
 void everyRequestFieldStored;
 
 /**
- * Told of every account created or changed (after the account and its discovery indexes were written
- * together), for follow-up work such as feed ranking.
+ * Told of every account created or changed (after the account was written and its index entries
+ * applied, or left pending for the outbox sweeper), for follow-up work such as feed ranking.
  */
 export interface ProfileListener {
   profileSaved(user: UserRecord, previous?: UserRecord): Promise<void>;

@@ -5,7 +5,7 @@ import type { RankingScheduler } from './feed-ranker.js';
 
 /**
  * Keeps feed ranking in step with accounts: a new account, or one whose interests changed, gets a ranking
- * job. (The browse and ranking indexes are written with the profile itself, see UserRepository.)
+ * job. (The browse and ranking indexes follow every account write, see UserRepository and AccountIndex.)
  */
 export class DiscoveryIndexer implements ProfileListener {
   constructor(

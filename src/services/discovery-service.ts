@@ -27,7 +27,11 @@ export type DiscoveryLimits = {
    */
   browseBudget?: number;
 };
-/** About 2–3 ms of Redis time at 100,000 agents on a busy 2-core machine (about 1 µs an entry; bench/adversarial-browse.ts). */
+/**
+ * About 2–3 ms of Redis time at 100,000 agents on a busy 2-core machine (about 1 µs an entry;
+ * bench/adversarial-browse.ts), over the whole page: each index partition's call gets an equal share
+ * (see browseShare in src/store/discovery-index.ts).
+ */
 export const BROWSE_BUDGET = 2_000;
 const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 3), browseDriverLimit: 5_000, browseBudget: BROWSE_BUDGET };
 /** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
@@ -96,11 +100,10 @@ export class DiscoveryService {
   async browse({ pool, userId }: Principal, filters: BrowseFilters, { limit, after }: PageRequest<BrowsePosition>): Promise<Page<PublicProfile, BrowsePosition>> {
     const birth = birthRange(filters);
     if (birth && birth.min > birth.max) return { items: [], next: null };
-    const groups = filterGroups(pool, filters);
     const result = await this.index.browse({
       pool,
       viewerId: userId,
-      groups,
+      groups: (part) => filterGroups(pool, part, filters),
       birth,
       want: limit + 1,
       after,

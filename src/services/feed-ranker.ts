@@ -2,6 +2,7 @@ import { interestWeight, RANKED_FEED_SIZE } from '../domain/discovery-scoring.js
 import { indexedProfile, type DiscoveryIndex } from '../store/discovery-index.js';
 import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
+import { ALL_PARTITIONS } from '../store/key-space.js';
 import type { UserRepository } from '../store/user-repository.js';
 
 /** Asks for an account's feed to be ranked (and the account spread into others' feeds) soon. */
@@ -13,17 +14,18 @@ export type RefreshOutcome = { candidates: number; targets: number; feedsChanged
 
 /**
  * What spreading into one feed costs, counted in entries (lua/spread_into_feeds.lua: about ten look-ups
- * and writes of a few entries each, maybe a new feed to create); one script call spreads into a step's
- * worth of feeds (20 at the default step).
+ * and writes of a few entries each, maybe a new feed to create); one script call spreads into at most
+ * a step's worth of feeds of one shard (20 at the default step).
  */
 const SPREAD_COST_PER_FEED = 100;
 
 /**
- * Ranks feeds. The work of a job is split into bounded Redis calls, one after another (none examines
- * more than a step of entries, RANK_STEP), so a job holds Redis for a millisecond or two at a time at
- * most, whatever the pool's size: gathering and scoring candidates, storing the feed
- * (lua/rank_feed.lua), sifting the holders of a dropped interest page by page, and spreading into other
- * feeds a chunk at a time.
+ * Ranks feeds. The work of a job is split into bounded Redis calls, each on one hash slot (none
+ * examines more than a step of entries, RANK_STEP), so a job holds Redis (or a cluster node) for a
+ * millisecond or two at a time at most, whatever the pool's size: gathering and scoring candidates over
+ * the index partitions, storing the feed (lua/rank_feed.lua) and its ranked mark and floor, sifting the
+ * holders of a dropped interest page by page in every partition, and spreading into other feeds, one
+ * call per owners' shard. Calls on different slots are sent together.
  */
 export class FeedRanker {
   constructor(
@@ -49,10 +51,12 @@ export class FeedRanker {
     // An owner found twice (a candidate that also held a dropped interest) has the same score both times.
     const byOwner = new Map([...ranked.targets, ...leaving].map((entry) => [entry.owner, entry] as const));
     const targets = [...byOwner.values()];
-    const chunk = Math.max(1, Math.floor(this.step / SPREAD_COST_PER_FEED));
+    const perCall = Math.max(1, Math.floor(this.step / SPREAD_COST_PER_FEED));
+    // Owners' feeds live in their shards: one bounded call per shard (at most perCall feeds each), a step's
+    // worth of owners' floors read at a time.
     let changed = 0;
-    for (let i = 0; i < targets.length; i += chunk) {
-      changed += await this.feeds.spread(pool, id, targets.slice(i, i + chunk), RANKED_FEED_SIZE);
+    for (let i = 0; i < targets.length; i += this.step) {
+      changed += await this.feeds.spread(pool, id, targets.slice(i, i + this.step), RANKED_FEED_SIZE, perCall);
     }
     await this.feeds.setSpreadInterests(pool, id, ranked.interests);
     return { candidates: ranked.candidates, targets: targets.length, feedsChanged: changed, rankMs, spreadMs: performance.now() - started - rankMs };
@@ -92,18 +96,24 @@ export class FeedRanker {
   }
 
   /**
-   * Every owner holding the dropped interest whose feed the account must leave or move in, page by page;
+   * Every owner holding the dropped interest whose feed the account must leave or move in, partition by
+   * partition and page by page;
    * a page's holders are each looked up in every current interest set, so pages shrink as interests grow.
    */
   private async droppedTargets(pool: Pool, id: number, dropped: string, interests: readonly string[], weights: readonly number[]) {
     const out: SpreadEntry[] = [];
     const pageSize = Math.max(10, Math.floor(this.step / (interests.length + 2)));
-    let cursor = '0';
-    do {
-      const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, cursor, pageSize);
-      out.push(...page.targets);
-      cursor = page.cursor;
-    } while (cursor !== '0');
+    // The partitions are sifted side by side, each a page at a time.
+    await Promise.all(
+      ALL_PARTITIONS.map(async (part) => {
+        let cursor = '0';
+        do {
+          const page = await this.feeds.droppedTargets(pool, id, dropped, interests, weights, part, cursor, pageSize);
+          out.push(...page.targets);
+          cursor = page.cursor;
+        } while (cursor !== '0');
+      }),
+    );
     return out;
   }
 }

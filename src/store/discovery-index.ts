@@ -2,6 +2,7 @@ import type { RedisClient } from './redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition } from './key-space.js';
 import { keys } from './keys.js';
 import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
@@ -23,30 +24,38 @@ export function indexedProfile(user: Pick<ProfileCard, 'interests' | 'gender' | 
 /** A browse filter: the account must be in at least one of the group's index sets. */
 export type FilterGroup = string[];
 
-/** The index sets behind browse filters: one group per filter (one per interest under interests_mode=all). */
-export function filterGroups(pool: Pool, filters: BrowseFilters): FilterGroup[] {
+/**
+ * The index sets of one partition behind browse filters: one group per filter (one per interest under
+ * interests_mode=all).
+ */
+export function filterGroups(pool: Pool, part: number, filters: BrowseFilters): FilterGroup[] {
   const groups: FilterGroup[] = [];
-  if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, g)));
+  if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, part, g)));
   if (filters.interests) {
-    const sets = filters.interests.map((i) => keys.interestIndex(pool, i));
+    const sets = filters.interests.map((i) => keys.interestIndex(pool, part, i));
     if (filters.interests_mode === 'all') groups.push(...sets.map((key) => [key]));
     else groups.push(sets);
   }
-  if (filters.city) groups.push([keys.cityIndex(pool, filters.city)]);
-  if (filters.state) groups.push([keys.stateIndex(pool, filters.state)]);
+  if (filters.city) groups.push([keys.cityIndex(pool, part, filters.city)]);
+  if (filters.state) groups.push([keys.stateIndex(pool, part, filters.state)]);
   return groups;
 }
 
 export type BrowseQuery = {
   pool: Pool;
   viewerId: number;
-  groups: FilterGroup[];
+  /** The filter groups over the index sets of a partition (the same filters in every partition). */
+  groups: (part: number) => FilterGroup[];
   birth?: { min: number; max: number };
   /** Entries wanted (the page size plus one). */
   want: number;
   after?: { ms: number; id: number };
+  /** A filter holding at most this many accounts over the whole pool is read whole (each partition reads its share). */
   driverLimit: number;
-  /** The most entries one call examines (see lua/browse.lua); a call that runs out answers a stop position. */
+  /**
+   * The most entries one page examines over all partitions: each partition's call gets an equal share,
+   * with a floor (see browseShare); a call that runs out answers a stop position.
+   */
   budget: number;
 };
 
@@ -54,55 +63,112 @@ export type BrowseQuery = {
 export type BrowseRows = {
   rows: Array<{ id: number; ms: number; card?: ProfileSource }>;
   stop?: { ms: number; id: number };
-  /** How many entries the call examined (within its budget). */
+  /** How many entries the calls examined (within their budget). */
   examined: number;
 };
+
+/** The fewest accounts a partition's browse call can examine on its share of a page's budget. */
+export const MIN_ACCOUNTS_PER_CALL = 4;
+
+/**
+ * The budget of one partition's browse call: an equal share of the page's (rounded up), but never less
+ * than what counting the query's sets (one SCARD each, one ZCOUNT for a birthdate range) and examining
+ * MIN_ACCOUNTS_PER_CALL accounts (one read, one look-up per set and for the birthdate) cost. Below that
+ * floor a call would examine a single account, and the merge, cut at the newest partition's stop, would
+ * move a page on by about one account while every partition did work. So a page examines at most
+ * `budget` entries, or INDEX_PARTITIONS times that floor for a query of many sets (35 sets and a
+ * birthdate range: about 24 × 180 entries, each call well under a millisecond).
+ */
+export function browseShare(budget: number, sets: number, hasBirth: boolean): number {
+  const perAccount = sets + (hasBirth ? 1 : 0);
+  return Math.max(Math.ceil(budget / INDEX_PARTITIONS), perAccount + MIN_ACCOUNTS_PER_CALL * (1 + perAccount));
+}
 
 /** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
 export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
 
-export function discoveryEntries(pool: Pool, profile: ProfileCard): DiscoveryEntries {
+/** The entries of account `id` (all in its index partition). */
+export function discoveryEntries(pool: Pool, id: number, profile: ProfileCard): DiscoveryEntries {
   const indexed = indexedProfile(profile);
-  return { card: encodeCard(profile), sets: setKeys(pool, indexed), birth: indexed.birth };
+  return { card: encodeCard(profile), sets: setKeys(pool, indexPartition(id), indexed), birth: indexed.birth };
 }
 
 /** The index sets a stored card put its account into (none for no card). */
 export function setsOfCard(pool: Pool, id: number, card: string): string[] {
-  return card ? setKeys(pool, indexedProfile(decodeCard(id, card))) : [];
+  return card ? setKeys(pool, indexPartition(id), indexedProfile(decodeCard(id, card))) : [];
+}
+
+/** A position in newest-first order: creation ms, then id as text (the order of ZRANGE ... REV), descending. */
+export type Position = { ms: number; id: number | string };
+
+/** Negative when `a` comes first (is newer), as ZRANGE ... REV orders a sorted set scored by creation ms. */
+export function newestFirst(a: Position, b: Position): number {
+  if (a.ms !== b.ms) return b.ms - a.ms;
+  const x = String(a.id);
+  const y = String(b.id);
+  return x < y ? 1 : x > y ? -1 : 0;
 }
 
 /**
- * The per-pool discovery indexes (written with the profile itself, see UserRepository): one set per interest (its size is the interest's frequency), per
- * gender, per city and per state, and a birthdate sorted set, plus each account's profile card (what the
- * indexes were built from, so a change can take its old entries out; and what pages show).
+ * The per-pool discovery indexes, each split into INDEX_PARTITIONS partitions by account id (an account's
+ * entries all live in `indexPartition(id)`, one hash slot): one set per interest (summed over the
+ * partitions, its size is the interest's frequency), per gender, per city and per state, a birthdate
+ * sorted set, the pool's accounts by creation time, plus each account's profile card (what the indexes
+ * were built from, so a change can take its old entries out; and what pages show). Written by
+ * AccountIndex; every read across the pool gathers over the partitions.
  */
 export class DiscoveryIndex {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** What is indexed for the account; undefined when it never was. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
-    const card = await this.redis.hget(keys.profileCards(pool), String(id));
+    const card = await this.redis.hget(keys.profileCards(pool, indexPartition(id)), String(id));
     return card ? indexedProfile(decodeCard(id, card)) : undefined;
   }
 
-  /** How many accounts of the pool hold each interest, and how many accounts the pool has. */
+  /** How many accounts of the pool hold each interest, and how many accounts the pool has: summed over the partitions. */
   async holderCounts(pool: Pool, interests: readonly string[]): Promise<{ poolSize: number; counts: number[] }> {
-    const [poolSize, ...counts] = await Promise.all([
-      this.redis.zcard(keys.poolUsers(pool)),
-      ...interests.map((interest) => this.redis.scard(keys.interestIndex(pool, interest))),
-    ]);
-    return { poolSize: poolSize ?? 0, counts };
+    // One command per partition's key (they lie in different hash slots), sent together by automatic pipelining.
+    const perPartition = await Promise.all(
+      ALL_PARTITIONS.map((part) =>
+        Promise.all([this.redis.zcard(keys.poolUsers(pool, part)), ...interests.map((interest) => this.redis.scard(keys.interestIndex(pool, part, interest)))]),
+      ),
+    );
+    let poolSize = 0;
+    const counts = interests.map(() => 0);
+    for (const [size = 0, ...holders] of perPartition) {
+      poolSize += size;
+      holders.forEach((n, k) => (counts[k]! += n));
+    }
+    return { poolSize, counts };
   }
 
   /**
-   * One page of accounts passing every filter, newest first, after the cursor position (see lua/browse.lua).
-   * With `stop`, the budget ran out first: fewer rows than wanted (maybe none), and more may follow `stop`.
+   * One page of accounts passing every filter, newest first, after the cursor position: lua/browse.lua
+   * runs once per partition (all its keys are the partition's), concurrently, each on a share of the
+   * budget, and the rows are merged newest first. A partition that ran out of budget has looked at
+   * nothing older than its stop position, so the merged page is cut there: with `stop`, fewer rows than
+   * wanted (maybe none), and more may follow `stop`, the newest of the partitions' stop positions.
    */
   async browse(query: BrowseQuery): Promise<BrowseRows> {
+    const sets = query.groups(0).flat().length;
+    const share = { ...query, budget: browseShare(query.budget, sets, query.birth !== undefined), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
+    const parts = await Promise.all(ALL_PARTITIONS.map((part) => this.browsePartition(part, share)));
+    let stop: BrowseRows['stop'];
+    for (const part of parts) if (part.stop && (!stop || newestFirst(part.stop, stop) < 0)) stop = part.stop;
+    const merged = parts.flatMap((part) => part.rows).sort(newestFirst);
+    const complete = stop ? merged.filter((row) => newestFirst(row, stop) <= 0) : merged;
+    const rows = complete.slice(0, query.want);
+    const examined = parts.reduce((sum, part) => sum + part.examined, 0);
+    return { rows, examined, ...(stop && rows.length < query.want ? { stop } : {}) };
+  }
+
+  private async browsePartition(part: number, query: BrowseQuery): Promise<BrowseRows> {
     const { pool } = query;
+    const groups = query.groups(part);
     const reply = await this.scripts.run<Array<string | number>>(
       'browse',
-      [keys.poolUsers(pool), keys.birthIndex(pool), keys.profileCards(pool), ...query.groups.flat()],
+      [keys.poolUsers(pool, part), keys.birthIndex(pool, part), keys.profileCards(pool, part), ...groups.flat()],
       [
         query.viewerId,
         query.want,
@@ -110,7 +176,7 @@ export class DiscoveryIndex {
         query.after ? query.after.id : '',
         query.birth ? query.birth.min : '',
         query.birth ? query.birth.max : '',
-        query.groups.map((group) => group.length).join(','),
+        groups.map((group) => group.length).join(','),
         query.driverLimit,
         query.budget,
       ],
@@ -125,11 +191,11 @@ export class DiscoveryIndex {
   }
 }
 
-/** The index sets an account with this profile belongs to. */
-function setKeys(pool: Pool, profile: IndexedProfile): string[] {
-  const out = profile.interests.map((interest) => keys.interestIndex(pool, interest));
-  out.push(keys.genderIndex(pool, profile.gender));
-  if (profile.city) out.push(keys.cityIndex(pool, profile.city));
-  if (profile.state) out.push(keys.stateIndex(pool, profile.state));
+/** The index sets of partition `part` an account with this profile belongs to. */
+function setKeys(pool: Pool, part: number, profile: IndexedProfile): string[] {
+  const out = profile.interests.map((interest) => keys.interestIndex(pool, part, interest));
+  out.push(keys.genderIndex(pool, part, profile.gender));
+  if (profile.city) out.push(keys.cityIndex(pool, part, profile.city));
+  if (profile.state) out.push(keys.stateIndex(pool, part, profile.state));
   return out;
 }

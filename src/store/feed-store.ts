@@ -3,6 +3,8 @@ import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js
 import type { FeedPosition } from '../domain/page-positions.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
+import { newestFirst } from './discovery-index.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from './key-space.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import { decodeCard } from './profile-cards.js';
@@ -59,11 +61,16 @@ export class FeedStore {
     bounds: RankBounds = DEFAULT_BOUNDS,
   ): Promise<Ranking> {
     const step = bounds.step ?? RANK_STEP;
-    const score = await gatherCandidates(this.redis, interests.map((i) => keys.interestIndex(pool, i)), weights, { ...bounds, step });
+    const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
+    const score = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
-    const args: Array<string | number> = [id, size, Date.now()];
+    const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
-    await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.rankedFeeds(pool), keys.feedFloors(pool)], args);
+    const [, floor] = await this.scripts.run<[number, string]>('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed.lua.
+    const part = indexPartition(id);
+    await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
+    await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
     return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
   }
 
@@ -86,21 +93,24 @@ export class FeedStore {
   private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
     const self = String(id);
     const out: SpreadEntry[] = [];
-    await inSteps([...score.keys()], step, async (owners) => {
-      const floors = await this.redis.zmscore(keys.feedFloors(pool), ...owners);
-      owners.forEach((owner, i) => {
-        const floor = floors[i];
-        const mine = score.get(owner)!;
-        if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) out.push({ owner: Number(owner), score: mine });
+    for (const [part, members] of byPartition([...score.keys()])) {
+      await inSteps(members, step, async (owners) => {
+        const floors = await this.redis.zmscore(keys.feedFloors(pool, part), ...owners);
+        owners.forEach((owner, i) => {
+          const floor = floors[i];
+          const mine = score.get(owner)!;
+          if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) out.push({ owner: Number(owner), score: mine });
+        });
       });
-    });
+    }
     return out;
   }
 
   /**
-   * From one page (about `count` members, from `cursor`) of an interest set the account no longer holds,
-   * the owners whose feed the account must leave or move in, scored by its current `interests` and
-   * `weights` (lua/dropped_targets.lua). Page on until the returned cursor is "0".
+   * From one page (about `count` members, from `cursor`) of partition `part`'s part of an interest set
+   * the account no longer holds, the owners whose feed the account must leave or move in, scored by its
+   * current `interests` and `weights` (lua/dropped_targets.lua). Page on until the returned cursor is
+   * "0", in every partition.
    */
   async droppedTargets(
     pool: Pool,
@@ -108,67 +118,205 @@ export class FeedStore {
     dropped: string,
     interests: readonly string[],
     weights: readonly number[],
+    part: number,
     cursor: string,
     count: number,
   ): Promise<{ cursor: string; targets: SpreadEntry[] }> {
     const [next, ...flat] = await this.scripts.run<string[]>(
       'dropped_targets',
-      [keys.interestIndex(pool, dropped), keys.feedFloors(pool), ...interests.map((i) => keys.interestIndex(pool, i))],
+      [keys.interestIndex(pool, part, dropped), keys.feedFloors(pool, part), ...interests.map((i) => keys.interestIndex(pool, part, i))],
       [id, cursor, count, ...weights],
     );
     return { cursor: next ?? '0', targets: pairs(flat) };
   }
 
-  /** Places the candidate into (score > 0) or out of (score 0) each owner's feed (lua/spread_into_feeds.lua). */
-  spread(pool: Pool, candidate: number, entries: readonly SpreadEntry[], size: number): Promise<number> {
-    const keyList = [keys.feedFloors(pool)];
-    const args: Array<string | number> = [candidate, size];
-    for (const { owner, score } of entries) {
-      keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
-      args.push(owner, score);
+  /**
+   * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
+   * floors are read first from their partitions (an owner without one was never ranked and is left
+   * alone), then lua/spread_into_feeds.lua once per owners' shard (per `perCall` owners of a shard, so
+   * no call grows with the number of feeds), the calls sent together, then the floors they answer are
+   * recorded in the owners' partitions. Returns how many feeds changed.
+   */
+  async spread(pool: Pool, candidate: number, entries: readonly SpreadEntry[], size: number, perCall = Infinity): Promise<number> {
+    const ranked = new Set<number>();
+    const groups = byPartition(entries.map((entry) => String(entry.owner)));
+    // (one ZMSCORE per partition holding owners: a step's worth of owners at most per call when the caller chunks)
+    const replies = await Promise.all([...groups].map(([part, owners]) => this.redis.zmscore(keys.feedFloors(pool, part), ...owners)));
+    [...groups.values()].forEach((owners, g) => {
+      owners.forEach((owner, i) => {
+        if (replies[g]![i] != null) ranked.add(Number(owner));
+      });
+    });
+    const byShard = new Map<number, SpreadEntry[]>();
+    for (const entry of entries) {
+      if (!ranked.has(entry.owner)) continue;
+      const shard = userShard(entry.owner);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), entry]);
     }
-    return this.scripts.run<number>('spread_into_feeds', keyList, args);
+    const calls: SpreadEntry[][] = [];
+    const most = Math.max(1, perCall);
+    for (const owners of byShard.values()) for (let i = 0; i < owners.length; i += most) calls.push(owners.slice(i, i + most));
+    // One call per shard, sent together (each on its own slot); then the floors they answer, in one pipeline.
+    const answers = await Promise.all(
+      calls.map((shardEntries) => {
+        const keyList: string[] = [];
+        const args: Array<string | number> = [candidate, size];
+        for (const { owner, score } of shardEntries) {
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          args.push(owner, score);
+        }
+        return this.scripts.run<Array<number | string>>('spread_into_feeds', keyList, args);
+      }),
+    );
+    let changed = 0;
+    const writes: Array<Promise<unknown>> = [];
+    for (const [count, ...flat] of answers) {
+      changed += Number(count);
+      for (const { owner, score } of pairs(flat)) writes.push(this.redis.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner)));
+    }
+    await Promise.all(writes);
+    return changed;
   }
 
   /** The interests the account was last spread with (empty when never). */
   async spreadInterests(pool: Pool, id: number): Promise<string[]> {
-    const raw = await this.redis.hget(keys.spreadInterests(pool), String(id));
+    const raw = await this.redis.hget(keys.spreadInterests(pool, indexPartition(id)), String(id));
     return raw ? (JSON.parse(raw) as string[]) : [];
   }
 
   async setSpreadInterests(pool: Pool, id: number, interests: readonly string[]): Promise<void> {
-    await this.redis.hset(keys.spreadInterests(pool), String(id), JSON.stringify(interests));
+    await this.redis.hset(keys.spreadInterests(pool, indexPartition(id)), String(id), JSON.stringify(interests));
   }
 
-  /** Ids of the pool's accounts whose feed was never ranked. */
+  /** Ids of the pool's accounts whose feed was never ranked: one ZDIFF per partition (both sets of one slot). */
   async unranked(pool: Pool): Promise<number[]> {
-    const ids = await this.redis.zdiff(2, [keys.poolUsers(pool), keys.rankedFeeds(pool)]);
-    return ids.map(Number);
+    const out: number[] = [];
+    for (const part of ALL_PARTITIONS) {
+      const ids = await this.redis.zdiff(2, [keys.poolUsers(pool, part), keys.rankedFeeds(pool, part)]);
+      out.push(...ids.map(Number));
+    }
+    return out;
   }
 
-  /** Up to `want` feed entries strictly after `after`, with their cards and the viewer's: one script call (lua/read_feed.lua). */
+  /**
+   * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
+   * steps: the ranked part from the viewer's shard (lua/read_feed.lua); when it does not fill the page,
+   * the rest of the pool newest first, gathered across the partitions (each gives at most its share of
+   * `scanLimit` rows after the position, and the merge is cut where a partition may hold more, see
+   * restOfPool); then when the feed was ranked, from the viewer's partition; then the cards, one HMGET
+   * per partition.
+   */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
-    const reply = await this.scripts.run<Array<string | number>>(
+    const [rankedSize, ...flat] = await this.scripts.run<Array<string | number>>(
       'read_feed',
-      [keys.feed(pool, id), keys.swipes(pool, id), keys.poolUsers(pool), keys.rankedFeeds(pool), keys.profileCards(pool)],
-      [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '', scanLimit],
+      [keys.feed(pool, id), keys.swipes(pool, id)],
+      [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? ''],
     );
-    const rows: FeedRow[] = [];
-    for (let i = 5; i < reply.length; i += 4) {
-      const rowId = Number(reply[i + 1]);
-      const card = reply[i + 3] as string;
-      rows.push({ part: reply[i] === 'r' ? 'r' : 't', id: rowId, score: Number(reply[i + 2]), ...(card ? { card: decodeCard(rowId, card) } : {}) });
+    const positions: FeedPosition[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
+    let stop: FeedPosition | undefined;
+    if (positions.length < want) {
+      const from = after?.part === 't' ? { ms: after.score, id: after.id } : undefined;
+      const rest = await this.restOfPool(pool, id, want - positions.length, from, scanLimit);
+      positions.push(...rest.rows);
+      stop = rest.stop;
     }
-    const viewer = reply[4] as string;
+    const rankedAt = await this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id));
+    const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
+    const viewer = cards.get(id);
     return {
-      ...(reply[0] !== '' ? { rankedAt: Number(reply[0]) } : {}),
-      rankedSize: Number(reply[1]),
-      ...(viewer ? { viewer: decodeCard(id, viewer) } : {}),
-      rows,
-      ...(reply[2] !== '' ? { stop: { part: 't' as const, score: Number(reply[2]), id: Number(reply[3]) } } : {}),
+      ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
+      rankedSize: Number(rankedSize),
+      ...(viewer ? { viewer } : {}),
+      rows: positions.map((row) => {
+        const card = cards.get(row.id);
+        return { ...row, ...(card ? { card } : {}) };
+      }),
+      ...(stop ? { stop } : {}),
     };
   }
+
+  /**
+   * Up to `want` accounts of the pool newest first (creation ms, then id), strictly after `from`, that
+   * are not the viewer, not in its ranked feed and not swiped by it. Each partition gives at most an
+   * equal share of `scanLimit` rows after `from`; a partition that gave its whole share may hold more
+   * rows older than its last, so the merge stops at the newest such last row, and when the page is not
+   * full by then it comes back short with that position to resume from.
+   */
+  private async restOfPool(pool: Pool, id: number, want: number, from: { ms: number; id: number } | undefined, scanLimit: number) {
+    const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
+    // Per partition: the rows of the cursor's own ms after it (ids compare as text, as ZRANGE orders
+    // them; at most TIE_CAP read), then the older rows.
+    // (each partition's reads are commands of their own: the partitions lie in different hash slots)
+    const replies = await Promise.all(
+      ALL_PARTITIONS.map((part) => {
+        const users = keys.poolUsers(pool, part);
+        return Promise.all([
+          from ? (this.redis.call('ZRANGE', users, from.ms, from.ms, 'BYSCORE', 'REV', 'LIMIT', 0, TIE_CAP) as Promise<string[]>) : Promise.resolve([]),
+          this.redis.zrange(users, from ? `(${from.ms}` : '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, share + 1, 'WITHSCORES'),
+        ]);
+      }),
+    );
+    let cut: { ms: number; id: string } | undefined;
+    const merged: Array<{ ms: number; id: string }> = [];
+    for (const [ties, older] of replies) {
+      const rows = ties.filter((id) => id < String(from!.id)).map((id) => ({ id, ms: from!.ms }));
+      const tiesFull = ties.length >= TIE_CAP;
+      if (!tiesFull) for (let i = 0; i + 1 < older.length; i += 2) rows.push({ id: older[i]!, ms: Number(older[i + 1]) });
+      const taken = rows.slice(0, share);
+      merged.push(...taken);
+      const last = taken[taken.length - 1];
+      // The partition holds more than its share: nothing older than the last row taken was looked at.
+      if ((tiesFull || rows.length > share) && last && (!cut || newestFirst(last, cut) < 0)) cut = last;
+    }
+    merged.sort(newestFirst);
+    const complete = cut ? merged.filter((row) => newestFirst(row, cut) <= 0) : merged;
+    const self = String(id);
+    const candidates = complete.filter((row) => row.id !== self);
+    const rows: FeedPosition[] = [];
+    if (candidates.length > 0) {
+      const members = candidates.map((row) => row.id);
+      const [inFeed, swiped] = await Promise.all([
+        this.redis.zmscore(keys.feed(pool, id), ...members),
+        this.redis.hmget(keys.swipes(pool, id), ...members),
+      ]);
+      for (let i = 0; i < candidates.length && rows.length < want; i++) {
+        if (inFeed[i] == null && swiped[i] == null) rows.push({ part: 't', id: Number(candidates[i]!.id), score: candidates[i]!.ms });
+      }
+    }
+    const stop = rows.length < want && cut ? { part: 't' as const, score: cut.ms, id: Number(cut.id) } : undefined;
+    return { rows, stop };
+  }
+
+  /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
+  private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
+    const groups = byPartition(ids.map(String));
+    const replies = await Promise.all([...groups].map(([part, members]) => this.redis.hmget(keys.profileCards(pool, part), ...members)));
+    const out = new Map<number, ProfileSource>();
+    [...groups.values()].forEach((members, g) => {
+      members.forEach((member, i) => {
+        const card = replies[g]![i];
+        if (card) out.set(Number(member), decodeCard(Number(member), card));
+      });
+    });
+    return out;
+  }
 }
+
+/** Ids grouped by their index partition. */
+function byPartition(ids: readonly string[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const id of ids) {
+    const part = indexPartition(id);
+    const list = out.get(part);
+    if (list) list.push(id);
+    else out.set(part, [id]);
+  }
+  return out;
+}
+
+/** The most rows of one creation ms (in one partition) a feed page reads past the cursor. */
+const TIE_CAP = 1_000;
 
 /** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
 function pairs(flat: ReadonlyArray<number | string>): SpreadEntry[] {

@@ -6,12 +6,16 @@ const P = KEY_PREFIX;
 const u = (id: number | string) => shardTag(userShard(id));
 /** The tag of a match's keys. */
 const m = (matchId: number | string) => shardTag(matchShard(matchId));
+/** The tag of an index partition (see key-space.ts: an account's entries live in `indexPartition(id)`). */
+const ip = (part: number) => partitionTag(part);
 
 /**
  * Every Redis key the service uses, in one place, in one scheme: `am:<pool>:<hash tag>:<kind>:<id>` (see
  * key-space.ts for the tags). Keys of accounts, swipes and matches carry the pool (`agent` or `member`): a
  * query built for one pool cannot name a key of the other, which is how the two pools stay isolated in the
- * data model itself.
+ * data model itself. Pool-wide discovery keys take an index partition `part`: each holds the entries of the
+ * pool's accounts of that partition only (`indexPartition(id)`), and a read across the pool gathers over
+ * every partition.
  */
 export const keys = {
   /** String: the generated token-signing secret shared by every process. */
@@ -23,38 +27,50 @@ export const keys = {
   userSeq: (pool: Pool) => `${P}${pool}:seq:user`,
   /** Hash: the account. Exists only under its own pool. */
   user: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:user:${id}`,
-  /** String: lower-cased e-mail → "<pool>:<id>" (shared by both pools: e-mail is unique across them). */
+  /**
+   * String: lower-cased e-mail → "<pool>:<id>:<reserved at ms>" (shared by both pools: e-mail is unique
+   * across them). Reserved before the account is written (another slot): a reservation whose account does
+   * not exist is no account, and one older than a few seconds can be taken over (a crash in between).
+   */
   email: (email: string) => `${P}email:${email}`,
-  /** Sorted set of the pool's account ids, scored by creation time (ms). */
-  poolUsers: (pool: Pool) => `${P}${pool}:users`,
+  /** Sorted set of the partition's account ids, scored by creation time (ms). */
+  poolUsers: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:users`,
   /** String with TTL: a revoked token id. */
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
   swipes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:swipes:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */
   feed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:feed:${id}`,
-  /** Sorted set: the pool's accounts whose feed has been ranked, id → ranked-at ms. */
-  rankedFeeds: (pool: Pool) => `${P}${pool}:disc:ranked`,
-  /** Sorted set: ranked account id → its feed's floor (lowest score when the feed is full, else 0). */
-  feedFloors: (pool: Pool) => `${P}${pool}:disc:floors`,
-  /** Set: ids of the pool's accounts holding an interest (its size is the interest's frequency). */
-  interestIndex: (pool: Pool, interest: string) => `${P}${pool}:disc:interest:${interest}`,
-  /** Set: ids of the pool's accounts of a gender. */
-  genderIndex: (pool: Pool, gender: string) => `${P}${pool}:disc:gender:${gender}`,
-  /** Set: ids of the pool's accounts in a city (normalised: lower-cased, white space collapsed). */
-  cityIndex: (pool: Pool, city: string) => `${P}${pool}:disc:city:${city}`,
-  /** Set: ids of the pool's accounts in a state (normalised like cities). */
-  stateIndex: (pool: Pool, state: string) => `${P}${pool}:disc:state:${state}`,
-  /** Sorted set: the pool's account ids by birthdate as YYYYMMDD. */
-  birthIndex: (pool: Pool) => `${P}${pool}:disc:birth`,
+  /** Sorted set: the partition's accounts whose feed has been ranked, id → ranked-at ms. */
+  rankedFeeds: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:ranked`,
+  /** Sorted set: the partition's ranked account ids → their feed's floor (lowest score when the feed is full, else 0). */
+  feedFloors: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:floors`,
   /**
-   * Hash: id → the account's profile card (compact JSON of its public profile): what feed and browse pages
-   * show, read in the same script that picks the page, and what the indexes hold, so a change removes the
-   * old entries.
+   * Set: ids of the partition's accounts holding an interest (summed over the partitions, its size is the
+   * interest's frequency).
    */
-  profileCards: (pool: Pool) => `${P}${pool}:disc:cards`,
-  /** Hash: id → the interests (JSON) the account was last placed into other feeds with. */
-  spreadInterests: (pool: Pool) => `${P}${pool}:disc:spread`,
+  interestIndex: (pool: Pool, part: number, interest: string) => `${P}${pool}:${ip(part)}:disc:interest:${interest}`,
+  /** Set: ids of the partition's accounts of a gender. */
+  genderIndex: (pool: Pool, part: number, gender: string) => `${P}${pool}:${ip(part)}:disc:gender:${gender}`,
+  /** Set: ids of the partition's accounts in a city (normalised: lower-cased, white space collapsed). */
+  cityIndex: (pool: Pool, part: number, city: string) => `${P}${pool}:${ip(part)}:disc:city:${city}`,
+  /** Set: ids of the partition's accounts in a state (normalised like cities). */
+  stateIndex: (pool: Pool, part: number, state: string) => `${P}${pool}:${ip(part)}:disc:state:${state}`,
+  /** Sorted set: the partition's account ids by birthdate as YYYYMMDD. */
+  birthIndex: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:birth`,
+  /**
+   * Hash: id → the account's profile card (compact JSON of its public profile), for the partition's
+   * accounts: what feed and browse pages show, read in the same script that picks a partition's share of
+   * a browse page, and what the indexes hold, so a change removes the old entries.
+   */
+  profileCards: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:cards`,
+  /**
+   * Hash: id → the account version whose entries the partition holds (lua/index_account.lua applies an
+   * account's entries only over an older version, so a re-index applied late never undoes a newer one).
+   */
+  indexedVersions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:versions`,
+  /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
+  spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */
   matchSeq: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:seq:match`,
   /** Counter of a shard's message ids (`count * SHARDS + shard`, the shard of the message's match). */

@@ -1,5 +1,6 @@
 import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
+import { indexPartition } from './key-space.js';
 import { keys, matchPartition, spectatorStreamKeys, userStreamKeys } from './keys.js';
 import type { Scripts } from './scripts.js';
 
@@ -19,7 +20,7 @@ export class MatchFollowUpStore {
     const removed = await this.scripts.run<number>('project_swipe', [keys.swipes(pool, fromId), keys.feed(pool, fromId)], [toId, kind]);
     // The floor is a hint for spreading that the next ranking of the feed rewrites: a full Redis refusing it
     // must not keep the swipe's record pending.
-    if (removed === 1) await this.redis.zadd(keys.feedFloors(pool), 'XX', 0, fromId).catch(() => undefined);
+    if (removed === 1) await this.redis.zadd(keys.feedFloors(pool, indexPartition(fromId)), 'XX', 0, fromId).catch(() => undefined);
   }
 
   async list(pool: Pool, matchId: number, users: readonly number[], change: Exclude<ListChange, 'remove'>, at: number): Promise<void> {

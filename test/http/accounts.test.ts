@@ -79,6 +79,20 @@ describe('login and logout', () => {
     expect(wrong.body.error.code).toBe('invalid_credentials');
   });
 
+  it('treats an e-mail reserved by a registration that crashed before writing its account as no account', async () => {
+    const email = 'crashed-registration@example.com';
+    // the reservation a registration leaves when it dies between reserving the e-mail and writing the account
+    await stack.app.redis.set(keys.email(email), `agent:987654:${Date.now() - 60_000}`);
+    const login = await stack.api.post('/api/v1/auth/login', { body: { email, password: PASSWORD } });
+    expect(login.status).toBe(401);
+    expect(login.body.error.code).toBe('invalid_credentials');
+    const registered = await registerRaw(registrationBody({ email }));
+    expect(registered.status).toBe(201);
+    const again = await stack.api.post('/api/v1/auth/login', { body: { email, password: PASSWORD } });
+    expect(again.status).toBe(200);
+    expect(again.body.user_id).toBe(registered.body.user_id);
+  });
+
   it('revokes the presented token at once, and only that one', async () => {
     const agent = await registerAgent(stack.api);
     const second = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD } });

@@ -4,6 +4,7 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
@@ -20,7 +21,7 @@ type Entry = { user: { id: number; display_name: string }; score: number; shared
 
 
 const isRanked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
-  stack.app.redis.zscore(keys.rankedFeeds(pool), String(account.user_id)).then((score) => score !== null);
+  stack.app.redis.zscore(keys.rankedFeeds(pool, indexPartition(account.user_id)), String(account.user_id)).then((score) => score !== null);
 
 /** Every entry of the caller's feed, paging with `limit`. */
 async function wholeFeed(token: string, limit = 100): Promise<Entry[]> {
@@ -146,7 +147,7 @@ describe('GET /discovery/feed ranking', () => {
   it('queues a new ranking when a read finds the ranked part swiped down and the ranking a minute old', async () => {
     const reader = await registerAgent(stack.api, { interests: 'astronomy' });
     await eventually('first ranking', () => isRanked(reader));
-    const rankedAt = () => stack.app.redis.zscore(keys.rankedFeeds('agent'), String(reader.user_id)).then(Number);
+    const rankedAt = () => stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(reader.user_id)), String(reader.user_id)).then(Number);
     const fresh = await rankedAt();
     await stack.api.get('/api/v1/discovery/feed', { token: reader.token });
     // A ranking the read would have queued runs no later than one queued after it: wait for that one.
@@ -154,7 +155,7 @@ describe('GET /discovery/feed ranking', () => {
     await eventually('the marker account ranked', () => isRanked(marker));
     expect(await rankedAt()).toBe(fresh); // recent enough: left alone
     const old = Date.now() - 120_000;
-    await stack.app.redis.zadd(keys.rankedFeeds('agent'), old, String(reader.user_id)); // as if ranked two minutes ago
+    await stack.app.redis.zadd(keys.rankedFeeds('agent', indexPartition(reader.user_id)), old, String(reader.user_id)); // as if ranked two minutes ago
     await stack.api.get('/api/v1/discovery/feed', { token: reader.token });
     await eventually('the new ranking', async () => (await rankedAt()) > old);
   });
@@ -200,7 +201,7 @@ describe('GET /discovery/feed exclusions', () => {
 
     expect((await stack.api.delete(`/api/v1/matches/${match.body.match.id}`, { token: a.token })).status).toBe(204);
     // a re-ranking (after an interest change) must not bring the unmatched pair back either
-    const rankedAt = (who: Account) => stack.app.redis.zscore(keys.rankedFeeds('agent'), String(who.user_id)).then(Number);
+    const rankedAt = (who: Account) => stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(who.user_id)), String(who.user_id)).then(Number);
     const before = [await rankedAt(a), await rankedAt(b)];
     await stack.api.patch('/api/v1/me', { token: a.token, body: { interests: 'origami, tea, kites' } });
     await stack.api.patch('/api/v1/me', { token: b.token, body: { interests: 'origami, tea, kites' } });
@@ -241,7 +242,7 @@ describe('GET /discovery/feed without a worker having run', () => {
     expect(res.status).toBe(200);
     expect(res.body.items[0].user.id).toBe(sharer.user_id);
     expect(res.body.items[0].shared_interests).toEqual(['bonsai']);
-    expect(await app.redis.sismember(keys.interestIndex('agent', 'bonsai'), String(user.id))).toBe(1);
+    expect(await app.redis.sismember(keys.interestIndex('agent', indexPartition(user.id), 'bonsai'), String(user.id))).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birthdateNumber, normalizePlace } from '../../src/domain/browse-filters.js';
 import { normalizeInterests } from '../../src/domain/interests.js';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
@@ -29,7 +30,8 @@ const pairs: Array<(round: number) => [Patch, Patch]> = [
 async function setsHolding(id: number): Promise<string[]> {
   const redis = stack.app.redis;
   const out: string[] = [];
-  for (const pattern of [keys.interestIndex('agent', '*'), keys.genderIndex('agent', '*'), keys.cityIndex('agent', '*'), keys.stateIndex('agent', '*')]) {
+  const part = indexPartition(id);
+  for (const pattern of [keys.interestIndex('agent', part, '*'), keys.genderIndex('agent', part, '*'), keys.cityIndex('agent', part, '*'), keys.stateIndex('agent', part, '*')]) {
     let cursor = '0';
     do {
       const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
@@ -48,7 +50,7 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
     if (field === 'interests') expect(me.interests).toEqual(normalizeInterests(value as string | string[]));
     else expect(me[field], field).toBe(value);
   }
-  const card = decodeCard(id, (await redis.hget(keys.profileCards('agent'), String(id)))!);
+  const card = decodeCard(id, (await redis.hget(keys.profileCards('agent', indexPartition(id)), String(id)))!);
   expect({ ...card, id }).toMatchObject({
     id,
     displayName: me.display_name,
@@ -59,14 +61,15 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
     city: me.city,
     state: me.state,
   });
+  const part = indexPartition(id);
   const expected = [
-    ...me.interests.map((interest: string) => keys.interestIndex('agent', interest)),
-    keys.genderIndex('agent', me.gender),
-    ...(me.city ? [keys.cityIndex('agent', normalizePlace(me.city))] : []),
-    ...(me.state ? [keys.stateIndex('agent', normalizePlace(me.state))] : []),
+    ...me.interests.map((interest: string) => keys.interestIndex('agent', part, interest)),
+    keys.genderIndex('agent', part, me.gender),
+    ...(me.city ? [keys.cityIndex('agent', part, normalizePlace(me.city))] : []),
+    ...(me.state ? [keys.stateIndex('agent', part, normalizePlace(me.state))] : []),
   ].sort();
   expect(await setsHolding(id)).toEqual(expected);
-  expect(Number(await redis.zscore(keys.birthIndex('agent'), String(id)))).toBe(birthdateNumber(me.birthdate));
+  expect(Number(await redis.zscore(keys.birthIndex('agent', part), String(id)))).toBe(birthdateNumber(me.birthdate));
 }
 
 describe('concurrent PATCH /me on one account', () => {

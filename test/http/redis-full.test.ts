@@ -4,6 +4,7 @@ import type { JsonResponse } from '../../src/client/json-client.js';
 import { PASSWORD, registerAgent, registrationBody } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { fillRedis, refusedForMemory, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
@@ -97,7 +98,7 @@ describe('when Redis is full', () => {
     worker = await startApp(stack.redis, { EMBEDDED_WORKER: true });
     await new Promise((r) => setTimeout(r, 2_000));
     expect(await refusedForMemory(probe)).toBeLessThan(refusedBefore + 50);
-    expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).toBeNull();
+    expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).toBeNull();
 
     await unfillRedis(probe);
     expectOk('like', await api.post(`/api/v1/likes/${d.user_id}?kind=like`, { token: a.token }));
@@ -110,6 +111,6 @@ describe('when Redis is full', () => {
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
     expect(thread.body.items.map((m: { body: string }) => m.body)).toEqual(['before', 'after']);
     // The ranking job d's registration queued runs once there is room.
-    await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
+    await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull());
   }, 30_000);
 });

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
@@ -106,7 +107,7 @@ describe('when Redis is connected but does not answer', () => {
     const d = await registerAgent(api, { interests: 'chess' });
     const probe = new Redis(redis.url);
     try {
-      await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent'), String(d.user_id))).not.toBeNull());
+      await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull());
     } finally {
       probe.disconnect();
     }

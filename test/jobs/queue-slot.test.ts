@@ -2,6 +2,7 @@ import keySlot from 'cluster-key-slot';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { RANKING_QUEUE } from '../../src/jobs/ranking-queue.js';
 import { keys } from '../../src/store/keys.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
@@ -17,7 +18,7 @@ afterAll(async () => {
 it('keeps every key of the ranking queue in one hash slot, as BullMQ needs on Redis Cluster', async () => {
   const agent = await registerAgent(stack.api);
   await eventually('the agent feed is ranked by the worker', async () =>
-    (await stack.app.redis.zscore(keys.rankedFeeds('agent'), String(agent.user_id))) !== null,
+    (await stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null,
   );
   const queueKeys = await stack.app.redis.keys(`*${RANKING_QUEUE}*`);
   expect(queueKeys.length).toBeGreaterThan(1);

@@ -6,6 +6,7 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { ALL_PARTITIONS, indexPartition } from '../../src/store/key-space.js';
 import { queueConnections } from '../../src/store/redis.js';
 import { registerAgent } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
@@ -27,8 +28,12 @@ afterAll(async () => {
 afterEach(killChildren);
 
 
-const rankedCount = () => server.app.redis.zcard(keys.rankedFeeds('agent'));
-const isRanked = (id: number) => server.app.redis.zscore(keys.rankedFeeds('agent'), String(id)).then((s) => s !== null);
+const rankedCount = async () => {
+  let total = 0;
+  for (const part of ALL_PARTITIONS) total += await server.app.redis.zcard(keys.rankedFeeds('agent', part));
+  return total;
+};
+const isRanked = (id: number) => server.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(id)), String(id)).then((s) => s !== null);
 
 describe('ranking jobs', () => {
   it('are queued by registration and run by `npm run worker`, which stops gracefully on SIGTERM', async () => {

@@ -5,9 +5,10 @@ import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from 
 import { latestBirthdateForAge } from '../../src/domain/dates.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/services/discovery-service.js';
 import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
+import { browseShare, DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/store/key-space.js';
 import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { prng } from '../../bench/lib/profiles.js';
@@ -100,7 +101,8 @@ describe('browse within a budget of entries examined', () => {
     for (const filters of QUERIES) {
       const want = expected(viewer, filters);
       expect((await walk(service(1_000_000_000), viewer, filters, 100)).ids, JSON.stringify(filters)).toEqual(want);
-      for (const [budget, driverLimit] of [[1, 5_000], [25, 5_000], [120, 0], [400, 5_000], [900, 5_000]] as const) {
+      // Page budgets split over the partitions: below the per-call floor (browseShare), and shares of 20 and 100.
+      for (const [budget, driverLimit] of [[1, 5_000], [120, 5_000], [120, 0], [480, 5_000], [2_400, 5_000]] as const) {
         const { ids, short } = await walk(service(budget, driverLimit), viewer, filters, 7);
         expect(ids, `${JSON.stringify(filters)} within ${budget}`).toEqual(want);
         shortPages += short;
@@ -111,13 +113,18 @@ describe('browse within a budget of entries examined', () => {
 
   it('never examines more than its budget, even for the broadest query on every page', async () => {
     const viewer = seeded[3]!.id;
-    const budget = 60;
-    const groups: FilterGroup[] = [
-      GENDERS.map((g) => keys.genderIndex('agent', g)),
-      ...INTERESTS.map((i) => [keys.interestIndex('agent', i)]),
-      [keys.cityIndex('agent', 'lisbon')],
-      [keys.stateIndex('agent', 'north')],
+    // Each partition's call gets an equal share of the page's budget, but at least what counting the
+    // query's sets and examining a few accounts costs (browseShare): the page keeps to that per call.
+    const budget = 60 * INDEX_PARTITIONS;
+    const groups = (part: number): FilterGroup[] => [
+      GENDERS.map((g) => keys.genderIndex('agent', part, g)),
+      ...INTERESTS.map((i) => [keys.interestIndex('agent', part, i)]),
+      [keys.cityIndex('agent', part, 'lisbon')],
+      [keys.stateIndex('agent', part, 'north')],
     ];
+    const sets = groups(0).flat().length;
+    const perCall = browseShare(budget, sets, true);
+    expect(perCall).toBeGreaterThan(budget / INDEX_PARTITIONS); // 12 sets: the floor applies
     const birth = birthRange({ min_age: 18, max_age: 150 });
     let after: { ms: number; id: number } | undefined;
     let calls = 0;
@@ -125,7 +132,7 @@ describe('browse within a budget of entries examined', () => {
       const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth, want: 101, after, driverLimit: 5_000, budget });
       calls++;
       expect(page.rows).toEqual([]); // no account is both in Lisbon and in the North
-      expect(page.examined).toBeLessThanOrEqual(budget);
+      expect(page.examined).toBeLessThanOrEqual(perCall * INDEX_PARTITIONS);
       if (!page.stop) break;
       after = page.stop;
     }
@@ -135,10 +142,12 @@ describe('browse within a budget of entries examined', () => {
   it('keeps to the budget when one filter drives (read whole, then checked a batch at a time)', async () => {
     const viewer = seeded[5]!.id;
     const filters: BrowseFilters = { interests_mode: 'all', interests: ['zines', 'chess'], gender: ['woman', 'man', 'other'], min_age: 20 };
-    const holders = await redis.scard(keys.interestIndex('agent', 'zines'));
-    const budget = holders * 4 + 30; // the driver fits, its checks do not all fit at once
-    const groups: FilterGroup[] = [[keys.interestIndex('agent', 'zines')], [keys.interestIndex('agent', 'chess')], (filters.gender ?? []).map((g) => keys.genderIndex('agent', g))];
-    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), want: 101, driverLimit: 5_000, budget });
+    const holders = await Promise.all(ALL_PARTITIONS.map((part) => redis.scard(keys.interestIndex('agent', part, 'zines'))));
+    // in every partition the driver fits in its share (the sets counted: 5 SCARDs and the birthdate's
+    // ZCOUNT, then the driver read and its creation times looked up), its checks do not all fit at once
+    const budget = (Math.max(...holders) * 4 + 6) * INDEX_PARTITIONS;
+    const groups = (part: number): FilterGroup[] => [[keys.interestIndex('agent', part, 'zines')], [keys.interestIndex('agent', part, 'chess')], (filters.gender ?? []).map((g) => keys.genderIndex('agent', part, g))];
+    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), want: 101, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
     expect(page.examined).toBeLessThanOrEqual(budget);
     expect(page.stop).toBeDefined();
     expect((await walk(service(budget), viewer, filters, 3)).ids).toEqual(expected(viewer, filters));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { ALL_PARTITIONS, indexPartition } from '../../src/store/key-space.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
 
@@ -19,12 +20,19 @@ afterAll(async () => {
 });
 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+/** Adds each id to the key of its own partition (`key(part)`), with its score when given as [score, id] pairs. */
+async function addByPartition(key: (part: number) => string, ...scoreIds: Array<number | string>) {
+  for (let i = 0; i < scoreIds.length; i += 2) await redis.zadd(key(indexPartition(scoreIds[i + 1]!)), scoreIds[i]!, String(scoreIds[i + 1]));
+}
+async function saddByPartition(key: (part: number) => string, ...ids: Array<number | string>) {
+  for (const id of ids) await redis.sadd(key(indexPartition(id)), String(id));
+}
 const feedOf = (owner: number) => redis.zrange(keys.feed('agent', owner), '0', '-1', 'WITHSCORES');
 
 describe('spreading a candidate into ranked feeds', () => {
   it('fills a feed up to its size, then only a better candidate gets in and the lowest leaves', async () => {
-    await redis.zadd(keys.feedFloors('agent'), 0, '1');
-    const floor = () => redis.zscore(keys.feedFloors('agent'), '1');
+    await redis.zadd(keys.feedFloors('agent', indexPartition(1)), 0, '1');
+    const floor = () => redis.zscore(keys.feedFloors('agent', indexPartition(1)), '1');
     for (const [candidate, score] of [[10, 500], [11, 300], [12, 400]] as const) {
       await feeds.spread('agent', candidate, [{ owner: 1, score }], 3);
     }
@@ -44,7 +52,7 @@ describe('spreading a candidate into ranked feeds', () => {
   });
 
   it('leaves alone a feed never ranked, one whose owner swiped the candidate, and the candidate itself', async () => {
-    await redis.zadd(keys.feedFloors('agent'), 0, '2', 0, '3');
+    await addByPartition((p) => keys.feedFloors('agent', p), 0, '2', 0, '3');
     await redis.hset(keys.swipes('agent', 3), '20', 'pass');
     const changed = await feeds.spread('agent', 20, [{ owner: 2, score: 100 }, { owner: 3, score: 100 }, { owner: 4, score: 100 }, { owner: 20, score: 100 }], 5);
     expect(changed).toBe(1);
@@ -57,12 +65,12 @@ describe('spreading a candidate into ranked feeds', () => {
 
 describe('picking the feeds to spread into', () => {
   it('names the ranked candidates whose feed has room or a floor the account beats, with its score there', async () => {
-    const interest = (name: string) => keys.interestIndex('agent', name);
-    await redis.sadd(interest('spread-a'), '50', '51', '52', '53', '55');
-    await redis.sadd(interest('spread-b'), '50', '56');
+    const interest = (name: string) => (p: number) => keys.interestIndex('agent', p, name);
+    await saddByPartition(interest('spread-a'), '50', '51', '52', '53', '55');
+    await saddByPartition(interest('spread-b'), '50', '56');
     // 51: room; 52: floor 400 (beaten); 53: floor 500 (not beaten); 54: ranked, shares nothing;
     // 55 and 56: never ranked; 50: the account itself
-    await redis.zadd(keys.feedFloors('agent'), 0, '51', 400, '52', 500, '53', 700, '54');
+    await addByPartition((p) => keys.feedFloors('agent', p), 0, '51', 400, '52', 500, '53', 700, '54');
     const ranking = await feeds.rank('agent', 50, ['spread-a', 'spread-b'], [500, 200], 10, true);
     expect(ranking.candidates).toBe(6);
     expect(ranking.targets.sort((a, b) => a.owner - b.owner)).toEqual([
@@ -75,17 +83,17 @@ describe('picking the feeds to spread into', () => {
 
 describe('ranking a feed', () => {
   it('scores sharers by summed weights, keeps the best `size` not swiped, and marks the feed ranked', async () => {
-    const interest = (name: string) => keys.interestIndex('member', name);
-    await redis.sadd(interest('rare'), '100', '101');
-    await redis.sadd(interest('common'), '100', '102', '103', '104', '105');
+    const interest = (name: string) => (p: number) => keys.interestIndex('member', p, name);
+    await saddByPartition(interest('rare'), '100', '101');
+    await saddByPartition(interest('common'), '100', '102', '103', '104', '105');
     await redis.hset(keys.swipes('member', 100), '103', 'like');
     const { candidates } = await feeds.rank('member', 100, ['rare', 'common'], [3000, 500], 2, false);
     expect(candidates).toBe(6); // the account itself is gathered too; it is never picked
     expect(await redis.zrange(keys.feed('member', 100), '0', '-1', 'REV', 'WITHSCORES')).toEqual(['101', '3000', '105', '500']);
-    expect(await redis.zscore(keys.rankedFeeds('member'), '100')).not.toBeNull();
-    expect(await redis.zscore(keys.feedFloors('member'), '100')).toBe('500');
+    expect(await redis.zscore(keys.rankedFeeds('member', indexPartition(100)), '100')).not.toBeNull();
+    expect(await redis.zscore(keys.feedFloors('member', indexPartition(100)), '100')).toBe('500');
     const { targets } = await feeds.rank('member', 101, ['rare'], [3000], 5, true);
-    expect(await redis.zscore(keys.feedFloors('member'), '101')).toBe('0');
+    expect(await redis.zscore(keys.feedFloors('member', indexPartition(101)), '101')).toBe('0');
     expect(targets).toEqual([{ owner: 100, score: 3000 }]); // beats 100's floor of 500
   });
 });
@@ -93,16 +101,16 @@ describe('ranking a feed', () => {
 describe('ranking a feed with a capped common interest', () => {
   // Budget 10, at least 3 drawn per sampled interest: 'rare' (3 holders) and 'mid' (6) are taken whole,
   // 'common' (61 holders, more than the budget) only sampled.
-  const interest = (name: string) => keys.interestIndex('member', name);
+  const interest = (name: string) => (p: number) => keys.interestIndex('member', p, name);
   const viewer = 2000;
   const common = ['2001', '2003', ...Array.from({ length: 58 }, (_, i) => String(2101 + i))];
   const weights = { rare: 3000, mid: 700, common: 500 };
   beforeAll(async () => {
-    await redis.sadd(interest('capped-rare'), viewer, 2001, 2002);
-    await redis.sadd(interest('capped-mid'), viewer, 2003, 2004, 2005, 2006, 2007);
-    await redis.sadd(interest('capped-common'), viewer, ...common);
+    await saddByPartition(interest('capped-rare'), viewer, 2001, 2002);
+    await saddByPartition(interest('capped-mid'), viewer, 2003, 2004, 2005, 2006, 2007);
+    await saddByPartition(interest('capped-common'), viewer, ...common);
     // every sharer's feed ranked, with room: the spread targets are then exactly the candidates considered
-    await redis.zadd(keys.feedFloors('member'), ...['2001', '2002', '2003', '2004', '2005', '2006', '2007', ...common].flatMap((id) => [0, id]));
+    await addByPartition((p) => keys.feedFloors('member', p), ...['2001', '2002', '2003', '2004', '2005', '2006', '2007', ...common].flatMap((id) => [0, id]));
   });
   const rank = (bounds = { candidates: 10, minSample: 3 }, size = 100) =>
     feeds.rank('member', viewer, ['capped-common', 'capped-rare', 'capped-mid'], [weights.common, weights.rare, weights.mid], size, true, bounds);
@@ -152,30 +160,32 @@ describe('ranking a feed with a capped common interest', () => {
 
 describe('picking the feeds an account leaves for a dropped interest', () => {
   it('keeps, over every page of the set, ranked owners it now shares nothing with or whose floor it beats', async () => {
-    const dropped = keys.interestIndex('agent', 'dropped');
-    const kept = keys.interestIndex('agent', 'kept');
+    const dropped = (p: number) => keys.interestIndex('agent', p, 'dropped');
+    const kept = (p: number) => keys.interestIndex('agent', p, 'kept');
     const candidate = 3000;
     // 700 holders (a hash table set, paged by SSCAN): 3001..3700, plus the candidate itself
     const holders = Array.from({ length: 700 }, (_, i) => 3001 + i);
-    await redis.sadd(dropped, candidate, ...holders);
-    await redis.sadd(kept, candidate, 3002, 3003);
+    await saddByPartition(dropped, candidate, ...holders);
+    await saddByPartition(kept, candidate, 3002, 3003);
     // ranked: every even holder with room, 3002 (shares 'kept', room) and 3003 (shares 'kept', floor too high)
-    await redis.zadd(keys.feedFloors('agent'), ...holders.filter((id) => id % 2 === 0).flatMap((id) => [0, id]), 0, 3002, 900, 3003, 0, candidate);
+    await addByPartition((p) => keys.feedFloors('agent', p), ...holders.filter((id) => id % 2 === 0).flatMap((id) => [0, id]), 0, 3002, 900, 3003, 0, candidate);
     const expected = [
       ...holders.filter((id) => id % 2 === 0 && id !== 3002).map((owner) => ({ owner, score: 0 })),
       { owner: 3002, score: 500 },
     ].sort((a, b) => a.owner - b.owner);
 
     const all: Array<{ owner: number; score: number }> = [];
-    let cursor = '0';
     let pages = 0;
-    do {
-      const page = await feeds.droppedTargets('agent', candidate, 'dropped', ['kept'], [500], cursor, 100);
-      all.push(...page.targets);
-      cursor = page.cursor;
-      pages++;
-    } while (cursor !== '0');
-    expect(pages).toBeGreaterThan(3);
+    for (const part of ALL_PARTITIONS) {
+      let cursor = '0';
+      do {
+        const page = await feeds.droppedTargets('agent', candidate, 'dropped', ['kept'], [500], part, cursor, 10);
+        all.push(...page.targets);
+        cursor = page.cursor;
+        pages++;
+      } while (cursor !== '0');
+    }
+    expect(pages).toBeGreaterThanOrEqual(ALL_PARTITIONS.length); // every partition's part, each paged to its end
     const unique = [...new Map(all.map((t) => [t.owner, t])).values()].sort((a, b) => a.owner - b.owner);
     expect(unique).toEqual(expected);
   });
@@ -188,11 +198,11 @@ describe('reading a feed', () => {
     const users: Array<[number, number]> = []; // [ms, id]
     for (let id = 4001; id <= 4450; id++) users.push([id <= 4300 ? 5_000 : 6_000 + (id % 7), id]);
     users.push([5_000, viewer]);
-    await redis.zadd(keys.poolUsers(pool), ...users.flatMap(([ms, id]) => [ms, id]));
+    await addByPartition((p) => keys.poolUsers(pool, p), ...users.flatMap(([ms, id]) => [ms, id]));
     // a ranked part longer than a page, with ties, and entries swiped since it was ranked
     const ranked = [4010, 4350, ...range(4100, 4124)];
     await redis.zadd(keys.feed(pool, viewer), 900, 4010, 800, 4350, ...range(4100, 4124).flatMap((id) => [500 - (id % 5), id]));
-    await redis.zadd(keys.rankedFeeds(pool), 1, viewer);
+    await redis.zadd(keys.rankedFeeds(pool, indexPartition(viewer)), 1, viewer);
     const swiped = [4020, 4400, 4105, 4106, 4107];
     await redis.hset(keys.swipes(pool, viewer), ...swiped.flatMap((id) => [String(id), 'pass']));
     const expectedRanked = range(4100, 4124)

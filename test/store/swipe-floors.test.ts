@@ -11,6 +11,7 @@ import { OutboxRecords } from '../../src/store/outbox-records.js';
 import { RateLimiter } from '../../src/store/rate-limiter.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/store/swipe-repository.js';
 import { UserRepository } from '../../src/store/user-repository.js';
+import { indexPartition } from '../../src/store/key-space.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
@@ -37,15 +38,16 @@ async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotenc
   return outcome;
 }
 
-const floor = (id: number) => redis.zscore(keys.feedFloors('agent'), String(id));
+const floor = (id: number) => redis.zscore(keys.feedFloors('agent', indexPartition(id)), String(id));
 
 describe('a swipe and the floors of ranked feeds', () => {
   it('resets the floor of a full feed the swipe takes an entry out of, so the freed slot can be filled', async () => {
     // owner 1's feed (size 3) is full, its floor the lowest score
     await redis.zadd(keys.feed('agent', 1), 700, '2', 500, '3', 300, '4');
-    await redis.zadd(keys.feedFloors('agent'), 300, '1');
+    await redis.zadd(keys.feedFloors('agent', indexPartition(1)), 300, '1');
     // account 6 shares one interest with owner 1, worth 200 there
-    await redis.sadd(keys.interestIndex('agent', 'kites'), '1', '6');
+    await redis.sadd(keys.interestIndex('agent', indexPartition(1), 'kites'), '1');
+    await redis.sadd(keys.interestIndex('agent', indexPartition(6), 'kites'), '6');
     const targetsOf6 = async () => (await feeds.rank('agent', 6, ['kites'], [200], 3, true)).targets;
     expect(await targetsOf6()).toEqual([]); // 200 does not beat 300
 
