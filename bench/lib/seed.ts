@@ -19,7 +19,15 @@ const BATCH = 500;
  */
 export async function seedAgents(topology: RedisTopology, count: number, runId: string, progress: Pick<Progress, 'info'>): Promise<{ seconds: number }> {
   // Bulk writes, not the request path: commands may queue while a connection comes up, and wait as long as they need.
-  const redis = createRedis(topology, { enableOfflineQueue: true, maxRetriesPerRequest: 2, socketTimeout: undefined, commandTimeout: undefined });
+  // No automatic pipelining on a cluster: ioredis groups a script call by its first argument (the key count),
+  // not by its keys, so a group can mix nodes and be refused.
+  const redis = createRedis(topology, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 2,
+    socketTimeout: undefined,
+    commandTimeout: undefined,
+    enableAutoPipelining: topology.kind === 'single',
+  });
   await redis.connect();
   const started = performance.now();
   try {
