@@ -17,7 +17,9 @@ import { machineInfo, type BenchReport } from './lib/report.js';
 import { renderHtml } from './lib/report-html.js';
 import { renderTable } from './lib/report-table.js';
 import { seedAgents } from './lib/seed.js';
-import { isLoopback, startEmbeddedService, urlTarget, type Target } from './lib/target.js';
+import { compare, readMasters, type ClusterRun } from './lib/cluster-comparison.js';
+import { redisInfo } from './lib/monitor.js';
+import { isLoopback, startClusterService, startEmbeddedService, targetTopology, urlTarget, type Target } from './lib/target.js';
 import { emptyResult, type BenchContext, type BenchOptions, type ScenarioResult } from './lib/types.js';
 import { DEFAULT_SCENARIOS, SCENARIOS } from './scenarios/index.js';
 
@@ -83,7 +85,8 @@ async function main(): Promise<number> {
   redis?.on('error', () => {});
   const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
   const monitor = new Monitor(target.baseUrl, target.pid, redis, target.metricsToken);
-  const scenarios: ScenarioResult[] = [];
+  let stopped: Promise<void> | undefined;
+  const stopTarget = () => (stopped ??= target.stop());
   let report: BenchReport | undefined;
   let hello: HelloCeiling | undefined;
   try {
@@ -117,37 +120,21 @@ async function main(): Promise<number> {
       aborted: () => aborted,
     };
 
-    let seeded = false;
-    if (options.seed > 0) {
-      progress.section(`seeding ${options.seed} agents straight into Redis`);
-      if (!target.redisUrl) throw new Error('--seed needs the target Redis: it is known for the embedded default, or pass --redis-url');
-      const { seconds } = await seedAgents(target.redisUrl, options.seed, runId, progress);
-      progress.info(`seeded ${options.seed} agents in ${seconds.toFixed(1)}s`);
-      seeded = true;
-    }
-
-    for (const name of options.scenarios) {
-      const scenario = SCENARIOS.find((s) => s.name === name)!;
-      if (aborted) {
-        scenarios.push({ ...emptyResult(scenario), skipped: 'the run was stopped before it' });
-        continue;
-      }
-      progress.section(`${scenario.name}: ${scenario.title}`);
-      const started = performance.now();
-      let result: ScenarioResult;
-      try {
-        result = await scenario.run(ctx);
-      } catch (error) {
-        progress.endLive();
-        progress.info(`failed: ${(error as Error).stack ?? String(error)}`);
-        result = { ...emptyResult(scenario), error: (error as Error).message };
-      }
-      result.seconds = (performance.now() - started) / 1000;
-      if (seeded && !result.skipped) result.seeded = true;
-      scenarios.push(result);
-    }
-
+    const scenarios = await runScenarios(ctx);
+    const singleUsedMemory = redis ? await redisInfo(redis, 'memory').then((info) => info.used_memory, () => undefined) : undefined;
     const redisVersion = redis ? await redis.info('server').then((info) => /redis_version:(\S+)/.exec(info)?.[1], () => undefined) : undefined;
+
+    let cluster: ClusterRun | undefined;
+    if (options.cluster && !aborted) {
+      // The single-node target is stopped first: the cluster run gets the machine's cores to itself, as it had.
+      monitor.stop();
+      redis?.disconnect();
+      await stopTarget();
+      cluster = await runOnCluster(ctx, scenarios, singleUsedMemory).catch((error: Error) => {
+        progress.info(`the cluster run failed: ${error.stack ?? error.message}`);
+        return { nodes: [], processes: [], scenarios: [], masters: [], comparison: [], serverProblems: [], error: error.message };
+      });
+    }
     report = {
       version: 1,
       startedAt: startedAt.toISOString(),
@@ -160,6 +147,7 @@ async function main(): Promise<number> {
       ceilings,
       scenarios,
       serverProblems: target.problems,
+      cluster,
     };
   } finally {
     monitor.stop();
@@ -167,7 +155,7 @@ async function main(): Promise<number> {
     redis?.disconnect();
     progress.section('stopping');
     await hello?.stop();
-    await target.stop();
+    await stopTarget();
     clearTimeout(overall);
     clearTimeout(hardStop);
   }
@@ -182,7 +170,87 @@ async function main(): Promise<number> {
   writeFileSync(htmlPath, renderHtml(report));
   console.log(`\n${renderTable(report)}\n`);
   console.log(`Reports: ${jsonPath}\n         ${htmlPath}`);
-  return scenarios.some((s) => s.error) ? 1 : 0;
+  return report.cluster?.error || [...report.scenarios, ...(report.cluster?.scenarios ?? [])].some((s) => s.error) ? 1 : 0;
+}
+
+/** Seeds when asked, then runs the chosen scenarios against ctx.target, one after another. */
+async function runScenarios(ctx: BenchContext): Promise<ScenarioResult[]> {
+  const { options, progress } = ctx;
+  const results: ScenarioResult[] = [];
+  let seeded = false;
+  if (options.seed > 0) {
+    progress.section(`seeding ${options.seed} agents straight into Redis`);
+    const topology = targetTopology(ctx.target);
+    if (!topology) throw new Error('--seed needs the target Redis: it is known for the embedded default, or pass --redis-url');
+    const { seconds } = await seedAgents(topology, options.seed, ctx.runId, progress);
+    progress.info(`seeded ${options.seed} agents in ${seconds.toFixed(1)}s`);
+    seeded = true;
+  }
+  for (const name of options.scenarios) {
+    const scenario = SCENARIOS.find((s) => s.name === name)!;
+    if (ctx.aborted()) {
+      results.push({ ...emptyResult(scenario), skipped: 'the run was stopped before it' });
+      continue;
+    }
+    progress.section(`${scenario.name}: ${scenario.title}${ctx.target.kind === 'cluster' ? ' [Redis Cluster]' : ''}`);
+    const started = performance.now();
+    let result: ScenarioResult;
+    try {
+      result = await scenario.run(ctx);
+    } catch (error) {
+      progress.endLive();
+      progress.info(`failed: ${(error as Error).stack ?? String(error)}`);
+      result = { ...emptyResult(scenario), error: (error as Error).message };
+    }
+    result.seconds = (performance.now() - started) / 1000;
+    if (seeded && !result.skipped) result.seeded = true;
+    results.push(result);
+  }
+  return results;
+}
+
+/**
+ * The same scenarios again on a three-master Redis Cluster with two service processes: the load generator
+ * spreads its connections over both, the agent-life sockets alternate between them. Then used_memory and
+ * keys of each master.
+ */
+async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[], singleUsedMemory: number | undefined): Promise<ClusterRun> {
+  const { progress } = single;
+  progress.section('starting a three-master Redis Cluster and two service processes on it');
+  const target = await startClusterService((line) => progress.info(line));
+  const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
+  const monitor = new Monitor(target.baseUrl, target.pid, undefined, target.metricsToken);
+  try {
+    await Promise.all(
+      target.baseUrls.map(async (url) => {
+        const client = new JsonClient(url, { maxSockets: 1 });
+        await waitReady(client).finally(() => client.close());
+      }),
+    );
+    monitor.start();
+    const ctx: BenchContext = {
+      ...single,
+      target,
+      redis: undefined,
+      api,
+      monitor,
+      population: new Population(target, single.addresses, single.runId, progress),
+    };
+    const scenarios = await runScenarios(ctx);
+    const masters = await readMasters(target.clusterNodes!);
+    return {
+      nodes: target.clusterNodes!,
+      processes: target.baseUrls,
+      scenarios,
+      masters,
+      comparison: compare(singleResults, scenarios, singleUsedMemory, masters),
+      serverProblems: target.problems,
+    };
+  } finally {
+    monitor.stop();
+    api.close();
+    await target.stop();
+  }
 }
 
 async function waitReady(api: JsonClient) {

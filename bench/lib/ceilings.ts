@@ -81,6 +81,7 @@ export async function measureCeilings(
   const recorder = await runLoad({
     host: target.host,
     port: target.port,
+    ports: target.ports,
     connections: options.connections,
     durationMs: Math.min(durationMs, 5_000),
     warmupMs,

@@ -18,6 +18,8 @@ const DEFAULTS = {
   maxMinutes: 30,
   out: 'bench/results',
 };
+/** What --cluster compares when no scenario is named: swipe throughput and push latency. */
+export const CLUSTER_SCENARIOS = ['swipes', 'agent-life'];
 const QUICK = { duration: 3, soak: 10, agents: 100, registrations: 100, pairs: 30, spectators: 2_000, scaleAgents: 10_000 };
 
 export function helpText(scenarios: ScenarioInfo[], defaultScenarios: string[]): string {
@@ -39,6 +41,9 @@ Scenarios (default: ${defaultScenarios.join(' ')}):
 ${scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join('\n')}
 
 Options:
+  --cluster             run the chosen scenarios (default: ${CLUSTER_SCENARIOS.join(' ')}) on the embedded default, then
+                        again on a three-master Redis Cluster with two service processes sharing the load
+                        (REDIS_CLUSTER_NODES); reports both side by side, with used_memory and keys per master
   --url URL             load a running service at URL instead of starting one (loopback or given host only)
   --redis-url URL       the Redis of the --url service (memory and CPU figures, --seed); optional
                         (the --url service's server figures need its METRICS_TOKEN in the bench's environment)
@@ -67,6 +72,7 @@ Examples:
   npm run bench                               # every default scenario against the embedded default (minutes)
   npm run bench -- --quick                    # a short run (about a minute and a half)
   npm run bench -- swipes --duration 20       # one scenario
+  npm run bench -- --cluster                  # swipes and push latency: single Redis, then a Redis Cluster
   npm run bench -- --url http://127.0.0.1:8080 --redis-url redis://127.0.0.1:6379 discovery
 `;
 }
@@ -82,6 +88,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     options: {
       help: { type: 'boolean', short: 'h' },
       quick: { type: 'boolean' },
+      cluster: { type: 'boolean' },
       url: { type: 'string' },
       'redis-url': { type: 'string' },
       scenarios: { type: 'string' },
@@ -123,11 +130,12 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       throw new UsageError(`--url must be a URL such as http://127.0.0.1:8080 (got ${values.url})`);
     }
   }
+  if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
   return {
     url: values.url,
     redisUrl: values['redis-url'],
-    scenarios: requested.length > 0 ? requested : defaultScenarios,
+    scenarios: requested.length > 0 ? requested : values.cluster ? CLUSTER_SCENARIOS : defaultScenarios,
     duration: number('duration', base.duration, 1, 3_600),
     soak: number('soak', base.soak, 1, 86_400),
     warmup: number('warmup', base.warmup, 0, 60),
@@ -143,6 +151,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     maxRequests: Math.round(number('max-requests', base.maxRequests, 1, 1e9)),
     maxMinutes: number('max-minutes', base.maxMinutes, 1, 24 * 60),
     out: values.out ?? base.out,
+    cluster: values.cluster ?? false,
     report: values.report,
   };
 }

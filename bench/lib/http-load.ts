@@ -28,6 +28,8 @@ export type ClientScript = {
 export type LoadOptions = {
   host: string;
   port: number;
+  /** Several processes of the service on `host`: client i connects to ports[i % ports.length] (instead of `port`). */
+  ports?: readonly number[];
   /** Connections open at once (each with one request in flight). */
   connections: number;
   durationMs: number;
@@ -69,7 +71,9 @@ export function startLoad(options: LoadOptions): LoadHandle {
   const deadline = started + warmupMs + options.durationMs;
   const maxRequests = options.maxRequests ?? Number.MAX_SAFE_INTEGER;
   const timeoutMs = options.requestTimeoutMs ?? 10_000;
-  const hostHeader = `${options.host}:${options.port}`;
+  const ports = options.ports && options.ports.length > 0 ? options.ports : [options.port];
+  // One Host header for every port: the service does not route by it.
+  const hostHeader = `${options.host}:${ports[0]}`;
   const encoded = new WeakMap<LoadRequest, Buffer>();
   const intervalMs = options.ratePerSecond ? (1000 * options.connections) / options.ratePerSecond : 0;
   let issued = 0;
@@ -114,14 +118,18 @@ export function startLoad(options: LoadOptions): LoadHandle {
       this.takeClient();
     }
 
+    private port = ports[0]!;
+
     private takeClient() {
-      this.client = shouldStop() ? null : options.client(clientIndex++);
+      const index = clientIndex++;
+      this.client = shouldStop() ? null : options.client(index);
       if (!this.client) return this.end();
+      this.port = ports[index % ports.length]!;
       this.open();
     }
 
     private open() {
-      const socket = connect({ host: options.host, port: options.port, localAddress: this.client!.localAddress, noDelay: true });
+      const socket = connect({ host: options.host, port: this.port, localAddress: this.client!.localAddress, noDelay: true });
       this.socket = socket;
       this.buffer = null;
       socket.on('connect', () => this.sendNext());

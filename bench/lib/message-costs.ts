@@ -30,6 +30,7 @@ export async function measureMessageCosts(
   await runLoad({
     host: ctx.target.host,
     port: ctx.target.port,
+    ports: ctx.target.ports,
     connections: 16,
     durationMs: 120_000,
     maxRequests: matches.length * MESSAGES_PER_MATCH,

@@ -24,6 +24,7 @@ export async function loadPhase(ctx: BenchContext, spec: LoadPhaseSpec): Promise
   const handle = startLoad({
     host: ctx.target.host,
     port: ctx.target.port,
+    ports: ctx.target.ports,
     connections: spec.connections,
     durationMs,
     warmupMs: spec.warmupMs ?? ctx.options.warmup * 1000,

@@ -107,6 +107,7 @@ export class Population {
     await runLoad({
       host: this.target.host,
       port: this.target.port,
+      ports: this.target.ports,
       connections: Math.min(options.connections ?? 8, count),
       durationMs: options.durationMs ?? 60_000,
       maxRequests: count * 3,

@@ -1,6 +1,7 @@
 import { formatBytes, formatCount, formatMs, formatPercent, formatRatio } from './format.js';
 import { rowsOf, type BenchReport } from './report.js';
-import { formatFigure } from './report-table.js';
+import type { ClusterRun } from './cluster-comparison.js';
+import { formatFigure, roundFigure } from './report-table.js';
 import { distributionPoints, escapeHtml as e, lineChart } from './svg-chart.js';
 import type { PhaseResult, ScenarioResult } from './types.js';
 
@@ -71,7 +72,22 @@ export function renderHtml(report: BenchReport): string {
   if (report.serverProblems.length > 0) {
     parts.push(`<h2>Server warnings and errors</h2><pre>${e(report.serverProblems.join('\n'))}</pre>`);
   }
+  if (report.cluster) parts.push(clusterSection(report.cluster));
   parts.push('</body></html>\n');
+  return parts.join('\n');
+}
+
+/** --cluster: the side-by-side figures, then the cluster run's scenarios in full. */
+function clusterSection(cluster: ClusterRun): string {
+  const parts: string[] = ['<h2>Single Redis vs Redis Cluster (same run)</h2>'];
+  if (cluster.error) return `${parts[0]}<p><strong>The cluster run failed:</strong> ${e(cluster.error)}</p>`;
+  parts.push(`<p>Masters ${e(cluster.nodes.join(', '))}; ${cluster.processes.length} service processes (${e(cluster.processes.join(', '))}) sharing the load.</p>`);
+  parts.push('<table><tr><th>figure</th><th>single Redis</th><th>Redis Cluster</th></tr>');
+  const show = (value: number | undefined, unit: string) => (value === undefined ? '–' : unit === 'bytes' ? formatBytes(value) : `${roundFigure(value)} ${unit}`);
+  for (const row of cluster.comparison) parts.push(`<tr><td>${e(row.figure)}</td><td>${e(show(row.single, row.unit))}</td><td>${e(show(row.cluster, row.unit))}</td></tr>`);
+  parts.push('</table>');
+  for (const scenario of cluster.scenarios) parts.push(scenarioSection({ ...scenario, name: `${scenario.name} [Redis Cluster]` }));
+  if (cluster.serverProblems.length > 0) parts.push(`<h3>Cluster service warnings and errors</h3><pre>${e(cluster.serverProblems.join('\n'))}</pre>`);
   return parts.join('\n');
 }
 

@@ -1,5 +1,7 @@
 import { formatBytes, formatCount, formatMs, formatPercent, formatRatio } from './format.js';
+import type { ClusterRun } from './cluster-comparison.js';
 import { rowsOf, type BenchReport } from './report.js';
+import type { Ceilings, ScenarioResult } from './types.js';
 
 /** The plain-text summary printed at the end of a run. */
 export function renderTable(report: BenchReport): string {
@@ -26,9 +28,44 @@ export function renderTable(report: BenchReport): string {
     );
   }
   out.push('');
+  out.push(...scenarioLines(report.scenarios, ceilings));
+  if (report.serverProblems.length > 0) {
+    out.push('', `The server logged ${report.serverProblems.length} warning/error line(s); first ones:`);
+    for (const line of report.serverProblems.slice(0, 5)) out.push(`  ${line}`);
+  }
+  if (report.cluster) out.push('', ...clusterLines(report.cluster, ceilings));
+  return out.join('\n');
+}
+
+/** The same scenarios on the Redis Cluster, then the side-by-side figures. */
+function clusterLines(cluster: ClusterRun, ceilings: Ceilings): string[] {
+  const out: string[] = [];
+  if (cluster.error) return [`Redis Cluster run failed: ${cluster.error}`];
+  out.push(`Redis Cluster: masters ${cluster.nodes.join(', ')}; ${cluster.processes.length} service processes (${cluster.processes.join(', ')}) sharing the load.`, '');
+  out.push(...scenarioLines(cluster.scenarios, ceilings));
+  if (cluster.serverProblems.length > 0) {
+    out.push('', `The cluster's service processes logged ${cluster.serverProblems.length} warning/error line(s); first ones:`);
+    for (const line of cluster.serverProblems.slice(0, 5)) out.push(`  ${line}`);
+  }
+  out.push('', 'Single Redis vs Redis Cluster (same run, same machine):');
+  const lines = [['figure', 'single', 'cluster', 'unit']];
+  const show = (value: number | undefined, unit: string) => (value === undefined ? '–' : unit === 'bytes' ? formatBytes(value) : roundFigure(value));
+  for (const row of cluster.comparison) lines.push([row.figure, show(row.single, row.unit), show(row.cluster, row.unit), row.unit === 'bytes' ? '' : row.unit]);
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  for (const [index, line] of lines.entries()) {
+    const text = line.map((cell, i) => (i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+    out.push(`  ${text}`);
+    if (index === 0) out.push(`  ${'-'.repeat(text.length)}`);
+  }
+  return out;
+}
+
+/** The summary table of a list of scenarios, then each one's figures and notes. */
+function scenarioLines(scenarios: ScenarioResult[], ceilings: Ceilings): string[] {
+  const out: string[] = [];
   const header = ['scenario', 'operation', 'n', 'req/s', '×uWS', '×PING', 'p50', 'p95', 'p99', 'errors', 'srv RSS', 'ELD p99', 'CPU srv/redis/gen'];
   const lines: string[][] = [header];
-  for (const scenario of report.scenarios) {
+  for (const scenario of scenarios) {
     if (scenario.skipped || (scenario.error && scenario.phases.length === 0)) {
       const why = scenario.skipped ? `skipped: ${scenario.skipped}` : `failed: ${scenario.error}`;
       lines.push([scenario.name, why.length > 60 ? `${why.slice(0, 59)}… (below)` : why, '', '', '', '', '', '', '', '', '', '', '']);
@@ -53,7 +90,7 @@ export function renderTable(report: BenchReport): string {
     }
   }
   out.push(...alignColumns(lines));
-  for (const scenario of report.scenarios) {
+  for (const scenario of scenarios) {
     const figures = Object.entries(scenario.figures);
     if (figures.length === 0 && scenario.notes.length === 0 && !scenario.error && !scenario.skipped) continue;
     out.push('', `${scenario.name}${scenario.seeded ? ' (seeded)' : ''}:`);
@@ -62,11 +99,7 @@ export function renderTable(report: BenchReport): string {
     if (scenario.error) out.push(`  error: ${scenario.error}`);
     if (scenario.skipped) out.push(`  skipped: ${scenario.skipped}`);
   }
-  if (report.serverProblems.length > 0) {
-    out.push('', `The server logged ${report.serverProblems.length} warning/error line(s); first ones:`);
-    for (const line of report.serverProblems.slice(0, 5)) out.push(`  ${line}`);
-  }
-  return out.join('\n');
+  return out;
 }
 
 /** A headline figure: rounded, with a readable size beside byte counts. */

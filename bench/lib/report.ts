@@ -1,4 +1,5 @@
 import { cpus, totalmem, release } from 'node:os';
+import type { ClusterRun } from './cluster-comparison.js';
 import type { OperationStats } from './recorder.js';
 import { isSuccess } from './recorder.js';
 import type { BenchOptions, Ceilings, PhaseResult, ScenarioResult } from './types.js';
@@ -10,12 +11,14 @@ export type BenchReport = {
   durationSeconds: number;
   command: string;
   machine: { cpus: number; cpuModel: string; memoryBytes: number; node: string; os: string; redis?: string };
-  target: { kind: 'embedded' | 'url'; baseUrl: string; redis?: string };
+  target: { kind: 'embedded' | 'url' | 'cluster'; baseUrl: string; redis?: string };
   options: BenchOptions;
   ceilings: Ceilings;
   scenarios: ScenarioResult[];
   /** Warnings and errors the server logged during the run. */
   serverProblems: string[];
+  /** With --cluster: the same scenarios on a Redis Cluster with two service processes, and the comparison. */
+  cluster?: ClusterRun;
 };
 
 export function machineInfo(redisVersion?: string): BenchReport['machine'] {

@@ -1,8 +1,9 @@
-import { Redis } from 'ioredis';
 import { normalizeInterests } from '../../src/domain/interests.js';
+import type { RedisTopology } from '../../src/domain/redis-topology.js';
 import { createLogger } from '../../src/logger.js';
 import { hashPassword } from '../../src/services/password-hasher.js';
 import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
+import { createRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { agentProfile, BENCH_PASSWORD } from './profiles.js';
@@ -11,13 +12,22 @@ import type { Progress } from './progress.js';
 const BATCH = 500;
 
 /**
- * Writes `count` agents straight into the target's Redis through the service's own repository and
+ * Writes `count` agents straight into the target's Redis (single or cluster) through the service's own repository and
  * discovery indexer (no HTTP, one password hash shared by all), so that the scenarios run against a large
  * pool. Seeded agents get no ranking job of their own (they are the population others' feeds are ranked
  * over); every result of a run that seeded is labelled "seeded".
  */
-export async function seedAgents(redisUrl: string, count: number, runId: string, progress: Progress): Promise<{ seconds: number }> {
-  const redis = new Redis(redisUrl, { enableAutoPipelining: true, lazyConnect: true });
+export async function seedAgents(topology: RedisTopology, count: number, runId: string, progress: Pick<Progress, 'info'>): Promise<{ seconds: number }> {
+  // Bulk writes, not the request path: commands may queue while a connection comes up, and wait as long as they need.
+  // No automatic pipelining on a cluster: ioredis groups a script call by its first argument (the key count),
+  // not by its keys, so a group can mix nodes and be refused.
+  const redis = createRedis(topology, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 2,
+    socketTimeout: undefined,
+    commandTimeout: undefined,
+    enableAutoPipelining: topology.kind === 'single',
+  });
   await redis.connect();
   const started = performance.now();
   try {

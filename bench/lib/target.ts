@@ -5,18 +5,26 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
+import type { RedisTopology } from '../../src/domain/redis-topology.js';
 import { freePort } from '../../src/store/free-port.js';
+import { startRedisCluster } from '../../src/store/redis-cluster-process.js';
 import { spawnTs, stopChild, waitForLine } from './children.js';
 
-/** The service under test: started by the bench (embedded default) or reached at a given URL. */
+/** The service under test: started by the bench (embedded default, or two processes on a Redis Cluster) or reached at a given URL. */
 export type Target = {
-  kind: 'embedded' | 'url';
+  kind: 'embedded' | 'url' | 'cluster';
+  /** The first (or only) process of the service. */
   baseUrl: string;
   host: string;
   port: number;
-  /** The Redis the service uses, when known (embedded, or --redis-url). */
+  /** Every process of the service (one, or two on a cluster): the load is spread over them. */
+  baseUrls: string[];
+  ports: number[];
+  /** The single Redis the service uses, when known (embedded, or --redis-url). */
   redisUrl?: string;
-  /** The server's process id, when the bench started it (for CPU figures). */
+  /** The Redis Cluster the service uses (`host:port` of every master). */
+  clusterNodes?: string[];
+  /** The first server's process id, when the bench started it (for CPU figures). */
   pid?: number;
   /** The operators' bearer secret for GET /metrics (the service serves no metrics without one). */
   metricsToken?: string;
@@ -37,6 +45,8 @@ export function urlTarget(url: string, redisUrl?: string): Target {
     baseUrl: parsed.origin,
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: Number(parsed.port || 80),
+    baseUrls: [parsed.origin],
+    ports: [Number(parsed.port || 80)],
     redisUrl,
     metricsToken: process.env.METRICS_TOKEN || undefined,
     problems: [],
@@ -44,15 +54,14 @@ export function urlTarget(url: string, redisUrl?: string): Target {
   };
 }
 
-/**
- * `tsx src/main.ts serve` as a child process on a free port with a throw-away DATA_DIR: the embedded default,
- * with its own redis-server and the in-process ranking worker. The loader runs in the server's own process
- * (node --import tsx) so that its CPU time is the server's.
- */
-export async function startEmbeddedService(log: (line: string) => void): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-'));
-  const port = await freePort();
-  const metricsToken = randomBytes(24).toString('hex');
+/** Where seeding and Redis figures go: the target's single Redis or its cluster, when known. */
+export function targetTopology(target: Target): RedisTopology | undefined {
+  if (target.clusterNodes) return { kind: 'cluster', nodes: target.clusterNodes };
+  return target.redisUrl ? { kind: 'single', url: target.redisUrl } : undefined;
+}
+
+/** The service's environment under the bench: a free port, a random metrics token, the load-capping limits raised. */
+function benchServiceEnv(port: number, dataDir: string, metricsToken: string, redis: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),
@@ -75,8 +84,19 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
   };
   delete env.REDIS_URL;
   delete env.REDIS_CLUSTER_NODES;
-  const child = spawnTs('src/main.ts', ['serve'], env);
-  const problems: string[] = [];
+  return { ...env, ...redis };
+}
+
+type ServiceProcess = { child: ChildProcess; port: number; redisUrl?: string; problems: string[]; dataDir: string };
+
+/**
+ * `tsx src/main.ts serve` as a child process (with its in-process ranking worker), resolved once it listens.
+ * The loader runs in the server's own process (node --import tsx) so that its CPU time is the server's.
+ */
+async function spawnService(metricsToken: string, redis: Record<string, string>, problems: string[]): Promise<ServiceProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-'));
+  const port = await freePort();
+  const child = spawnTs('src/main.ts', ['serve'], benchServiceEnv(port, dataDir, metricsToken, redis));
   let redisUrl: string | undefined;
   const stderr = createInterface({ input: child.stderr! });
   stderr.on('line', (line) => problems.length < 50 && problems.push(line));
@@ -97,12 +117,25 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
     throw error;
   }
   keepReadingProblems(child, problems);
+  return { child, port, redisUrl, problems, dataDir };
+}
+
+/**
+ * The embedded default: one service process on a free port with a throw-away DATA_DIR, its own
+ * redis-server and the in-process ranking worker.
+ */
+export async function startEmbeddedService(log: (line: string) => void): Promise<Target> {
+  const metricsToken = randomBytes(24).toString('hex');
+  const problems: string[] = [];
+  const { child, port, redisUrl, dataDir } = await spawnService(metricsToken, {}, problems);
   log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${redisUrl ?? 'unknown'}, data in ${dataDir}`);
   return {
     kind: 'embedded',
     baseUrl: `http://127.0.0.1:${port}`,
     host: '127.0.0.1',
     port,
+    baseUrls: [`http://127.0.0.1:${port}`],
+    ports: [port],
     redisUrl,
     pid: child.pid,
     metricsToken,
@@ -112,6 +145,47 @@ export async function startEmbeddedService(log: (line: string) => void): Promise
       if (redisUrl) await shutdownOrphanRedis(redisUrl);
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * `processes` service processes, each with its in-process ranking worker, pointed with REDIS_CLUSTER_NODES at
+ * the cluster of `nodes` (left running at stop()), or at a three-master Redis Cluster of their own (AOF with
+ * `appendfsync everysec`, as the embedded default) stopped with them.
+ */
+export async function startClusterService(log: (line: string) => void, options: { processes?: number; nodes?: string[] } = {}): Promise<Target> {
+  const processes = options.processes ?? 2;
+  const own = options.nodes ? undefined : await startRedisCluster({ appendfsync: 'everysec' });
+  const nodes = options.nodes ?? own!.nodes;
+  if (own) log(`Redis Cluster started: masters ${nodes.join(', ')}`);
+  const metricsToken = randomBytes(24).toString('hex');
+  const problems: string[] = [];
+  const services: ServiceProcess[] = [];
+  const stop = async () => {
+    await Promise.all(services.map((service) => stopChild(service.child, 8_000)));
+    for (const service of services) rmSync(service.dataDir, { recursive: true, force: true });
+    await own?.cleanup();
+  };
+  try {
+    for (let i = 0; i < processes; i++) services.push(await spawnService(metricsToken, { REDIS_CLUSTER_NODES: nodes.join(',') }, problems));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const baseUrls = services.map((service) => `http://127.0.0.1:${service.port}`);
+  log(`service started: ${services.length} processes (pids ${services.map((s) => s.child.pid).join(', ')}) at ${baseUrls.join(', ')}`);
+  return {
+    kind: 'cluster',
+    baseUrl: baseUrls[0]!,
+    host: '127.0.0.1',
+    port: services[0]!.port,
+    baseUrls,
+    ports: services.map((service) => service.port),
+    clusterNodes: nodes,
+    pid: services[0]!.child.pid,
+    metricsToken,
+    problems,
+    stop,
   };
 }
 

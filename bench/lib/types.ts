@@ -29,6 +29,8 @@ export type BenchOptions = {
   maxRequests: number;
   maxMinutes: number;
   out: string;
+  /** Then the same scenarios again on a three-master Redis Cluster with two service processes. */
+  cluster: boolean;
   /** An earlier run's JSON to render instead of running. */
   report?: string;
 };
@@ -68,7 +70,7 @@ export type ScenarioResult = {
 export type BenchContext = {
   options: BenchOptions;
   target: Target;
-  /** The target's Redis, when known. */
+  /** The target's single Redis, when known (none on a cluster: per-master figures are read after the run). */
   redis?: Redis;
   api: JsonClient;
   monitor: Monitor;

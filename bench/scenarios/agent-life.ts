@@ -114,14 +114,17 @@ async function livePair(ctx: BenchContext, index: number, recorder: Recorder, so
     return { n, id: res.body.user_id, token: res.body.token, email: profile.email, password: profile.password, interests: profile.interests.split(', ') };
   };
   const [a, b] = await Promise.all([register(2 * index), register(2 * index + 1)]);
-  const open = async (agent: BenchAgent) => {
+  // With several service processes, a's socket is on the first and b's on the second: the requests go to the
+  // first, so b's frames cross processes (sharded pub/sub) and a's do not.
+  const urls = ctx.target.baseUrls;
+  const open = async (agent: BenchAgent, at: number) => {
     const t = performance.now();
-    const socket = await EventSocket.open(wsUrl(ctx.target.baseUrl, WS_PATH), { token: agent.token, localAddress: ctx.addresses.next() });
+    const socket = await EventSocket.open(wsUrl(urls[at % urls.length]!, WS_PATH), { token: agent.token, localAddress: ctx.addresses.next() });
     recorder.record('socket open', 'ok', performance.now() - t);
     sockets.push(socket);
     return socket;
   };
-  const [socketA, socketB] = await Promise.all([open(a), open(b)]);
+  const [socketA, socketB] = await Promise.all([open(a, 0), open(b, 1)]);
   await Promise.all([a, b].map((agent) => timed('GET feed', () => ctx.api.get('/api/v1/discovery/feed?limit=20', { token: agent.token }), 200)));
   await timed('POST like', () => ctx.api.post(`/api/v1/likes/${b.id}?kind=like`, { token: a.token }), 200);
 
@@ -166,6 +169,7 @@ async function startBackground(ctx: BenchContext): Promise<{ stop(): Promise<Rec
   const handle: LoadHandle = startLoad({
     host: ctx.target.host,
     port: ctx.target.port,
+    ports: ctx.target.ports,
     connections: 16,
     durationMs: 15 * 60_000,
     ratePerSecond: ctx.options.backgroundRate,

@@ -64,6 +64,7 @@ export const authScenario: Scenario = {
     const loginRecorder = await runLoad({
       host: ctx.target.host,
       port: ctx.target.port,
+      ports: ctx.target.ports,
       connections,
       durationMs,
       maxRequests: agents.length,

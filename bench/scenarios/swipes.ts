@@ -62,7 +62,11 @@ export const swipesScenario: Scenario = {
     );
 
     if (!ctx.redis) {
-      result.notes.push('Redis memory per swipe and per match not measured: the target Redis is unknown (pass --redis-url).');
+      result.notes.push(
+        ctx.target.kind === 'cluster'
+          ? 'Redis memory per swipe and per match not measured on the cluster (used_memory of each master is reported after the run).'
+          : 'Redis memory per swipe and per match not measured: the target Redis is unknown (pass --redis-url).',
+      );
       return result;
     }
     if (ctx.aborted()) return result;
@@ -167,6 +171,7 @@ async function swipeAll(ctx: BenchContext, group: BenchAgent[], plan: (agent: Be
   const recorder = await runLoad({
     host: ctx.target.host,
     port: ctx.target.port,
+    ports: ctx.target.ports,
     connections: 32,
     durationMs: 120_000,
     maxRequests: total,
