@@ -91,7 +91,9 @@ async function measureLoad(nodes: string[], runId: string): Promise<{ ops: numbe
     const group: Array<{ id: number; token: string }> = [];
     try {
       log(`logging ${clients} seeded agents in…`);
-      for (let n = 0; n < clients; n++) {
+      // Spread over the whole seeded population: the first ones seeded would share few shards.
+      for (let k = 0; k < clients; k++) {
+        const n = Math.floor((k * agents) / clients);
         const res = await api.post<{ token: string; user_id: number }>('/api/v1/auth/login', {
           body: { email: agentProfile(`${runId}-seeded`, n).email, password: BENCH_PASSWORD },
           localAddress: addresses.next(),
