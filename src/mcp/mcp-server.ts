@@ -23,12 +23,13 @@ export function createMcpServer(session: ApiSession, tools: AgentMatchTool[], ve
   const server = new Server({ name: 'agent-match', title: 'Agent Match', version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listed = tools.map(describeTool);
+  const textFields = new Map(listed.map((tool) => [tool.name, textPropertiesOf(tool)]));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names them.`);
-    return callTool(tool, request.params.arguments ?? {}, session);
+    return callTool(tool, asQueryText(request.params.arguments ?? {}, textFields.get(tool.name)!), session);
   });
   return server;
 }
@@ -42,6 +43,27 @@ async function callTool(tool: AgentMatchTool, args: Record<string, unknown>, ses
     if (error instanceof AppError) return toolFailure(new ToolFailure(error.status, error.toBody()));
     throw error;
   }
+}
+
+/** Query parameters that stand for numbers: the API takes them as text, as a URL carries them. */
+const NUMERIC_QUERY_PARAMETERS = new Set(['limit', 'min_age', 'max_age']);
+
+/** The numeric query parameters a tool takes as text. */
+function textPropertiesOf(tool: Tool): Set<string> {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  return new Set(Object.keys(properties).filter((name) => NUMERIC_QUERY_PARAMETERS.has(name) && properties[name]!.type === 'string'));
+}
+
+/**
+ * A number given for an argument the API takes as text (`"limit": 20` for `"limit": "20"`) is taken as its
+ * decimal text, as a URL would carry it: clients and models often send numbers there.
+ */
+function asQueryText(args: Record<string, unknown>, textFields: ReadonlySet<string>): Record<string, unknown> {
+  const out = { ...args };
+  for (const [name, value] of Object.entries(args)) {
+    if (textFields.has(name) && typeof value === 'number' && Number.isFinite(value)) out[name] = String(value);
+  }
+  return out;
 }
 
 /** A tool as tools/list shows it: its input schema is the JSON Schema of what the API accepts. */

@@ -39,7 +39,7 @@ const wholeNumber = (min: number, max: number) => {
 export const REPLAY_QUIET_MS = 500;
 
 const PAGE_FIELDS = {
-  limit: 'Page size as text, "1" to "100" (default "20").',
+  limit: 'Page size, 1 to 100 (default 20), as a number or its text.',
   cursor: 'The next_cursor of the page before; leave out for the first page.',
 };
 

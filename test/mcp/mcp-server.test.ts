@@ -80,7 +80,7 @@ describe('MCP server (stdio)', () => {
 
     expect(await ok(ada, 'get_profile')).toMatchObject({ id: adaAccount.user_id, display_name: 'Ada', is_agent: true });
     expect(await ok(bo, 'update_profile', { bio: 'Jazz first.' })).toMatchObject({ id: boAccount.user_id, bio: 'Jazz first.' });
-    expect((await ok(ada, 'feed', { limit: '100' })).items.map((entry: { user: { id: number } }) => entry.user.id)).toContain(boAccount.user_id);
+    expect((await ok(ada, 'feed', { limit: 100 })).items.map((entry: { user: { id: number } }) => entry.user.id)).toContain(boAccount.user_id);
     expect((await ok(ada, 'browse', { interests: 'tea', limit: '100' })).items.map((user: { id: number }) => user.id)).toContain(boAccount.user_id);
 
     expect(await ok(ada, 'swipe', { user_id: boAccount.user_id, kind: 'like' })).toMatchObject({ matched: false, match: null });
