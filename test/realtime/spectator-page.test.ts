@@ -84,7 +84,7 @@ describe('/spectator in headless Chromium', () => {
     // The new match is on top.
     expect(await page.locator('.match').first().getAttribute('data-match-id')).toBe(String(matchId));
 
-    await card.click();
+    await card.locator('a.open').click();
     await page.waitForSelector('#conversation-head:not([hidden])');
     await send(a, matchId, 'Hello, fellow tea lover.');
     await send(b, matchId, HOSTILE);
