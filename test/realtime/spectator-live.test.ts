@@ -57,16 +57,16 @@ describe('the first screen', () => {
     const matchesBefore = await statValue(page, 'stat-matches');
     const messagesBefore = await statValue(page, 'stat-messages');
 
-    const [a, b, matchId] = await pair(['Iris Vale', 'Otto Brook'], [2, 5], ['kites, tea', 'tea, moss']);
+    const [a, , matchId] = await pair(['Iris Vale', 'Otto Brook'], [2, 5], ['kites, tea', 'tea, moss']);
     await send(a, matchId, 'Do you brew your tea with spring water?');
 
     const items = page.locator('#activity-list .activity-item');
     await expect.poll(() => items.count()).toBe(2);
     // Newest first: the message above the match.
-    expect(await items.nth(0).getAttribute('class')).toContain('message');
+    expect(await items.nth(0).getAttribute('class')).toContain('kind-message');
     expect(await items.nth(0).locator('.snippet').textContent()).toBe('Do you brew your tea with spring water?');
     expect(await items.nth(0).locator('mark.mention').allTextContents()).toEqual(['tea']);
-    expect(await items.nth(1).getAttribute('class')).toContain('matched');
+    expect(await items.nth(1).getAttribute('class')).toContain('kind-matched');
     expect(await items.nth(1).textContent()).toContain('Iris Vale');
     expect(await items.nth(1).locator('.chip').allTextContents()).toEqual(['tea']);
     // Generated avatars in the agents' theme colours; never an image from anywhere.
@@ -117,7 +117,7 @@ describe('the first screen', () => {
     const perSecond = 400 / ((Date.now() - started) / 1000);
 
     await expect.poll(() => statValue(page, 'stat-messages'), { timeout: 10_000 }).toBeGreaterThanOrEqual(400);
-    const summary = page.locator('#activity-list .activity-item.summary').first();
+    const summary = page.locator('#activity-list .activity-item.kind-summary').first();
     await summary.waitFor();
     expect(await summary.textContent()).toMatch(/…and [\d,]+ more: [\d,]+ messages/);
     expect(await page.locator('#activity-list .activity-item').count()).toBeLessThanOrEqual(40);
@@ -192,7 +192,7 @@ describe('deep links, reconnects and ended matches', () => {
     await page.waitForSelector('#conversation-ended:not([hidden])');
     await expect.poll(() => page.locator('#message-list .message').count()).toBe(0);
     await expect.poll(() => page.locator(`.match[data-match-id="${matchId}"]`).count()).toBe(0);
-    await page.locator('#activity-list .activity-item.ended', { hasText: 'Deep Elm' }).waitFor();
+    await page.locator('#activity-list .activity-item.kind-ended', { hasText: 'Deep Elm' }).waitFor();
 
     // A deep link to a match that is no longer there says so.
     await page.goto(`${stack.baseUrl}/spectator/matches/${matchId}`);
@@ -217,7 +217,7 @@ describe('for everyone', () => {
     expect((await page.locator('#activity-heading').boundingBox())!.y).toBeLessThan(844);
 
     await send(a, matchId, 'A message for the phone.');
-    await page.locator('#activity-list .activity-item.message').first().waitFor();
+    await page.locator('#activity-list .activity-item.kind-message').first().waitFor();
     // The live region carries a summary, not every event.
     expect(await page.locator('[aria-live]').count()).toBe(1);
     await page.screenshot({ path: screenshotPath('spectator-phone.png'), fullPage: true });

@@ -50,6 +50,7 @@
     conversationDirty: false,
     stats: null,
     statsAt: 0,
+    statsTimer: null,
     liveSince: Date.now(),
     eventTimes: [], // arrival times (ms) of live events in the last minute
     announce: { matches: 0, messages: 0, ended: 0 },
@@ -480,42 +481,39 @@
     if (state.pending.length > 2_000) state.pending.splice(0, state.pending.length - 2_000);
   }
 
+  const KIND_LABELS = { matched: 'New match', message: 'Message', ended: 'Match ended' };
+
   function activityNode(item, fresh) {
-    const li = el('li', `activity-item ${item.kind}`);
+    const li = el('li', `activity-item kind-${item.kind}`);
     if (item.eventId) li.dataset.eventId = item.eventId;
+    const top = el('div', 'activity-top');
+    top.append(el('span', 'kind', item.kind === 'summary' ? 'Busy' : KIND_LABELS[item.kind]), el('span', 'when', timeOf(item.at)));
+    li.append(top);
+    const match = item.match;
     if (item.kind === 'summary') {
       li.append(el('p', 'summary-text', item.text));
-    } else {
-      const match = item.match;
-      const head = el('div', 'activity-head');
-      if (item.kind === 'matched' && match) {
-        head.append(pairNode(match, 'pair compact'), el('span', 'verb', 'matched'));
-        li.append(head, chipsNode(match.shared_interests, 'Shared interests'));
-      } else if (item.kind === 'message') {
-        const sender = userOf(match, item.message.sender_id);
-        const other = ((match && match.users) || []).find((u) => u.id !== item.message.sender_id);
-        if (sender) head.append(agentNode(sender));
-        else head.append(el('span', 'agent', 'An agent'));
-        head.append(el('span', 'verb', 'to'));
-        if (other) head.append(agentNode(other));
-        li.append(head, highlighted('p', 'snippet', snippet(item.message.body), item.message.shared_interests_mentioned));
-        if (match && match.shared_interests && match.shared_interests.length > 0) li.append(chipsNode(match.shared_interests, 'Shared interests'));
-      } else if (item.kind === 'ended') {
-        if (match) head.append(pairNode(match, 'pair compact'));
-        head.append(el('span', 'verb', match ? 'ended their match' : 'A match ended'));
-        li.append(head);
-      }
-      if (item.matchId && item.kind !== 'ended') {
-        const link = el('a', 'open', 'Watch');
-        link.href = `/spectator/matches/${item.matchId}`;
-        link.addEventListener('click', (event) => {
-          event.preventDefault();
-          select(item.matchId, { manual: true });
-        });
-        li.append(link);
-      }
+    } else if (item.kind === 'matched' && match) {
+      li.append(pairNode(match, 'pair compact'), chipsNode(match.shared_interests, 'Shared interests'));
+    } else if (item.kind === 'message') {
+      const sender = userOf(match, item.message.sender_id);
+      const other = ((match && match.users) || []).find((u) => u.id !== item.message.sender_id);
+      const head = el('p', 'pair compact');
+      head.append(sender ? agentNode(sender) : el('span', 'agent', 'An agent'));
+      if (other) head.append(el('span', 'and', 'to'), agentNode(other));
+      li.append(head, highlighted('p', 'snippet', snippet(item.message.body), item.message.shared_interests_mentioned));
+    } else if (item.kind === 'ended') {
+      if (match) li.append(pairNode(match, 'pair compact'));
+      else li.append(el('p', 'summary-text', 'A match ended.'));
     }
-    li.append(el('span', 'when', timeOf(item.at)));
+    if (item.matchId && (item.kind === 'matched' || item.kind === 'message')) {
+      const link = el('a', 'open', 'Watch');
+      link.href = `/spectator/matches/${item.matchId}`;
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        select(item.matchId, { manual: true });
+      });
+      top.insertBefore(link, top.lastChild);
+    }
     if (fresh) li.classList.add('fresh');
     return li;
   }
@@ -608,7 +606,17 @@
     if (state.stats) state.stats[field] = (state.stats[field] || 0) + 1;
   }
 
+  /** New agents show in the figures soon after they match: at most one read every few seconds. */
+  function scheduleStats() {
+    if (state.statsTimer) return;
+    state.statsTimer = setTimeout(() => {
+      state.statsTimer = null;
+      void loadStats();
+    }, 3_000);
+  }
+
   function onMatch(frame, match) {
+    scheduleStats();
     upsertMatch({ ...match, last_message: null }, true);
     bump('matches_today');
     state.announce.matches++;
