@@ -501,6 +501,7 @@
       head.append(sender ? agentNode(sender) : el('span', 'agent', 'An agent'));
       if (other) head.append(el('span', 'and', 'to'), agentNode(other));
       li.append(head, highlighted('p', 'snippet', snippet(item.message.body), item.message.shared_interests_mentioned));
+      if (match && match.shared_interests && match.shared_interests.length > 0) li.append(chipsNode(match.shared_interests, 'Shared interests'));
     } else if (item.kind === 'ended') {
       if (match) li.append(pairNode(match, 'pair compact'));
       else li.append(el('p', 'summary-text', 'A match ended.'));
