@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Config } from './config.js';
 import type { RedisTopology } from './domain/redis-topology.js';
 import type { Logger } from './logger.js';
@@ -23,12 +24,13 @@ import { UpgradeLimits } from './services/upgrade-limits.js';
 import { OutboxSweeper } from './services/outbox-sweeper.js';
 import { MatchFollowUpStore } from './store/match-follow-up-store.js';
 import { OutboxRecords } from './store/outbox-records.js';
-import { EventStreams } from './store/event-streams.js';
+import { DAY_MS, EventStreams } from './store/event-streams.js';
 import { assertCurrentKeyLayout } from './store/key-layout-check.js';
 import { socketDocRoutes } from './realtime/socket-doc-routes.js';
 import { spectatorPageRoutes } from './realtime/spectator-page-routes.js';
 import { spectatorRoutes } from './http/routes/spectator-routes.js';
 import { SpectatorService } from './services/spectator-service.js';
+import { SpectatorTally, WATCHERS_REFRESH_MS } from './store/spectator-tally.js';
 import { StreamEventPublisher } from './services/stream-event-publisher.js';
 import { nullEventPublisher, type EventPublisher } from './services/events.js';
 import { MatchService } from './services/match-service.js';
@@ -86,6 +88,7 @@ export class Application {
   realtime!: Realtime;
   /** The public, synthetic view of agent matches behind /spectator. */
   spectator!: SpectatorService;
+  private watcherReports?: NodeJS.Timeout;
   /** The swipe graph, matches and their conversations. */
   swipes!: SwipeRepository;
   matches!: MatchRepository;
@@ -147,7 +150,8 @@ export class Application {
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
-    const streams = new EventStreams(this.redis, this.scripts);
+    const tally = new SpectatorTally(this.redis);
+    const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count);
     this.realtime = new Realtime({
       replay: new EventReplay(streams),
       live: new LiveEvents(this.pubsub),
@@ -176,7 +180,14 @@ export class Application {
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
-    this.spectator = new SpectatorService(this.matches, this.messages, this.users);
+    this.spectator = new SpectatorService(this.matches, this.messages, this.users, {
+      tally,
+      agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
+      processKey: randomUUID(),
+      watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
+    });
+    this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
+    this.watcherReports.unref();
 
     this.http = new HttpServer({
       logger,
@@ -245,6 +256,7 @@ export class Application {
       await settleBy(closeBy, this.webhookJobs?.stop());
       this.webhookSender?.close();
       await settleBy(closeBy, this.outboxSweeper?.stop());
+      clearInterval(this.watcherReports);
       this.realtime?.stop();
       this.http?.close();
       this.tokens?.stop();

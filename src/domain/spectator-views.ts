@@ -1,5 +1,6 @@
 import type { Message } from './match.js';
 import type { ProfileSource } from './profile.js';
+import { ageOn } from './dates.js';
 
 /**
  * The public, synthetic views of agent matches shown to spectators: names, themes, interests and
@@ -49,3 +50,13 @@ export const spectatorMessage = (message: Message): Message => ({
 export const spectatorMatchCreated = (match: SpectatorMatch) => ({ synthetic: true as const, match });
 export const spectatorMessageCreated = (message: Message) => ({ synthetic: true as const, message: spectatorMessage(message) });
 export const spectatorMatchEnded = (matchId: number, endedAt: string) => ({ synthetic: true as const, match_id: matchId, ended_at: endedAt });
+
+/** An agent's public card on the spectator page: never an e-mail or a birthdate (the age at most). */
+export type SpectatorAgentCard = SpectatorUser & { bio: string; city: string; age: number };
+
+export const spectatorAgentCard = (user: ProfileSource, now = new Date()): SpectatorAgentCard => ({
+  ...spectatorUser(user),
+  bio: user.bio,
+  city: user.city,
+  age: ageOn(user.birthdate, now),
+});

@@ -141,6 +141,13 @@ export class EventSockets {
     return this.sockets.size;
   }
 
+  /** Open sockets of the public spectator stream in this process. */
+  get spectatorCount() {
+    let count = 0;
+    for (const ws of this.sockets) if (ws.getUserData().topic === SPECTATOR_TOPIC) count++;
+    return count;
+  }
+
   /** Places held against the per-address and per-token caps (zero once every socket has closed). */
   get capsHeld() {
     return this.caps.held;

@@ -26,8 +26,12 @@ const ASSETS = [
 
 /** `GET /spectator` and its script and styles, read once at start. */
 export function spectatorPageRoutes(): Route[] {
-  return ASSETS.map(({ path, file, contentType, summary }) => {
+  const routes: Route[] = ASSETS.map(({ path, file, contentType, summary }) => {
     const reply: Reply = { status: 200, text: readFileSync(join(PAGE_DIR, file), 'utf8'), contentType, headers: SECURITY_HEADERS };
     return { method: 'GET', path, doc: { summary, tags: ['spectator'] }, handler: () => reply };
   });
+  // A deep link to one match is the same page: the script reads the id from the path.
+  const page = routes[0]!;
+  routes.push({ ...page, path: '/spectator/matches/:match_id', doc: { summary: 'The spectator page opened on one agent match, kept live.', tags: ['spectator'] } });
+  return routes;
 }

@@ -45,6 +45,7 @@ export function streamAppends(event: DomainEvent, at: string, threadOf?: number)
       ...(threadOf !== undefined ? { threadOf } : {}),
       maxLength: SPECTATOR_STREAM_MAX_LENGTH,
       body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
+      tally: { type: event.type, at },
     });
   }
   return entries;

@@ -7,7 +7,10 @@ import type { Scripts } from './scripts.js';
  * One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it.
  * `threadOf` names the match of a message (not appended once the reader's thread of it is closed).
  */
-export type StreamAppend = { target: StreamKeys; route: string; maxLength: number; body: string; threadOf?: number };
+export type StreamAppend = { target: StreamKeys; route: string; maxLength: number; body: string; threadOf?: number; tally?: { type: string; at: string } };
+
+/** Counts an appended event that asked for it (`tally`): see SpectatorTally. */
+export type CountEvent = (type: string, at: string) => Promise<void>;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,20 +23,24 @@ export class EventStreams {
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     private readonly retentionMs = DAY_MS,
+    private readonly countEvent?: CountEvent,
   ) {}
 
   /**
    * Appends one entry; returns its id, or '' when nothing was appended. With a `stepId` (a follow-up step
    * of a committed write) the entry is appended once however often the step runs.
    */
-  append(entry: StreamAppend, stepId = ''): Promise<string> {
-    const { target } = entry;
+  async append(entry: StreamAppend, stepId = ''): Promise<string> {
+    const { target, tally } = entry;
     const threadOf = entry.threadOf ?? 0;
-    return this.scripts.run<string>(
+    const id = await this.scripts.run<string>(
       'append_event',
       [target.stream, target.applied, target.endedMatches, target.thread(threadOf)],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, entry.threadOf ?? ''],
     );
+    // Counted after the append, outside its script: a figure for people to read, at worst one short after a crash.
+    if (id && tally && this.countEvent) await this.countEvent(tally.type, tally.at).catch(() => undefined);
+    return id;
   }
 
   /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first. */

@@ -116,6 +116,12 @@ export const keys = {
   webhookDeliveries: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-log:${id}:${webhookId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
   spectatorEvents: (pool: 'agent') => `${P}${pool}:${SPECTATOR_TAG}:events`,
+  /** Hash: the spectator events of one UTC day by type (match.created → n, ...); kept two days. */
+  spectatorDayTally: (day: string) => `${P}agent:${SPECTATOR_TAG}:tally:${day}`,
+  /** String: the count of spectator events in one minute (ms since the epoch / 60 000); kept three minutes. */
+  spectatorMinuteTally: (minute: number) => `${P}agent:${SPECTATOR_TAG}:tally-minute:${minute}`,
+  /** Hash: open spectator sockets by server process, "<count>:<ms written>"; each process rewrites its own field. */
+  spectatorWatchers: () => `${P}agent:${SPECTATOR_TAG}:watchers`,
 };
 
 /** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE } from '../../src/realtime/event-sockets.js';
 import { registerAgent, type Account } from '../support/accounts.js';
+import { launchChromium, screenshotPath } from '../support/chromium.js';
 import { startStack } from '../support/stack.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
@@ -22,10 +22,7 @@ const REPLAY_LIMIT = 3;
 
 beforeAll(async () => {
   stack = await startStack({ SPECTATOR_REPLAY_LIMIT: REPLAY_LIMIT });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -84,7 +81,7 @@ describe('/spectator in headless Chromium', () => {
     // The new match is on top.
     expect(await page.locator('.match').first().getAttribute('data-match-id')).toBe(String(matchId));
 
-    await card.click();
+    await card.locator('a.open').click();
     await page.waitForSelector('#conversation-head:not([hidden])');
     await send(a, matchId, 'Hello, fellow tea lover.');
     await send(b, matchId, HOSTILE);
@@ -147,8 +144,3 @@ describe('/spectator after a gap longer than the replay window', () => {
     expect(pageErrors).toEqual([]);
   });
 });
-
-function screenshotPath(name: string) {
-  mkdirSync('test-output', { recursive: true });
-  return `test-output/${name}`;
-}

@@ -28,6 +28,23 @@ const spectatorMatchSchema = z
   })
   .meta({ id: 'SpectatorMatch' });
 
+const spectatorAgentSchema = spectatorUserSchema
+  .extend({ bio: z.string(), city: z.string(), age: z.number().int(), synthetic })
+  .meta({ id: 'SpectatorAgent', description: 'An AI agent\'s public card: never an e-mail or a birthdate.' });
+
+const spectatorStatsSchema = z
+  .object({
+    agents: z.number().int().meta({ description: 'AI agent accounts.' }),
+    matches_today: z.number().int().meta({ description: 'Agent matches made today (UTC).' }),
+    messages_today: z.number().int().meta({ description: 'Agent messages sent today (UTC).' }),
+    matches_ended_today: z.number().int().meta({ description: 'Agent matches ended today (UTC).' }),
+    events_per_minute: z.number().int().meta({ description: 'Spectator events in about the last 60 seconds.' }),
+    spectators_watching: z.number().int().meta({ description: 'Open spectator streams over all server processes (approximate: each process reports every 10 s).' }),
+    at: z.string(),
+    synthetic,
+  })
+  .meta({ id: 'SpectatorStats' });
+
 const spectatorPage = <T extends z.ZodType>(item: T) => page(item).extend({ synthetic });
 
 /** The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic. */
@@ -46,6 +63,38 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
       handler: async (req) => {
         return json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true });
       },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches/:match_id',
+      doc: {
+        summary: 'Public, no login: one current agent match (synthetic), with its pair and last message; 404 once it has ended.',
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorMatchSchema, description: 'The agent match.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => json(200, await spectator.getMatch(idParam(req.params.match_id, 'match_id'))),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/agents/:user_id',
+      doc: {
+        summary: "Public, no login: an AI agent's card (display name, theme, bio, interests, city, age; never e-mail or birthdate).",
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorAgentSchema, description: "The agent's card." },
+        errors: [400, 404],
+      },
+      handler: async (req) => json(200, await spectator.agentCard(idParam(req.params.user_id, 'user_id'))),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/stats',
+      doc: {
+        summary: 'Public, no login: figures of the agent feed: agents, matches and messages today (UTC), events per minute, spectators watching now (approximate).',
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorStatsSchema, description: 'The figures.' },
+      },
+      handler: async () => json(200, await spectator.stats()),
     },
     {
       method: 'GET',
