@@ -10,13 +10,15 @@
   An Idempotency-Key names one request: its record holds the kind it was sent with (the target is in the
   key), and the same key with another kind is refused without writing anything.
 
-  What the swipe changes in other hash slots is written, in this same script, as a pending record to the
-  shard's outbox: the swipe in the swiper's own swipe list and out of the swiper's feed, for a new match
-  the match in both users' lists and the pool's, and the events (a match, a super like announced). Each is
-  an idempotent follow-up step (src/services/follow-up-runner.ts); the sweeper completes a record left behind.
+  When the swipe has news, what it changes in other hash slots is written, in this same script, as a
+  pending record to the shard's outbox: for a new match the match in both users' lists and the pool's, and
+  the events (a match, a super like announced). Each is an idempotent follow-up step
+  (src/services/follow-up-runner.ts); the sweeper completes a record left behind. A swipe without news
+  writes no record.
 
-  The caller has checked the rate limit (lua/fixed_window_hit.lua, in the swiper's slot) and that the target
-  exists in the caller's pool, and has reserved a candidate match id of this shard.
+  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe.lua, in the
+  swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
+  this shard.
 
   KEYS[1] am:<pool>:{shard}:pair:<lo>:<hi>     the pair's state (see src/store/keys.ts)
   KEYS[2] am:<pool>:{shard}:match:<candidate>  written only when a match is created
@@ -35,7 +37,7 @@
   Returns {'replay', record} when the Idempotency-Key was seen with this kind, {'key_reused', record} when
   it was seen with another kind (nothing written either way); else
   {'ok', record, shared interests as JSON or '', pending record}, where
-  record = "<kind>|<created_at>|<none|created|existing|kept|ended>|<match id or ''>|<pending id>"
+  record = "<kind>|<created_at>|<none|created|existing|kept|ended>|<match id or ''>|<pending id or ''>"
   (a match id with created, existing, and kept: the current match a pass left in place).
   A super like is announced unless the swiper's previous swipe on the target was already a super like.
 
@@ -102,7 +104,7 @@ if state == 'created' then
   redis.call('HSET', pair, 'match', match_id)
 end
 
-local effects = {'{"type":"swipe.projected","from":' .. from .. ',"to":' .. to .. ',"kind":"' .. kind .. '"}'}
+local effects = {}
 if kind == 'super_like' and previous ~= 'super_like' then
   effects[#effects + 1] = '{"type":"like.received","from":' .. from .. ',"to":' .. to .. ',"created_at":"' .. ARGV[5] .. '"}'
 end
@@ -111,11 +113,14 @@ if state == 'created' then
   effects[#effects + 1] = '{"type":"match.created","match":{"id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi ..
     '],"created_at":"' .. ARGV[5] .. '","shared_interests":' .. shared .. '}}'
 end
-local pending_id = 's' .. from .. ':' .. to .. ':' .. ARGV[4]
-if state == 'created' then pending_id = 'c' .. match_id end
-local pending = '[' .. table.concat(effects, ',') .. ']'
-redis.call('HSET', KEYS[3], pending_id, pending)
-redis.call('ZADD', KEYS[4], ARGV[4], pending_id)
+local pending_id, pending = '', ''
+if #effects > 0 then
+  pending_id = 'l' .. from .. ':' .. to .. ':' .. ARGV[4]
+  if state == 'created' then pending_id = 'c' .. match_id end
+  pending = '[' .. table.concat(effects, ',') .. ']'
+  redis.call('HSET', KEYS[3], pending_id, pending)
+  redis.call('ZADD', KEYS[4], ARGV[4], pending_id)
+end
 
 local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
 if idem then redis.call('SET', idem, record, 'EX', ARGV[7]) end

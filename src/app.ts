@@ -161,7 +161,7 @@ export class Application {
     });
     await this.realtime.start();
     this.events = new StreamEventPublisher(streams);
-    this.swipes = new SwipeRepository(this.redis, this.scripts, this.rateLimiter, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const addressLimits = new AddressLimits(this.rateLimiter, {
       register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
       login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },

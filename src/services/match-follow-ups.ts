@@ -2,21 +2,18 @@ import type { Pool } from '../domain/pool.js';
 import type { MatchFollowUpStore } from '../store/match-follow-up-store.js';
 import type { Effect, FollowUpHandler } from './follow-ups.js';
 
-type SwipeProjected = { type: 'swipe.projected'; from: number; to: number; kind: string };
 type MatchListed = { type: 'match.listed' | 'match.touched'; match_id: number; users: [number, number]; at: number };
 type MatchUnlisted = { type: 'match.unlisted'; match_id: number; users: [number, number] };
 
 /** The follow-up steps that lua/record_swipe.lua, append_message.lua and end_match.lua leave in their records. */
 export class MatchFollowUps implements FollowUpHandler {
-  readonly types = ['swipe.projected', 'match.listed', 'match.touched', 'match.unlisted'] as const;
+  readonly types = ['match.listed', 'match.touched', 'match.unlisted'] as const;
 
   constructor(private readonly store: MatchFollowUpStore) {}
 
   apply(pool: Pool, effect: Effect): Promise<void> {
-    const step = effect as SwipeProjected | MatchListed | MatchUnlisted;
+    const step = effect as MatchListed | MatchUnlisted;
     switch (step.type) {
-      case 'swipe.projected':
-        return this.store.projectSwipe(pool, step.from, step.to, step.kind);
       case 'match.listed':
         return this.store.list(pool, step.match_id, step.users, 'add', step.at);
       case 'match.touched':

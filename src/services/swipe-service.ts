@@ -83,14 +83,14 @@ export class SwipeService {
     const { pending, effect } = outcome;
     const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
     if (effect === 'none' || effect === 'kept' || effect === 'ended') {
-      await this.followUps.complete(pool, pending);
+      if (pending) await this.followUps.complete(pool, pending);
       return { like, matched: false, match: null, ...told };
     }
 
     // Showing a match needs the target's profile; a new match's events need the swiper's too.
     const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
     const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
-    await this.followUps.complete(pool, pending, users);
+    if (pending) await this.followUps.complete(pool, pending, users);
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };

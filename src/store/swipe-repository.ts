@@ -1,9 +1,8 @@
 import type { RedisClient } from './redis.js';
 import type { SwipeKind } from '../domain/swipe-kinds.js';
 import { IdBlock } from './id-block.js';
-import { pairShard, SHARDS } from './key-space.js';
+import { indexPartition, pairShard, SHARDS } from './key-space.js';
 import type { PendingRef } from './outbox-records.js';
-import type { RateLimiter } from './rate-limiter.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
@@ -33,15 +32,20 @@ export type SwipeOutcome =
       matchId: number | null;
       /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
       sharedInterests: string[] | null;
-      /** The swipe's pending outbox record (its follow-up steps): `record` when written now, else only its id (a replay). */
-      pending: PendingRef;
+      /**
+       * The swipe's pending outbox record (its follow-up steps: a match, an announcement): `record` when
+       * written now, else only its id (a replay); null when the swipe had no news.
+       */
+      pending: PendingRef | null;
     };
 
 /**
- * The swipe graph. A swipe is decided in one Lua call on the pair's state (lua/record_swipe.lua), which
- * creates the match a mutual like completes; what it changes elsewhere is left as a pending outbox record
- * for the follow-up runner. Before it, in one round trip: the swiper's rate limit and both users' interests
- * (the target's tell that it exists in the caller's pool).
+ * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe.lua) while the
+ * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
+ * call on the pair's state (lua/record_swipe.lua), which creates the match a mutual like completes and
+ * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
+ * runner. A swipe with an Idempotency-Key is applied to the swiper's keys only once its decision stands,
+ * so that a refused repeat (another kind under the same key) changes nothing.
  */
 export class SwipeRepository {
   /** Candidate match ids, per pool and shard: a match id names its shard. */
@@ -50,46 +54,57 @@ export class SwipeRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
-    private readonly rateLimiter: RateLimiter,
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
   ) {}
 
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
     const shard = pairShard(fromId, toId);
-    const [allowed, fromInterests, toInterests, candidate] = await Promise.all([
-      this.limit.limit > 0 ? this.rateLimiter.hitAccount('like', { pool, userId: fromId }, this.limit.limit, this.limit.windowSeconds) : undefined,
-      this.redis.hget(keys.user(pool, fromId), 'interests'),
-      this.redis.hget(keys.user(pool, toId), 'interests'),
-      this.candidates(pool, shard).take(),
-    ]);
     const ids = this.candidates(pool, shard);
-    if (allowed && !allowed.allowed) {
+    const applyFirst = idempotencyKey === undefined;
+    const [begun, fromInterests, toInterests, candidate] = await Promise.all([
+      this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
+      // a pass never makes a match, so it needs no shared interests
+      kind === 'pass' ? null : this.redis.hget(keys.user(pool, fromId), 'interests'),
+      this.redis.hget(keys.user(pool, toId), 'interests'),
+      ids.take(),
+    ]);
+    const [allowed, retryAfterMs, removed] = begun;
+    if (allowed !== 1) {
       ids.give(candidate);
-      return { status: 'rate_limited', retryAfterMs: allowed.retryAfterMs };
+      return { status: 'rate_limited', retryAfterMs };
     }
     if (toInterests === null) {
       ids.give(candidate);
+      // no such target: take back what the first step applied (nothing can have been there for it)
+      if (applyFirst) await this.redis.hdel(keys.swipes(pool, fromId), String(toId));
       return { status: 'not_found' };
     }
     const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
-    const reply = await this.scripts.runDirect<string[]>('record_swipe', keyList, [
-      fromId,
-      toId,
-      kind,
-      now.getTime(),
-      now.toISOString(),
-      candidate,
-      IDEMPOTENCY_TTL_SECONDS,
-      fromInterests ?? '[]',
-      toInterests,
+    const [reply] = await Promise.all([
+      this.scripts.run<string[]>('record_swipe', keyList, [
+        fromId,
+        toId,
+        kind,
+        now.getTime(),
+        now.toISOString(),
+        candidate,
+        IDEMPOTENCY_TTL_SECONDS,
+        fromInterests ?? '[]',
+        toInterests,
+      ]),
+      removed === 1 ? this.feedHasRoom(pool, fromId) : undefined,
     ]);
     const [status, record = '', shared = '', pendingRecord = ''] = reply;
     const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
     if (status === 'key_reused') return { status: 'key_reused', kind: recordedKind };
+    if (!applyFirst) {
+      const [, , removedNow] = await this.begin(pool, fromId, toId, recordedKind, 0, true);
+      if (removedNow === 1) await this.feedHasRoom(pool, fromId);
+    }
     return {
       status: 'recorded',
       replay,
@@ -98,8 +113,25 @@ export class SwipeRepository {
       effect,
       matchId: matchId ? Number(matchId) : null,
       sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
-      pending: { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) },
+      pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
     };
+  }
+
+  /** lua/begin_swipe.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
+  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean): Promise<[number, number, number]> {
+    return this.scripts.run<[number, number, number]>(
+      'begin_swipe',
+      [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId)],
+      [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0],
+    );
+  }
+
+  /**
+   * A feed that lost an entry has room: its floor (lua/rank_feed.lua) drops to 0. The floor is a hint for
+   * spreading that the next ranking rewrites, so a full Redis refusing it is let pass.
+   */
+  private async feedHasRoom(pool: Pool, fromId: number): Promise<void> {
+    await this.redis.zadd(keys.feedFloors(pool, indexPartition(fromId)), 'XX', 0, fromId).catch(() => undefined);
   }
 
   private candidates(pool: Pool, shard: number): IdBlock {

@@ -20,13 +20,12 @@ const scripts = readdirSync(LUA_DIR)
   .map((file) => ({ name: file.slice(0, -4), lua: readFileSync(join(LUA_DIR, file), 'utf8') }));
 const header = (lua: string) => lua.slice(0, lua.indexOf('\n'));
 const PENDING = JSON.stringify([
-  { type: 'swipe.projected', from: 1, to: 2, kind: 'like' },
   { type: 'match.unlisted', match_id: 5, users: [1, 3] },
   { type: 'match.ended', match_id: 5, users: [1, 3], ended_at: '2026-01-01T00:00:00.000Z' },
 ]);
 
 /** Writes that complete another write Redis already took; each says why in its header. */
-const ALLOWED_WHEN_FULL = ['append_event', 'close_thread', 'index_account', 'list_match', 'project_swipe'];
+const ALLOWED_WHEN_FULL = ['append_event', 'close_thread', 'index_account', 'list_match'];
 
 describe('every Lua script declares itself', () => {
   it('as a write script (refused whole when Redis is full), a read-only one, or a listed completion write', () => {
@@ -47,8 +46,7 @@ describe('every Lua script declares itself', () => {
     beforeAll(async () => {
       redis = await startRedis();
       client = new Redis(redis.url);
-      // Writes Redis took before it filled up: a swipe (in the swiper's feed), a match; the unmatch's pending record.
-      await client.zadd(keys.feed('agent', 1), 10, '2');
+      // Writes Redis took before it filled up: a match; the unmatch's pending record.
       await client.zadd(keys.userMatches('agent', 1), 1, '5');
       await client.hset(keys.shardOutbox('agent', 7), 'pending-1', PENDING);
       await client.zadd(keys.shardOutboxDue('agent', 7), 1, 'pending-1');
@@ -80,8 +78,6 @@ describe('every Lua script declares itself', () => {
       runner.register(new MatchFollowUps(new MatchFollowUpStore(client, scripts)));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
-      expect(await client.hget(keys.swipes('agent', 1), '2')).toBe('like');
-      expect(await client.zcard(keys.feed('agent', 1))).toBe(0);
       expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);
       for (const user of [1, 3]) expect(await client.xlen(keys.userEvents('agent', user))).toBe(1);
     });

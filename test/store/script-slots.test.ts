@@ -22,6 +22,7 @@ type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unr
 const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   append_event: { slots: 'one-slot' },
   append_message: { slots: 'one-slot' },
+  begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
   close_thread: { slots: 'one-slot' },
@@ -33,7 +34,6 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   fixed_window_hit: { slots: 'one-slot' },
   index_account: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
-  project_swipe: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },

@@ -8,7 +8,6 @@ import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
 import { EventStreams } from '../../src/store/event-streams.js';
 import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
 import { OutboxRecords } from '../../src/store/outbox-records.js';
-import { RateLimiter } from '../../src/store/rate-limiter.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/store/swipe-repository.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { indexPartition } from '../../src/store/key-space.js';
@@ -23,7 +22,7 @@ beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  swipes = new SwipeRepository(redis, scripts, new RateLimiter(scripts));
+  swipes = new SwipeRepository(redis, scripts);
   followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), createLogger('silent'));
   followUps.register(new MatchFollowUps(new MatchFollowUpStore(redis, scripts)));
   feeds = new FeedStore(redis, scripts);
@@ -34,7 +33,7 @@ afterAll(() => store?.cleanup());
 /** A swipe recorded and its follow-up steps completed, as the swipe service does. */
 async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<SwipeOutcome> {
   const outcome = await swipes.record('agent', from, to, kind, new Date(), idempotencyKey);
-  if (outcome.status === 'recorded') await followUps.complete('agent', outcome.pending);
+  if (outcome.status === 'recorded' && outcome.pending) await followUps.complete('agent', outcome.pending);
   return outcome;
 }
 

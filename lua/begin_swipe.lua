@@ -1,0 +1,40 @@
+#!lua
+--[[
+  The first step of a swipe, on the swiper's own keys: counts it against the swiper's swipe limit (a fixed
+  window, as lua/fixed_window_hit.lua) and, within the limit, applies it to the swiper's keys: the target
+  joins the swiper's swipe list (which keeps it out of the swiper's feed from now on) and leaves the
+  swiper's feed. The pair's decision (lua/record_swipe.lua) follows; a swipe answered with an error may have
+  been applied here only, which changes nothing but the swiper's feed, and its retry applies it again.
+  With a limit of 0 it only applies the swipe (a swipe made with an Idempotency-Key is applied after its
+  decision, so that a refused repeat changes nothing).
+
+  KEYS[1] am:<pool>:{shard}:rl:like:<from>   the swiper's swipe counter (string with a TTL)
+  KEYS[2] am:<pool>:{shard}:swipes:<from>    target id -> kind
+  KEYS[3] am:<pool>:{shard}:feed:<from>      the target is removed from it
+  ARGV[1] target id
+  ARGV[2] kind
+  ARGV[3] swipes allowed per window (0: no count)
+  ARGV[4] the window's length, ms
+  ARGV[5] 1 to apply the swipe, 0 to count it only
+
+  Returns {allowed (1|0), ms until the window ends (0 when not counted), 1 when the target was in the feed
+  (the feed now has room) else 0}. Nothing is written past the limit.
+
+  Slot: one (hash of the swiper's shard tag)
+]]
+local limit = tonumber(ARGV[3])
+local left = 0
+if limit > 0 then
+  local hits = redis.call('INCR', KEYS[1])
+  if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+  left = redis.call('PTTL', KEYS[1])
+  if left < 0 then
+    -- a counter left without a lifetime would refuse forever: give it one
+    redis.call('PEXPIRE', KEYS[1], ARGV[4])
+    left = tonumber(ARGV[4])
+  end
+  if hits > limit then return {0, left, 0} end
+end
+if ARGV[5] ~= '1' then return {1, left, 0} end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return {1, left, redis.call('ZREM', KEYS[3], ARGV[1])}
