@@ -1,10 +1,8 @@
-import type { Cluster, Redis } from 'ioredis';
-
-/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
-type RedisClient = Redis | Cluster;
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
+import { OwnedConnections } from './owned-connections.js';
 import { RankingQueue } from './ranking-queue.js';
+import type { RedisClient } from './redis-client.js';
 import { RankingWorker, type RankingWorkerOptions } from './ranking-worker.js';
 
 export type RankingJobsOptions = {
@@ -19,20 +17,19 @@ export type RankingJobsOptions = {
 /** The ranking queue and, when asked, a worker, with the Redis connections they own. */
 export class RankingJobs {
   private worker?: RankingWorker;
-  private readonly connections: RedisClient[] = [];
 
-  private constructor(readonly queue: RankingQueue) {}
+  private constructor(
+    readonly queue: RankingQueue,
+    private readonly connections: OwnedConnections,
+  ) {}
 
   static async start({ connections, ranker, logger, worker }: RankingJobsOptions): Promise<RankingJobs> {
-    const queueConnection = connections.queue();
-    queueConnection.on('error', (error: Error) => logger.debug({ err: error.message }, 'ranking queue connection error'));
+    const owned = new OwnedConnections(logger);
+    const queueConnection = owned.add(connections.queue, 'ranking queue');
     await queueConnection.connect();
-    const jobs = new RankingJobs(new RankingQueue(queueConnection));
-    jobs.connections.push(queueConnection);
+    const jobs = new RankingJobs(new RankingQueue(queueConnection), owned);
     if (worker) {
-      const workerConnection = connections.blocking();
-      workerConnection.on('error', (error: Error) => logger.debug({ err: error.message }, 'ranking worker connection error'));
-      jobs.connections.push(workerConnection);
+      const workerConnection = owned.add(connections.blocking, 'ranking worker');
       jobs.worker = await new RankingWorker(workerConnection, ranker, jobs.queue, logger, worker === true ? {} : worker).start();
     }
     return jobs;
@@ -42,13 +39,12 @@ export class RankingJobs {
   async stop(): Promise<void> {
     await this.worker?.stop();
     await this.queue.close();
-    await Promise.allSettled(this.connections.map((connection) => connection.quit()));
-    this.disconnect();
+    await this.connections.quit();
   }
 
   /** Cuts every connection at once (when a graceful stop takes too long). */
   disconnect() {
     this.worker?.disconnect();
-    for (const connection of this.connections) connection.disconnect();
+    this.connections.disconnect();
   }
 }

@@ -1,8 +1,5 @@
 import { Queue } from 'bullmq';
-import type { Cluster, Redis } from 'ioredis';
-
-/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
-type RedisClient = Redis | Cluster;
+import type { RedisClient } from './redis-client.js';
 import type { RankingScheduler } from '../services/feed-ranker.js';
 import type { Pool } from '../domain/pool.js';
 

@@ -1,15 +1,11 @@
 import { Worker, type Job } from 'bullmq';
-import type { Cluster, Redis } from 'ioredis';
-
-/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
-type RedisClient = Redis | Cluster;
 import type { Logger } from '../logger.js';
 import type { FeedRanker } from '../services/feed-ranker.js';
 import { POOLS } from '../domain/pool.js';
 import { isStoreFullError } from '../services/store-failures.js';
+import { PauseWhileFull } from './pause-while-full.js';
 import { QUEUE_PREFIX, RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
-
-const FULL_RETRY_MS = 1_000;
+import type { RedisClient } from './redis-client.js';
 
 export type RankingWorkerOptions = {
   concurrency?: number;
@@ -27,8 +23,7 @@ export type RankingWorkerOptions = {
  */
 export class RankingWorker {
   private worker?: Worker<RankingJob>;
-  private fullRetry?: NodeJS.Timeout;
-  private fullAnnounced = false;
+  private whileFull?: PauseWhileFull;
 
   constructor(
     private readonly connection: RedisClient,
@@ -53,13 +48,7 @@ export class RankingWorker {
       stalledInterval: stalledIntervalMs,
       maxStalledCount: 3,
     });
-    this.worker.on('error', (error) => {
-      if (isStoreFullError(error)) this.waitForRoom();
-      else this.logger.warn({ err: error.message }, 'ranking worker error');
-    });
-    this.worker.on('completed', () => {
-      this.fullAnnounced = false;
-    });
+    this.whileFull = new PauseWhileFull(this.worker, this.logger, 'ranking', 'feed ranking');
     this.worker.on('failed', (job, error) =>
       this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'),
     );
@@ -69,30 +58,13 @@ export class RankingWorker {
 
   /** Graceful: takes no new job, waits for the running ones. */
   async stop(): Promise<void> {
-    clearTimeout(this.fullRetry);
-    this.fullRetry = undefined;
+    this.whileFull?.stop();
     await this.worker?.close();
   }
 
   /** Cuts the worker's connections at once (when a graceful stop takes too long). */
   disconnect() {
     this.worker?.disconnect().catch(() => {});
-  }
-
-  /**
-   * BullMQ fetches the next job again at once when Redis refuses the fetch, so a full Redis would keep
-   * it spinning: pause instead, and try again every FULL_RETRY_MS until there is room.
-   */
-  private waitForRoom() {
-    const worker = this.worker;
-    if (!worker || this.fullRetry || worker.closing) return;
-    if (!this.fullAnnounced) this.logger.warn(`Redis is full: feed ranking paused, retrying every ${FULL_RETRY_MS} ms`);
-    this.fullAnnounced = true;
-    this.fullRetry = setTimeout(() => {
-      this.fullRetry = undefined;
-      void worker.resume();
-    }, FULL_RETRY_MS);
-    void worker.pause(true);
   }
 
   private async process(job: Job<RankingJob>) {

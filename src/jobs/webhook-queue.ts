@@ -1,9 +1,6 @@
 import { Queue } from 'bullmq';
-import type { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import type { DeliveryJob, DeliveryScheduler } from '../services/webhook-scheduling.js';
-
-/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
-type RedisClient = Redis | Cluster;
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 /** The queue's own hash tag: all its keys in one Redis Cluster slot, apart from the ranking queue's. */

@@ -1,13 +1,10 @@
 import { Worker, type Job } from 'bullmq';
-import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { retryDelayMs, type RetryPolicy, type WebhookDeliverer } from '../services/webhook-deliverer.js';
 import type { DeliveryJob } from '../services/webhook-scheduling.js';
-import { isStoreFullError } from '../services/store-failures.js';
+import { PauseWhileFull } from './pause-while-full.js';
+import type { RedisClient } from './redis-client.js';
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_PREFIX } from './webhook-queue.js';
-
-/** A client of either topology (store/redis.ts `RedisClient`; the jobs layer does not import the store's connections). */
-type RedisClient = Redis | Cluster;
 
 export type WebhookWorkerOptions = {
   concurrency?: number;
@@ -15,8 +12,6 @@ export type WebhookWorkerOptions = {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
 };
-
-const FULL_RETRY_MS = 1_000;
 
 /** A failed attempt that asks for a retry after the delay the delivery chose. */
 class RetryLater extends Error {
@@ -32,8 +27,7 @@ class RetryLater extends Error {
  */
 export class WebhookWorker {
   private worker?: Worker<DeliveryJob>;
-  private fullRetry?: NodeJS.Timeout;
-  private fullAnnounced = false;
+  private whileFull?: PauseWhileFull;
 
   constructor(
     private readonly connection: RedisClient,
@@ -58,39 +52,19 @@ export class WebhookWorker {
           error instanceof RetryLater ? error.retryInMs : retryDelayMs(this.retry, Math.max(1, attemptsMade)),
       },
     });
-    this.worker.on('error', (error) => {
-      if (isStoreFullError(error)) this.waitForRoom();
-      else this.logger.warn({ err: error.message }, 'webhook worker error');
-    });
-    this.worker.on('completed', () => {
-      this.fullAnnounced = false;
-    });
+    this.whileFull = new PauseWhileFull(this.worker, this.logger, 'webhook', 'webhook deliveries');
     this.worker.on('failed', (job, error) => this.logger.debug({ err: error.message, webhookId: job?.data.webhookId, attempt: job?.attemptsMade }, 'webhook delivery attempt failed'));
     await this.worker.waitUntilReady();
     return this;
   }
 
   async stop(): Promise<void> {
-    clearTimeout(this.fullRetry);
-    this.fullRetry = undefined;
+    this.whileFull?.stop();
     await this.worker?.close();
   }
 
   disconnect() {
     this.worker?.disconnect().catch(() => {});
-  }
-
-  /** A full Redis refuses job fetches, which BullMQ would retry at once: pause, and try again every FULL_RETRY_MS. */
-  private waitForRoom() {
-    const worker = this.worker;
-    if (!worker || this.fullRetry || worker.closing) return;
-    if (!this.fullAnnounced) this.logger.warn(`Redis is full: webhook deliveries paused, retrying every ${FULL_RETRY_MS} ms`);
-    this.fullAnnounced = true;
-    this.fullRetry = setTimeout(() => {
-      this.fullRetry = undefined;
-      void worker.resume();
-    }, FULL_RETRY_MS);
-    void worker.pause(true);
   }
 
   private async process(job: Job<DeliveryJob>) {
