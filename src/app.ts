@@ -173,7 +173,7 @@ export class Application {
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
     this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
-      .register(new MatchFollowUps(new MatchFollowUpStore(this.redis, this.scripts)))
+      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)))
       .register(this.accountIndexFollowUp);
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();

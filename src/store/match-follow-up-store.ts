@@ -1,4 +1,3 @@
-import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
 import { keys, matchPartition, spectatorStreamKeys, userStreamKeys } from './keys.js';
 import type { Scripts } from './scripts.js';
@@ -11,7 +10,7 @@ export type ListChange = 'add' | 'touch' | 'remove';
  * readers (lua/close_thread.lua).
  */
 export class MatchFollowUpStore {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(private readonly scripts: Scripts) {}
 
   async list(pool: Pool, matchId: number, users: readonly number[], change: Exclude<ListChange, 'remove'>, at: number): Promise<void> {
     const partition = matchPartition(matchId);

@@ -38,9 +38,4 @@ export class Scripts {
       return (await this.redis.eval(source.lua, keyList.length, ...keyList, ...args)) as T;
     }
   }
-
-  /** The same as `run` (the hottest paths once had a connection of their own); kept for its callers. */
-  runDirect<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
-    return this.run<T>(name, keyList, args);
-  }
 }

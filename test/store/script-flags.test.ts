@@ -75,7 +75,7 @@ describe('every Lua script declares itself', () => {
       expect(id).toMatch(/^\d+-\d+$/);
 
       const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts), createLogger('silent'));
-      runner.register(new MatchFollowUps(new MatchFollowUpStore(client, scripts)));
+      runner.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
       expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);

@@ -24,7 +24,7 @@ beforeAll(async () => {
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
   followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), createLogger('silent'));
-  followUps.register(new MatchFollowUps(new MatchFollowUpStore(redis, scripts)));
+  followUps.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
   feeds = new FeedStore(redis, scripts);
   for (const id of [1, 2, 3, 4, 5, 6]) await redis.hset(keys.user('agent', id), 'interests', '[]');
 });

@@ -37,7 +37,7 @@ describe('webhook deliveries and the outbox', () => {
     const outcome = await app.messages.append('agent', match, draft, now);
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
     const dying = new FollowUpRunner(new OutboxRecords(app.redis), new EventStreams(app.redis, app.scripts), app.users, createLogger('silent'))
-      .register(new MatchFollowUps(new MatchFollowUpStore(app.redis, app.scripts)))
+      .register(new MatchFollowUps(new MatchFollowUpStore(app.scripts)))
       .onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) });
     await dying.complete('agent', outcome.pending);
 
