@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { JsonClient } from '../src/client/json-client.js';
 import { startRedisCluster } from '../src/store/redis-cluster-process.js';
 import { renderBalance, worstDeviation, type BalanceColumn } from './lib/balance-table.js';
-import { killAllChildren, REPO_ROOT } from './lib/children.js';
+import { REPO_ROOT, runMain } from './lib/children.js';
 import { runLoad, type ClientScript } from './lib/http-load.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { readMasterStats, type MasterStats } from './lib/master-stats.js';
@@ -141,12 +141,4 @@ function mixedClient(group: Array<{ id: number; token: string }>, i: number, loc
   };
 }
 
-process.on('exit', killAllChildren);
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    killAllChildren();
-    process.exit(1);
-  },
-);
+runMain(main);

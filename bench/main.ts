@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { HelloCeiling, measureCeilings } from './lib/ceilings.js';
-import { killAllChildren, REPO_ROOT } from './lib/children.js';
+import { killAllChildren, REPO_ROOT, runMain } from './lib/children.js';
 import { helpText, parseCli, UsageError } from './lib/cli.js';
 import { JsonClient } from '../src/client/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
@@ -273,12 +273,4 @@ async function openApiRoutes(api: JsonClient): Promise<Set<string>> {
   return routes;
 }
 
-process.on('exit', killAllChildren);
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    killAllChildren();
-    process.exit(1);
-  },
-);
+runMain(main);

@@ -70,6 +70,22 @@ export function killAllChildren() {
   for (const child of running) child.kill('SIGKILL');
 }
 
+/**
+ * Runs a bench entry point: exits with the code `main` resolves to, or 1 after printing what it threw;
+ * every child it started is killed whichever way the process ends.
+ */
+export function runMain(main: () => Promise<number>) {
+  process.on('exit', killAllChildren);
+  main().then(
+    (code) => process.exit(code),
+    (error) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      killAllChildren();
+      process.exit(1);
+    },
+  );
+}
+
 const CLOCK_TICKS_PER_SECOND = 100;
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
