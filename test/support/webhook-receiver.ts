@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -56,6 +57,19 @@ export async function startReceiver(answer: (received: Received, index: number) 
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+/** A receiver starter for a test file: each receiver it starts is stopped after the test that started it. */
+export function receiversPerTest(): (answer?: Parameters<typeof startReceiver>[0]) => Promise<Receiver> {
+  const started: Receiver[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((r) => r.stop()));
+  });
+  return async (answer) => {
+    const r = await startReceiver(answer);
+    started.push(r);
+    return r;
+  };
+}
 
 /**
  * Verifies a delivery as the Standard Webhooks specification says, written from the specification (not

@@ -1,32 +1,23 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
-import { startReceiver, verifyStandardWebhook, type Receiver } from '../support/webhook-receiver.js';
+import { receiversPerTest, verifyStandardWebhook } from '../support/webhook-receiver.js';
 
 // Fast retries and a short timeout, so that a test sees a whole retry schedule in seconds.
 const METRICS_TOKEN = 'webhook-test-metrics-token';
 const SETTINGS = { METRICS_TOKEN, WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_BASE_MS: 100, WEBHOOK_MAX_ATTEMPTS: 4, WEBHOOK_TIMEOUT_MS: 600, WEBHOOK_MAX_PER_ACCOUNT: 3 };
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-const receivers: Receiver[] = [];
+const receiver = receiversPerTest();
 beforeAll(async () => {
   stack = await startStack(SETTINGS);
 });
 afterAll(async () => {
   await stack?.stop();
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
-});
-
-async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
 
 async function createHook(account: Account, url: string, body: Record<string, unknown> = {}) {
   const res = await stack.api.post('/api/v1/webhooks', { token: account.token, body: { url, ...body } });

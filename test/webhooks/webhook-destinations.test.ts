@@ -1,30 +1,21 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookSender } from '../../src/jobs/webhook-sender.js';
 import { isPrivateAddress } from '../../src/services/webhook-destinations.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
-import { startReceiver, type Receiver } from '../support/webhook-receiver.js';
+import { receiversPerTest } from '../support/webhook-receiver.js';
 
 // Private destinations refused, as in production (WEBHOOK_ALLOW_PRIVATE unset).
 let stack: Awaited<ReturnType<typeof startStack>>;
-const receivers: Receiver[] = [];
+const receiver = receiversPerTest();
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(async () => {
   await stack?.stop();
 });
-afterEach(async () => {
-  await Promise.all(receivers.splice(0).map((r) => r.stop()));
-});
-
-async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
-  const r = await startReceiver(answer);
-  receivers.push(r);
-  return r;
-}
 
 async function listen(handler: Parameters<typeof createServer>[1]) {
   const server = createServer(handler);
