@@ -551,6 +551,12 @@
   async function loadStats() {
     const { status, body } = await getJson('/api/v1/spectator/stats');
     if (status !== 200 || !body) return;
+    // Within one UTC day the counts only grow: a snapshot read before some events already shown here were
+    // counted must not take them back.
+    const before = state.stats;
+    if (before && before.at && body.at && before.at.slice(0, 10) === body.at.slice(0, 10)) {
+      for (const field of ['matches_today', 'messages_today', 'matches_ended_today']) body[field] = Math.max(body[field], before[field] || 0);
+    }
     state.stats = body;
     state.statsAt = Date.now();
     renderStats();
