@@ -130,7 +130,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   await probe.connect();
   const index = new DiscoveryIndex(app.redis, app.scripts);
   const feeds = new FeedStore(app.redis, app.scripts);
-  const ranker = new FeedRanker(index, feeds, app.users);
+  const ranker = new FeedRanker(index, feeds);
   const discovery = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   let jobs: RankingJobs | undefined;

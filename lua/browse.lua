@@ -20,7 +20,7 @@
 
   KEYS[1] <pool>:<part>:users               sorted set: id -> creation ms
   KEYS[2] <pool>:<part>:disc:birth          sorted set: id -> birthdate as YYYYMMDD
-  KEYS[3] <pool>:<part>:disc:cards          hash: id -> profile card (read for the page's entries)
+  KEYS[3] <pool>:<part>:accounts            hash: id -> the account (its card is read for the page's entries)
   KEYS[4..] <pool>:<part>:disc:<index>:<v>  the partition's index sets, grouped by ARGV[7]
   ARGV[1] caller id
   ARGV[2] how many entries to return (one more than the page, to tell whether more follow)
@@ -33,7 +33,8 @@
   ARGV[9] the budget: the most entries one call examines (at least one account is always examined);
           the caller gives each partition an equal share of the page's
 
-  Returns {stop_ms, stop_id, examined, id_1, ms_1, card_1, id_2, ...} (a card is "" when missing): stop_ms
+  Returns {stop_ms, stop_id, examined, id_1, ms_1, card_1, id_2, ...} (a card is "" when missing; it is
+  the account's first two lines, src/store/profile-cards.ts: its third, private, stays here): stop_ms
   and stop_id are "" unless the budget ended the page early (then they are the position to resume from);
   examined is how many entries the call examined.
 
@@ -129,7 +130,8 @@ local function with_cards(rows)
   for i = 3, #rows, 2 do
     out[#out + 1] = rows[i]
     out[#out + 1] = rows[i + 1]
-    out[#out + 1] = cards[(i - 1) / 2] or ''
+    local account = cards[(i - 1) / 2]
+    out[#out + 1] = account and string.match(account, '^[^\n]*\n[^\n]*') or ''
   end
   return out
 end

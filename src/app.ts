@@ -12,7 +12,6 @@ import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountLimits } from './services/account-limits.js';
-import { AccountIndexFollowUp } from './services/account-index-follow-up.js';
 import { AccountService } from './services/account-service.js';
 import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
@@ -47,7 +46,6 @@ import { assertSupportedRedis } from './store/redis-requirements-check.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
-import { AccountIndex } from './store/account-index.js';
 import { UserRepository } from './store/user-repository.js';
 import { discoveryRoutes } from './http/routes/discovery-routes.js';
 import { RankingJobs } from './jobs/ranking-jobs.js';
@@ -80,7 +78,6 @@ export class Application {
   accounts!: AccountService;
   users!: UserRepository;
   /** Applies accounts' index entries in their partitions: the handler of `account.indexed` outbox effects. */
-  accountIndexFollowUp!: AccountIndexFollowUp;
   rateLimiter!: RateLimiter;
   /** Where domain events go (streams + live fan-out once realtime is wired). */
   events: EventPublisher = nullEventPublisher;
@@ -141,12 +138,11 @@ export class Application {
     this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
-    this.accountIndexFollowUp = new AccountIndexFollowUp(new AccountIndex(this.redis, this.scripts));
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
-    const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
+    const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
@@ -173,8 +169,7 @@ export class Application {
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
     this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
-      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)))
-      .register(this.accountIndexFollowUp);
+      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
@@ -279,7 +274,7 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     await redis.connect();
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
-    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
+    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {

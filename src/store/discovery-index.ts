@@ -4,7 +4,7 @@ import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition } from './key-space.js';
 import { keys } from './keys.js';
-import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
+import { decodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
@@ -84,18 +84,18 @@ export function browseShare(budget: number, sets: number, hasBirth: boolean): nu
   return Math.max(Math.ceil(budget / INDEX_PARTITIONS), perAccount + MIN_ACCOUNTS_PER_CALL * (1 + perAccount));
 }
 
-/** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
-export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
+/** What the indexes hold of one profile besides the account itself: the index sets it belongs to and its birth score. */
+export type DiscoveryEntries = { sets: string[]; birth: number };
 
 /** The entries of account `id` (all in its index partition). */
-export function discoveryEntries(pool: Pool, id: number, profile: ProfileCard): DiscoveryEntries {
+export function discoveryEntries(pool: Pool, id: number, profile: Pick<ProfileCard, 'interests' | 'gender' | 'birthdate' | 'city' | 'state'>): DiscoveryEntries {
   const indexed = indexedProfile(profile);
-  return { card: encodeCard(profile), sets: setKeys(pool, indexPartition(id), indexed), birth: indexed.birth };
+  return { sets: setKeys(pool, indexPartition(id), indexed), birth: indexed.birth };
 }
 
-/** The index sets a stored card put its account into (none for no card). */
-export function setsOfCard(pool: Pool, id: number, card: string): string[] {
-  return card ? setKeys(pool, indexPartition(id), indexedProfile(decodeCard(id, card))) : [];
+/** The index sets a stored profile put its account into. */
+export function setsOfAccount(pool: Pool, id: number, profile: Pick<ProfileCard, 'interests' | 'gender' | 'birthdate' | 'city' | 'state'>): string[] {
+  return setKeys(pool, indexPartition(id), indexedProfile(profile));
 }
 
 /** A position in newest-first order: creation ms, then id as text (the order of ZRANGE ... REV), descending. */
@@ -113,16 +113,16 @@ export function newestFirst(a: Position, b: Position): number {
  * The per-pool discovery indexes, each split into INDEX_PARTITIONS partitions by account id (an account's
  * entries all live in `indexPartition(id)`, one hash slot): one set per interest (summed over the
  * partitions, its size is the interest's frequency), per gender, per city and per state, a birthdate
- * sorted set, the pool's accounts by creation time, plus each account's profile card (what the indexes
- * were built from, so a change can take its old entries out; and what pages show). Written by
- * AccountIndex; every read across the pool gathers over the partitions.
+ * sorted set and the pool's accounts by creation time, beside the accounts themselves (what the indexes
+ * were built from, so a change can take its old entries out; and what pages show). Written with the
+ * account, in one script (UserRepository); every read across the pool gathers over the partitions.
  */
 export class DiscoveryIndex {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
-  /** What is indexed for the account; undefined when it never was. */
+  /** What is indexed for the account; undefined when there is no such account. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
-    const card = await this.redis.hget(keys.profileCards(pool, indexPartition(id)), String(id));
+    const card = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
     return card ? indexedProfile(decodeCard(id, card)) : undefined;
   }
 
@@ -168,7 +168,7 @@ export class DiscoveryIndex {
     const groups = query.groups(part);
     const reply = await this.scripts.run<Array<string | number>>(
       'browse',
-      [keys.poolUsers(pool, part), keys.birthIndex(pool, part), keys.profileCards(pool, part), ...groups.flat()],
+      [keys.poolUsers(pool, part), keys.birthIndex(pool, part), keys.accounts(pool, part), ...groups.flat()],
       [
         query.viewerId,
         query.want,

@@ -5,11 +5,12 @@ import keySlot from 'cluster-key-slot';
  * service can share a database. Keys that one script touches together carry the same hash tag (the part in
  * `{}`, which alone decides a key's slot), and the tags come from two small fixed families:
  *
- * - shards (SHARDS of them): an account's own keys live in the shard of its id; a pair's swipes and match
- *   state, the match, its thread and its message counter in the shard of the pair (a match id says its
- *   shard: `id % SHARDS`); each shard has its own outbox of pending follow-up steps.
- * - index partitions (INDEX_PARTITIONS of them): the pool-wide discovery indexes, profile cards and match
- *   lists, split by account id (or match id), so no slot holds a whole pool.
+ * - shards (SHARDS of them): an account's own keys (swipes, feed, matches, events, counters) live in the
+ *   shard of its id; a pair's swipes and match state, the match, its thread and its message counter in the
+ *   shard of the pair (a match id says its shard: `id % SHARDS`); each shard has its own outbox of pending
+ *   follow-up steps.
+ * - index partitions (INDEX_PARTITIONS of them): the accounts themselves beside the pool-wide discovery
+ *   indexes, and the match lists, split by account id (or match id), so no slot holds a whole pool.
  *
  * The tags of each family are picked so that their slots are evenly spaced over 0..16383: any cluster whose
  * masters own equal runs of slots (what `redis-cli --cluster create` and rebalance make) gets an equal share

@@ -18,6 +18,8 @@ const ip = (part: number) => partitionTag(part);
  * every partition.
  */
 export const keys = {
+  /** String: the key layout the stored data is in (src/store/key-layout-check.ts). */
+  keyLayout: () => `${P}config:layout`,
   /** String: the generated token-signing secret shared by every process. */
   tokenSecret: () => `${P}config:token_secret`,
   /**
@@ -25,8 +27,6 @@ export const keys = {
    * agent ids reveal nothing about member activity; an id names an account only together with its pool.
    */
   userSeq: (pool: Pool) => `${P}${pool}:seq:user`,
-  /** Hash: the account. Exists only under its own pool. */
-  user: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:user:${id}`,
   /**
    * String: lower-cased e-mail → "<pool>:<id>:<reserved at ms>" (shared by both pools: e-mail is unique
    * across them). Reserved before the account is written (another slot): a reservation whose account does
@@ -59,16 +59,14 @@ export const keys = {
   /** Sorted set: the partition's account ids by birthdate as YYYYMMDD. */
   birthIndex: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:birth`,
   /**
-   * Hash: id → the account's profile card (compact JSON of its public profile), for the partition's
-   * accounts: what feed and browse pages show, read in the same script that picks a partition's share of
-   * a browse page, and what the indexes hold, so a change removes the old entries.
+   * Hash: id → the account (src/store/profile-cards.ts: its profile card, then its e-mail and password
+   * hash), for the partition's accounts. An account exists only under its own pool. It lives beside its
+   * discovery entries, so a registration or a profile change writes the account and every index entry in
+   * one script (lua/create_user.lua, lua/update_profile.lua); what feed and browse pages show, read in the
+   * same script that picks a partition's share of a browse page; and what the indexes were built from,
+   * so a change takes the old entries out.
    */
-  profileCards: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:cards`,
-  /**
-   * Hash: id → the account version whose entries the partition holds (lua/index_account.lua applies an
-   * account's entries only over an older version, so a re-index applied late never undoes a newer one).
-   */
-  indexedVersions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:versions`,
+  accounts: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:accounts`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */

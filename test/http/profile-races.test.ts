@@ -46,7 +46,7 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
     if (field === 'interests') expect(me.interests).toEqual(normalizeInterests(value as string | string[]));
     else expect(me[field], field).toBe(value);
   }
-  const card = decodeCard(id, (await redis.hget(keys.profileCards('agent', indexPartition(id)), String(id)))!);
+  const card = decodeCard(id, (await redis.hget(keys.accounts('agent', indexPartition(id)), String(id)))!);
   expect({ ...card, id }).toMatchObject({
     id,
     displayName: me.display_name,

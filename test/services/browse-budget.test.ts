@@ -51,7 +51,7 @@ beforeAll(async () => {
 afterAll(() => store?.cleanup());
 
 const service = (budget: number, driverLimit = 5_000) =>
-  new DiscoveryService(index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+  new DiscoveryService(index, feeds, new FeedRanker(index, feeds), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
 
 /** What browse must list, worked out here from the seeded profiles: newest first, ties by id as text. */
 function expected(viewer: number, filters: BrowseFilters): number[] {

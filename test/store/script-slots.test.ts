@@ -32,7 +32,6 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   dropped_targets: { slots: 'one-slot' },
   end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
-  index_account: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
