@@ -1,19 +1,19 @@
 #!lua
 --[[
   Writes a new account together with every discovery entry it has, in its index partition: the account
-  itself (its profile card and private part, src/store/profile-cards.ts), its creation time in the
-  partition's user index, its birthdate, and its membership of its interest, gender, city and state sets.
+  itself (its profile card and private part, src/store/profile-cards.ts), its roster code (birthdate and
+  gender, src/store/roster.ts), and its membership of its interest, city and state sets.
   The caller reserved the e-mail before (its own slot); one step, so an account is never stored without
   its entries nor entries without their account.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
-  KEYS[2] <pool>:<part>:users               sorted set: id -> creation ms
-  KEYS[3] <pool>:<part>:disc:birth          sorted set: id -> birthdate as YYYYMMDD
+  KEYS[2] <pool>:<part>:roster:<bucket>     hash: id -> roster code (the account's bucket)
+  KEYS[3] <pool>:<part>:roster              sorted set: the buckets holding an account (number -> number)
   KEYS[4..] <pool>:<part>:disc:<index>:<v>  the index sets the account is in
   ARGV[1] id
   ARGV[2] the account as stored
-  ARGV[3] creation ms
-  ARGV[4] birthdate as YYYYMMDD
+  ARGV[3] its roster code
+  ARGV[4] its roster bucket's number
 
   Returns 1 when created, 0 when an account with this id already exists (nothing written).
 
@@ -23,8 +23,8 @@ local id = ARGV[1]
 if redis.call('HSETNX', KEYS[1], id, ARGV[2]) == 0 then
   return 0
 end
-redis.call('ZADD', KEYS[2], ARGV[3], id)
-redis.call('ZADD', KEYS[3], ARGV[4], id)
+redis.call('HSET', KEYS[2], id, ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[4])
 for i = 4, #KEYS do
   redis.call('SADD', KEYS[i], id)
 end

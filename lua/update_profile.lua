@@ -2,20 +2,20 @@
 --[[
   Replaces one account's stored profile with a patched one and moves its discovery entries along, in its
   index partition, in one step: leaves the index sets of the profile stored before and joins those of the
-  new one, and moves its birthdate. The caller read the stored account, merged the patch into it and
+  new one, and rewrites its roster code (birthdate and gender). The caller read the stored account, merged the patch into it and
   worked out the sets to leave and join (city and state are normalised with Unicode rules the caller
   owns), so the script applies only while the stored account is still the one read; otherwise nothing is
   written and the caller reads again and retries. Concurrent patches of one account so never leave the
   indexes disagreeing with the profile.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
-  KEYS[2] <pool>:<part>:disc:birth          sorted set: id -> birthdate as YYYYMMDD
+  KEYS[2] <pool>:<part>:roster:<bucket>     hash: id -> roster code (the account's bucket)
   KEYS[3..]                                 first the ARGV[5] index sets the account leaves, then the
                                             index sets it is in now
   ARGV[1] id
   ARGV[2] the account as read before
   ARGV[3] the account as it is to be stored
-  ARGV[4] birthdate as YYYYMMDD
+  ARGV[4] its roster code
   ARGV[5] how many of the KEYS from KEYS[3] are sets to leave
 
   Returns 1 when applied, 0 when the account changed meanwhile (read again and retry), -1 when the
@@ -38,6 +38,6 @@ end
 for i = 3 + leaving, #KEYS do
   redis.call('SADD', KEYS[i], id)
 end
-redis.call('ZADD', KEYS[2], ARGV[4], id)
+redis.call('HSET', KEYS[2], id, ARGV[4])
 redis.call('HSET', KEYS[1], id, ARGV[3])
 return 1

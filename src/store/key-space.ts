@@ -52,6 +52,16 @@ export const matchShard = (matchId: number | string): number => Number(matchId) 
 /** The index partition an account (or, for match lists, a match) is listed in. */
 export const indexPartition = (id: number | string): number => Number(id) % INDEX_PARTITIONS;
 
+/**
+ * How many ids of one index partition a roster bucket covers (keys.roster): few enough that a bucket
+ * stays a compact listpack under Redis's default `hash-max-listpack-entries` (128).
+ */
+export const ROSTER_BUCKET_IDS = 128;
+/** The ids a roster bucket spans: bucket `b` of a partition holds its ids in [b × span, (b + 1) × span). */
+export const ROSTER_BUCKET_SPAN = ROSTER_BUCKET_IDS * INDEX_PARTITIONS;
+/** The roster bucket of an account (within its index partition). */
+export const rosterBucket = (id: number | string): number => Math.floor(Number(id) / ROSTER_BUCKET_SPAN);
+
 export const shardTag = (shard: number): string => SHARD_TAGS[shard]!;
 export const partitionTag = (partition: number): string => PARTITION_TAGS[partition]!;
 

@@ -33,8 +33,6 @@ export const keys = {
    * not exist is no account, and one older than a few seconds can be taken over (a crash in between).
    */
   email: (email: string) => `${P}email:${email}`,
-  /** Sorted set of the partition's account ids, scored by creation time (ms). */
-  poolUsers: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:users`,
   /** String with TTL: a revoked token id. */
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
@@ -50,14 +48,19 @@ export const keys = {
    * interest's frequency).
    */
   interestIndex: (pool: Pool, part: number, interest: string) => `${P}${pool}:${ip(part)}:disc:interest:${interest}`,
-  /** Set: ids of the partition's accounts of a gender. */
-  genderIndex: (pool: Pool, part: number, gender: string) => `${P}${pool}:${ip(part)}:disc:gender:${gender}`,
   /** Set: ids of the partition's accounts in a city (normalised: lower-cased, white space collapsed). */
   cityIndex: (pool: Pool, part: number, city: string) => `${P}${pool}:${ip(part)}:disc:city:${city}`,
   /** Set: ids of the partition's accounts in a state (normalised like cities). */
   stateIndex: (pool: Pool, part: number, state: string) => `${P}${pool}:${ip(part)}:disc:state:${state}`,
-  /** Sorted set: the partition's account ids by birthdate as YYYYMMDD. */
-  birthIndex: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:birth`,
+  /**
+   * Hash: one bucket of the partition's roster (key-space.ts: ROSTER_BUCKET_IDS ids of the partition,
+   * a compact listpack): account id → its roster code, birthdate (YYYYMMDD) × 10 + gender (src/store/roster.ts).
+   * Every account is in it: walks of the pool newest first (highest id first) probe it, and browse reads
+   * age and gender there.
+   */
+  roster: (pool: Pool, part: number, bucket: number) => `${rosterPrefix(pool, part)}${bucket}`,
+  /** Sorted set: the partition's roster buckets that hold an account (bucket number → itself), so a walk steps over empty runs of ids. */
+  rosterBuckets: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:roster`,
   /**
    * Hash: id → the account (src/store/profile-cards.ts: its profile card, then its e-mail and password
    * hash), for the partition's accounts. An account exists only under its own pool. It lives beside its
@@ -121,6 +124,9 @@ export const keys = {
   /** Hash: open spectator sockets by server process, "<count>:<ms written>"; each process rewrites its own field. */
   spectatorWatchers: () => `${P}agent:${SPECTATOR_TAG}:watchers`,
 };
+
+/** The name of partition `part`'s roster buckets but the bucket number (lua/browse.lua names the buckets it probes from it). */
+export const rosterPrefix = (pool: Pool, part: number): string => `${P}${pool}:${ip(part)}:roster:`;
 
 /** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */
 export type StreamKeys = {

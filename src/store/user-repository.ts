@@ -57,13 +57,13 @@ export class UserRepository {
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
     if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
     const part = indexPartition(id);
-    const { sets, birth } = discoveryEntries(user.pool, id, record);
+    const { sets, roster, bucket, code } = discoveryEntries(user.pool, id, record);
     let created: number;
     try {
       created = await this.scripts.run<number>(
         'create_user',
-        [keys.accounts(user.pool, part), keys.poolUsers(user.pool, part), keys.birthIndex(user.pool, part), ...sets],
-        [id, encodeAccount(record, record), now.getTime(), birth],
+        [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
+        [id, encodeAccount(record, record), code, bucket],
       );
     } catch (error) {
       await this.releaseEmail(user.email, reservation);
@@ -122,13 +122,9 @@ export class UserRepository {
       if (!stored) return undefined;
       const previous = fromStored(pool, id, stored);
       const next: UserRecord = { ...previous, ...patch };
-      const { sets, birth } = discoveryEntries(pool, id, next);
+      const { sets, roster, code } = discoveryEntries(pool, id, next);
       const leaving = setsOfAccount(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run<number>(
-        'update_profile',
-        [accounts, keys.birthIndex(pool, part), ...leaving, ...sets],
-        [id, stored, encodeAccount(next, next), birth, leaving.length],
-      );
+      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length]);
       if (applied === -1) return undefined;
       if (applied === 1) return { previous, user: next };
     }

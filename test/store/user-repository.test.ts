@@ -1,8 +1,9 @@
 import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { indexPartition } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
+import { INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from '../../src/store/key-space.js';
+import { keys, rosterPrefix } from '../../src/store/keys.js';
+import { rosterCode } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import type { Scripts } from '../../src/store/scripts.js';
 import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser } from '../../src/store/user-repository.js';
@@ -26,7 +27,7 @@ const newUser = (overrides: Partial<NewUser> = {}): NewUser => ({
   gender: 'woman', bio: '', interests: ['kites', 'moss'], city: 'Lisbon', state: 'South', themeId: 1, ...overrides,
 });
 
-/** Everything the account's index partition holds of it: the account, its creation and birth scores, and the sets holding it. */
+/** Everything the account's index partition holds of it: the account, its roster code, and the sets holding it. */
 async function entriesOf(id: number) {
   const part = indexPartition(id);
   const member = String(id);
@@ -36,8 +37,7 @@ async function entriesOf(id: number) {
   }
   return {
     account: await redis.hget(keys.accounts('agent', part), member),
-    created: await redis.zscore(keys.poolUsers('agent', part), member),
-    birth: await redis.zscore(keys.birthIndex('agent', part), member),
+    roster: await redis.hget(keys.roster('agent', part, rosterBucket(id)), member),
     sets: sets.sort(),
   };
 }
@@ -47,21 +47,20 @@ describe('an account and its discovery entries, in its index partition', () => {
     const user = (await users.create(newUser()))!;
     const entries = await entriesOf(user.id);
     expect(await users.find('agent', user.id)).toEqual(user);
-    expect(Number(entries.created)).toBe(Date.parse(user.createdAt));
-    expect(entries.birth).toBe('19900506');
+    expect(entries.roster).toBe(String(rosterCode(19900506, 'woman')));
     const part = indexPartition(user.id);
-    expect(entries.sets).toEqual([keys.cityIndex('agent', part, 'lisbon'), keys.genderIndex('agent', part, 'woman'), keys.interestIndex('agent', part, 'kites'), keys.interestIndex('agent', part, 'moss'), keys.stateIndex('agent', part, 'south')].sort());
+    expect(entries.sets).toEqual([keys.cityIndex('agent', part, 'lisbon'), keys.interestIndex('agent', part, 'kites'), keys.interestIndex('agent', part, 'moss'), keys.stateIndex('agent', part, 'south')].sort());
     expect(await users.find('member', user.id)).toBeUndefined();
   });
 
   it('moves the entries with each profile change', async () => {
     const user = (await users.create(newUser({ interests: ['kites'], city: 'Porto', state: 'North' })))!;
     await users.update('agent', user.id, { interests: ['moss'], city: 'Faro' });
-    const second = (await users.update('agent', user.id, { interests: ['newts'], city: '', birthdate: '1981-02-03' }))!;
+    const second = (await users.update('agent', user.id, { interests: ['newts'], city: '', birthdate: '1981-02-03', gender: 'other' }))!;
     const part = indexPartition(user.id);
     const latest = await entriesOf(user.id);
-    expect(latest.sets).toEqual([keys.genderIndex('agent', part, 'woman'), keys.interestIndex('agent', part, 'newts'), keys.stateIndex('agent', part, 'north')].sort());
-    expect(latest.birth).toBe('19810203');
+    expect(latest.sets).toEqual([keys.interestIndex('agent', part, 'newts'), keys.stateIndex('agent', part, 'north')].sort());
+    expect(latest.roster).toBe(String(rosterCode(19810203, 'other')));
     expect(second.previous.interests).toEqual(['moss']);
     expect(await users.find('agent', user.id)).toEqual(second.user);
   });
@@ -70,9 +69,11 @@ describe('an account and its discovery entries, in its index partition', () => {
     const user = (await users.create(newUser({ interests: ['oboes'] })))!;
     const part = indexPartition(user.id);
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
-    const changed = await scripts.run<number>('update_profile', [keys.accounts('agent', part), keys.birthIndex('agent', part)], [user.id, `${stored} `, stored, 19900506, 0]);
+    const roster = keys.roster('agent', part, rosterBucket(user.id));
+    const changed = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [user.id, `${stored} `, stored, 1, 0]);
     expect(changed).toBe(0);
-    const missing = await scripts.run<number>('update_profile', [keys.accounts('agent', part), keys.birthIndex('agent', part)], [999_999 * 24 + part, stored, stored, 19900506, 0]);
+    expect(await redis.hget(roster, String(user.id))).toBe(String(rosterCode(19900506, 'woman')));
+    const missing = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0]);
     expect(missing).toBe(-1);
     expect((await users.update('agent', user.id, { interests: ['lutes'] }))?.user.interests).toEqual(['lutes']);
   });
@@ -87,8 +88,9 @@ describe('an account and its discovery entries, in its index partition', () => {
     const page = await new DiscoveryIndex(redis, scripts).browse({ pool: 'agent', viewerId: 0, groups: () => [], want: 100, driverLimit: 0, budget: 100_000 });
     const row = page.rows.find((r) => r.id === user.id);
     expect(row?.card).toEqual(card);
-    const reply = await scripts.run<string[]>('browse', [keys.poolUsers('agent', part), keys.birthIndex('agent', part), keys.accounts('agent', part)], [0, 1000, '+inf', '', '', '', '', 0, 100_000]);
-    const shown = reply[reply.indexOf(String(user.id)) + 2]!;
+    const reply = await scripts.run<Array<string | number>>('browse', [keys.accounts('agent', part), keys.rosterBuckets('agent', part)], [0, 1000, user.id + 1, '', '', '', '', 0, 100_000, rosterPrefix('agent', part), part, INDEX_PARTITIONS, ROSTER_BUCKET_SPAN, '1']);
+    const shown = String(reply[reply.indexOf(user.id) + 1]);
+    expect(shown).toContain('Line one');
     expect(shown).not.toContain('secret-hash');
     expect(shown).not.toContain('private@test.example');
   });
