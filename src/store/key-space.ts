@@ -46,6 +46,20 @@ export function pairShard(a: number, b: number): number {
   return ((Math.min(a, b) % SHARDS) * 31 + Math.max(a, b)) % SHARDS;
 }
 
+/**
+ * How many buckets the e-mail index is split into (EMAIL_BUCKETS / SHARDS per shard): few enough to cost
+ * little in a small pool, many enough that each stays a compact listpack (Redis's default
+ * `hash-max-listpack-entries` is 512) up to about two million accounts.
+ */
+export const EMAIL_BUCKETS = 4_096;
+
+/** The e-mail index bucket of an e-mail (FNV-1a of its text), so e-mails spread evenly; it lies in shard `bucket % SHARDS`. */
+export function emailBucket(email: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(email, 'utf8')) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return hash % EMAIL_BUCKETS;
+}
+
 /** The shard of a match's keys, which its id carries. */
 export const matchShard = (matchId: number | string): number => Number(matchId) % SHARDS;
 

@@ -1,5 +1,5 @@
 import type { Pool } from '../domain/pool.js';
-import { ALL_SHARDS, indexPartition, KEY_PREFIX, matchShard, pairShard, partitionTag, shardTag, userShard } from './key-space.js';
+import { ALL_SHARDS, indexPartition, KEY_PREFIX, matchShard, pairShard, partitionTag, SHARDS, shardTag, userShard } from './key-space.js';
 
 const P = KEY_PREFIX;
 /** The tag of an account's own keys. */
@@ -28,11 +28,12 @@ export const keys = {
    */
   userSeq: (pool: Pool) => `${P}${pool}:seq:user`,
   /**
-   * String: lower-cased e-mail → "<pool>:<id>:<reserved at ms>" (shared by both pools: e-mail is unique
-   * across them). Reserved before the account is written (another slot): a reservation whose account does
-   * not exist is no account, and one older than a few seconds can be taken over (a crash in between).
+   * Hash: one bucket of the e-mail index (key-space.ts: emailBucket), lower-cased e-mail → "<pool>:<id>"
+   * (shared by both pools: e-mail is unique across them). Reserved before the account is written
+   * (another slot) as "<pool>:<id>:<reserved at ms>": a reservation whose account does not exist is no
+   * account, and one older than a few seconds can be taken over (a crash in between).
    */
-  email: (email: string) => `${P}email:${email}`,
+  emails: (bucket: number) => `${P}${shardTag(bucket % SHARDS)}:emails:${bucket}`,
   /** String with TTL: a revoked token id. */
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */

@@ -3,7 +3,7 @@ import { AppError } from '../domain/errors.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
 import { discoveryEntries, setsOfAccount } from './discovery-index.js';
-import { indexPartition } from './key-space.js';
+import { emailBucket, indexPartition } from './key-space.js';
 import { keys } from './keys.js';
 import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
@@ -25,7 +25,7 @@ const MAX_UPDATE_ATTEMPTS = 50;
  */
 export const EMAIL_RESERVATION_STALE_MS = 30_000;
 
-/** Who an e-mail key names: "<pool>:<id>:<reserved at ms>" (no ms in values written before reservations had one). */
+/** Who an e-mail entry names: "<pool>:<id>:<reserved at ms>" while reserved, "<pool>:<id>" once its account is written. */
 type EmailOwner = { pool: Pool; id: string; reservedMs: number };
 const parseOwner = (value: string): EmailOwner => {
   const [pool, id, ms] = value.split(':') as [Pool, string, string | undefined];
@@ -37,8 +37,9 @@ const parseOwner = (value: string): EmailOwner => {
  * profile-cards.ts), beside its discovery entries, so an account write and its entries are one
  * single-slot script:
  *
- * - create: reserve the e-mail (SET NX, or take over a stale reservation whose account never came; the
- *   e-mail key lies in a slot of its own), then write the account with its entries (lua/create_user.lua);
+ * - create: reserve the e-mail (HSETNX in its shard's part of the e-mail index, or take over a stale
+ *   reservation whose account never came; another slot), then write the account with its entries
+ *   (lua/create_user.lua), then settle the reservation into the e-mail's lasting entry;
  * - update: merge the patch into the account read, and write it with its entries moved, only while the
  *   account is still as read (lua/update_profile.lua), else read again and retry.
  *
@@ -73,6 +74,7 @@ export class UserRepository {
       await this.releaseEmail(user.email, reservation);
       return undefined;
     }
+    await this.settleEmail(user.email, reservation, record);
     return record;
   }
 
@@ -83,7 +85,7 @@ export class UserRepository {
 
   /** The account an e-mail belongs to, in whichever pool (login is shared by both). */
   async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const owner = await this.redis.get(keys.email(email));
+    const owner = await this.redis.hget(keys.emails(emailBucket(email)), email);
     if (!owner) return undefined;
     const { pool, id } = parseOwner(owner);
     return this.find(pool, id);
@@ -132,27 +134,40 @@ export class UserRepository {
   }
 
   /**
-   * Reserves the e-mail for the account about to be written: SET NX, or, when the e-mail is held by a
+   * Reserves the e-mail for the account about to be written: HSETNX, or, when the e-mail is held by a
    * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
    * that takes it over (lua/claim_email.lua). False when the e-mail is taken.
    */
   private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
-    const key = keys.email(email);
+    const index = keys.emails(emailBucket(email));
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.redis.set(key, value, 'NX')) === 'OK') return true;
-      const held = await this.redis.get(key);
+      if ((await this.redis.hsetnx(index, email, value)) === 1) return true;
+      const held = await this.redis.hget(index, email);
       if (held === null) continue;
       const owner = parseOwner(held);
       if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
       if (await this.exists(owner.pool, owner.id)) return false;
-      if ((await this.scripts.run<number>('claim_email', [key], [held, value])) === 1) return true;
+      if ((await this.claimEmail(email, held, value)) === 1) return true;
     }
     return false;
   }
 
+  /**
+   * Turns the reservation of an account now written into its lasting entry, "<pool>:<id>" (shorter; best
+   * effort: a reservation whose account exists names it just as well).
+   */
+  private async settleEmail(email: string, reservation: string, owner: { pool: Pool; id: number }): Promise<void> {
+    await this.claimEmail(email, reservation, `${owner.pool}:${owner.id}`).catch(() => {});
+  }
+
   /** Gives back a reservation whose account could not be written (best effort: a stale one is taken over anyway). */
   private async releaseEmail(email: string, value: string): Promise<void> {
-    await this.scripts.run('claim_email', [keys.email(email)], [value, '']).catch(() => {});
+    await this.claimEmail(email, value, '').catch(() => {});
+  }
+
+  /** lua/claim_email.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
+  private claimEmail(email: string, expected: string, next: string): Promise<number> {
+    return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
   }
 }
 

@@ -1,7 +1,7 @@
 import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from '../../src/store/key-space.js';
+import { emailBucket, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from '../../src/store/key-space.js';
 import { keys, rosterPrefix } from '../../src/store/keys.js';
 import { rosterCode } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
@@ -101,27 +101,27 @@ describe('an e-mail reserved before its account is written', () => {
     const email = 'crashed@test.example';
     const orphanId = 900_000;
     // as left by a registration that crashed after reserving: no account behind it
-    await redis.set(keys.email(email), `agent:${orphanId}:${Date.now() - EMAIL_RESERVATION_STALE_MS - 1_000}`);
+    await redis.hset(keys.emails(emailBucket(email)), email, `agent:${orphanId}:${Date.now() - EMAIL_RESERVATION_STALE_MS - 1_000}`);
     expect(await users.findByEmail(email)).toBeUndefined();
     expect(await users.emailExists(email)).toBe(false);
 
     const user = (await users.create(newUser({ email })))!;
     expect(user).toBeDefined();
     expect((await users.findByEmail(email))?.id).toBe(user.id);
-    expect(await redis.get(keys.email(email))).toMatch(new RegExp(`^agent:${user.id}:\\d+$`));
+    expect(await redis.hget(keys.emails(emailBucket(email)), email)).toBe(`agent:${user.id}`);
   });
 
   it('stays taken while the reservation is recent (a registration in progress), or when its account exists', async () => {
     const inProgress = 'in-progress@test.example';
-    await redis.set(keys.email(inProgress), `member:900001:${Date.now()}`);
+    await redis.hset(keys.emails(emailBucket(inProgress)), inProgress, `member:900001:${Date.now()}`);
     expect(await users.emailExists(inProgress)).toBe(false);
     expect(await users.create(newUser({ email: inProgress }))).toBeUndefined();
-    expect(await redis.get(keys.email(inProgress))).toMatch(/^member:900001:/);
+    expect(await redis.hget(keys.emails(emailBucket(inProgress)), inProgress)).toMatch(/^member:900001:/);
 
     const owned = 'owned@test.example';
     const owner = (await users.create(newUser({ email: owned })))!;
     // an old reservation (or one written before reservations carried a time) whose account exists
-    await redis.set(keys.email(owned), `agent:${owner.id}`);
+    await redis.hset(keys.emails(emailBucket(owned)), owned, `agent:${owner.id}`);
     expect(await users.create(newUser({ email: owned }))).toBeUndefined();
     expect((await users.findByEmail(owned))?.id).toBe(owner.id);
   });
