@@ -45,7 +45,7 @@
   ARGV[14] "1" to answer each entry's card, "0" for ids alone (then every card is "")
 
   Returns {stop_id, examined, id_1, card_1, id_2, card_2, ...} (a card is "" when missing; it is the
-  account's first two lines, src/store/profile-cards.ts: its third, private, stays here): stop_id is ""
+  account's first two parts, src/store/profile-cards.ts: its third, private, stays here): stop_id is ""
   unless the budget ended the page early (then it is the position to resume from); examined is how many
   entries the call examined.
 
@@ -176,7 +176,7 @@ local function with_cards(rows)
   for i = 2, #rows do
     out[#out + 1] = rows[i]
     local account = cards[i - 1]
-    out[#out + 1] = account and string.match(account, '^[^\n]*\n[^\n]*') or ''
+    out[#out + 1] = account and string.match(account, '^[^\30]*\30[^\30]*') or ''
   end
   return out
 end

@@ -94,6 +94,12 @@ describe('an account and its discovery entries, in its index partition', () => {
     expect(shown).not.toContain('secret-hash');
     expect(shown).not.toContain('private@test.example');
   });
+
+  it('keeps every field as written, empty ones and tabs included, and refuses a field holding a separator', async () => {
+    const user = (await users.create(newUser({ bio: '', city: '', state: '\tTabbed', interests: [], gender: 'nonbinary', birthdate: '1901-12-31', themeId: 6 })))!;
+    expect(await users.find('agent', user.id)).toEqual(user);
+    await expect(users.create(newUser({ bio: 'a\x1fb' }))).rejects.toThrow(/separator/);
+  });
 });
 
 describe('an e-mail reserved before its account is written', () => {
