@@ -43,6 +43,7 @@ import { RateLimiter } from './store/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
 import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './store/redis.js';
 import { assertSupportedRedis } from './store/redis-requirements-check.js';
+import { memorySettingsAdvice } from './store/redis-settings.js';
 import { Scripts } from './store/scripts.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
@@ -130,6 +131,8 @@ export class Application {
     await Promise.all([this.redis.connect(), this.subscriber.connect()]);
     await assertSupportedRedis(this.redis, this.options.redis);
     await assertCurrentKeyLayout(this.redis, this.options.redis);
+    const advice = await memorySettingsAdvice(this.redis);
+    if (advice) logger.warn(advice);
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {

@@ -4,6 +4,7 @@ import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
 import { ALL_PARTITIONS, indexPartition, rosterBucket } from '../../src/store/key-space.js';
 import { rosterCode } from '../../src/store/roster.js';
+import { INDEX_SET_INTSET_ENTRIES as INTSET_LIMIT } from '../../src/store/redis-settings.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
 
@@ -164,7 +165,8 @@ describe('picking the feeds an account leaves for a dropped interest', () => {
     const dropped = (p: number) => keys.interestIndex('agent', p, 'dropped');
     const kept = (p: number) => keys.interestIndex('agent', p, 'kept');
     const candidate = 3000;
-    // 700 holders (a hash table set, paged by SSCAN): 3001..3700, plus the candidate itself
+    // 700 holders, 3001..3700, plus the candidate itself: about 30 in each partition, a compact set that
+    // SSCAN answers whole, so it is paged by value, 10 at a time
     const holders = Array.from({ length: 700 }, (_, i) => 3001 + i);
     await saddByPartition(dropped, candidate, ...holders);
     await saddByPartition(kept, candidate, 3002, 3003);
@@ -181,14 +183,41 @@ describe('picking the feeds an account leaves for a dropped interest', () => {
       let cursor = '0';
       do {
         const page = await feeds.droppedTargets('agent', candidate, 'dropped', ['kept'], [500], part, cursor, 10);
+        expect(page.targets.length).toBeLessThanOrEqual(10);
         all.push(...page.targets);
         cursor = page.cursor;
         pages++;
       } while (cursor !== '0');
     }
-    expect(pages).toBeGreaterThanOrEqual(ALL_PARTITIONS.length); // every partition's part, each paged to its end
+    expect(pages).toBeGreaterThanOrEqual(ALL_PARTITIONS.length * 3); // every partition's part, each paged to its end
     const unique = [...new Map(all.map((t) => [t.owner, t])).values()].sort((a, b) => a.owner - b.owner);
     expect(unique).toEqual(expected);
+  });
+});
+
+describe('paging a dropped interest whose set changes form', () => {
+  it('starts over by SSCAN when a set paged by value grows out of its compact form, missing no holder', async () => {
+    const key = keys.interestIndex('agent', 0, 'outgrown');
+    const candidate = 24 * 100_000;
+    const first = Array.from({ length: 600 }, (_, i) => 24 * (i + 1));
+    await redis.sadd(key, ...first);
+    await redis.zadd(keys.feedFloors('agent', 0), ...first.flatMap((id) => [0, id]));
+    const page = await feeds.droppedTargets('agent', candidate, 'outgrown', [], [], 0, '0', 100);
+    expect(page.cursor).toMatch(/^v/);
+    expect(page.targets).toHaveLength(100);
+    // the set grows past the compact form's size: the value cursor no longer applies
+    const more = Array.from({ length: INTSET_LIMIT + 100 }, (_, i) => 24 * (1_000 + i));
+    await redis.sadd(key, ...more);
+    expect(await redis.object('ENCODING', key)).toBe('hashtable');
+    const seen = new Set(page.targets.map((t) => t.owner));
+    let cursor = page.cursor;
+    for (let calls = 0; cursor !== '0' && calls < 1_000; calls++) {
+      const next = await feeds.droppedTargets('agent', candidate, 'outgrown', [], [], 0, cursor, 100);
+      for (const target of next.targets) seen.add(target.owner);
+      cursor = next.cursor;
+    }
+    expect(cursor).toBe('0');
+    for (const id of first) expect(seen.has(id)).toBe(true);
   });
 });
 
