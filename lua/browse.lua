@@ -19,12 +19,12 @@
   from the newest down, probed in the roster a batch at a time, stepping over buckets that hold no
   account (one look-up in the partition's list of buckets). Either way candidates are checked a batch at
   a time (SMISMEMBER), the most selective filter first, and a batch is only started when the budget
-  covers its worst case. With ARGV[14] "0" no cards are read (the feed's unranked rest reads its own).
+  covers its worst case. The caller reads the cards of the merged page's entries.
 
   The roster buckets are named here from ARGV[10] and an id (bucket = floor(id / ARGV[13])): every one
   carries the partition's hash tag, so the script stays on the partition's slot.
 
-  KEYS[1] <pool>:<part>:accounts            hash: id -> the account (its card is read for the page's entries)
+  KEYS[1] <pool>:<part>:accounts            hash: id -> the account (counted, for the partition's size)
   KEYS[2] <pool>:<part>:roster              sorted set: the roster buckets holding an account
   KEYS[3..] <pool>:<part>:disc:<index>:<v>  the partition's index sets, grouped by ARGV[7]
   ARGV[1] caller id
@@ -42,12 +42,9 @@
   ARGV[11] the partition (its ids are those equal to it modulo ARGV[12])
   ARGV[12] how many partitions there are
   ARGV[13] how many ids a roster bucket spans
-  ARGV[14] "1" to answer each entry's card, "0" for ids alone (then every card is "")
 
-  Returns {stop_id, examined, id_1, card_1, id_2, card_2, ...} (a card is "" when missing; it is the
-  account's first two parts, src/store/profile-cards.ts: its third, private, stays here): stop_id is ""
-  unless the budget ended the page early (then it is the position to resume from); examined is how many
-  entries the call examined.
+  Returns {stop_id, examined, id_1, id_2, ...}: stop_id is "" unless the budget ended the page early (then
+  it is the position to resume from); examined is how many entries the call examined.
 
   Slot: one (hash of the index partition tag)
 ]]
@@ -64,7 +61,6 @@ end
 local driver_limit, budget = tonumber(ARGV[8]), tonumber(ARGV[9])
 local roster_prefix, part, partitions, span = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
 local reads_roster = has_birth or genders ~= nil
-local with_card = ARGV[14] == '1'
 -- Lua's C stack caps the arguments of one redis.call; stay well under it.
 local CHUNK = 1000
 local BATCH = 200
@@ -100,7 +96,10 @@ local function per_member(command, key, members)
   return out
 end
 
--- The roster codes of `ids` (in order; false where the roster has none), one HMGET per bucket touched.
+-- The roster codes of `ids` (in order; false where the roster has none): per bucket touched, one HMGET,
+-- or for many ids of one bucket (a walk's batch) the bucket read whole (a listpack is searched from its
+-- start for each field an HMGET names; reading it once is cheaper).
+local WHOLE_BUCKET = 8
 local function roster_codes(ids)
   local by_bucket, order = {}, {}
   for i, id in ipairs(ids) do
@@ -114,10 +113,19 @@ local function roster_codes(ids)
   end
   local codes = {}
   for _, bucket in ipairs(order) do
-    local positions, members = by_bucket[bucket], {}
-    for j, i in ipairs(positions) do members[j] = ids[i] end
-    for j, code in ipairs(per_member('HMGET', roster_prefix .. bucket, members)) do
-      codes[positions[j]] = code and tonumber(code) or false
+    local positions, key = by_bucket[bucket], roster_prefix .. bucket
+    if #positions > WHOLE_BUCKET then
+      local entries = redis.call('HGETALL', key)
+      local code_of = {}
+      for j = 1, #entries, 2 do code_of[tonumber(entries[j])] = tonumber(entries[j + 1]) end
+      for _, i in ipairs(positions) do codes[i] = code_of[ids[i]] or false end
+      spent = spent + #positions
+    else
+      local members = {}
+      for j, i in ipairs(positions) do members[j] = ids[i] end
+      for j, code in ipairs(per_member('HMGET', key, members)) do
+        codes[positions[j]] = code and tonumber(code) or false
+      end
     end
   end
   return codes
@@ -159,26 +167,10 @@ local function passing(candidates, skip)
   return alive
 end
 
--- {stop_id, id, id, ...} -> {stop_id, examined, id, card, id, card, ...}
-local function with_cards(rows)
-  local out = {rows[1], spent}
-  if #rows == 1 then return out end
-  if not with_card then
-    for i = 2, #rows do
-      out[#out + 1] = rows[i]
-      out[#out + 1] = ''
-    end
-    return out
-  end
-  local ids = {'HMGET', accounts}
-  for i = 2, #rows do ids[#ids + 1] = rows[i] end
-  local cards = redis.call(unpack(ids))
-  for i = 2, #rows do
-    out[#out + 1] = rows[i]
-    local account = cards[i - 1]
-    out[#out + 1] = account and string.match(account, '^[^\30]*\30[^\30]*') or ''
-  end
-  return out
+-- {stop_id, id, id, ...} -> {stop_id, examined, id, id, ...}
+local function answer(rows)
+  table.insert(rows, 2, spent)
+  return rows
 end
 
 local out, count = {''}, 0
@@ -211,7 +203,7 @@ end
 -- The page with no position to resume from: it is full, or nothing is left after it.
 local function finished()
   out[1] = ''
-  return with_cards(out)
+  return answer(out)
 end
 
 -- The smallest set filter and how many accounts it holds; and, taking the filters as independent (the
@@ -247,7 +239,7 @@ if driver and driver_size <= driver_limit and driver_size * 4 <= budget and driv
   local next = 1
   while next <= #members do
     local room = batch_room(reads_roster and 1 or 0)
-    if room < 1 then return with_cards(out) end
+    if room < 1 then return answer(out) end
     local batch = {}
     for i = next, math.min(next + room - 1, #members) do batch[#batch + 1] = members[i] end
     next = next + #batch
@@ -276,7 +268,7 @@ local bucket_known = nil
 while id >= 1 do
   local bucket = math.floor(id / span)
   if bucket ~= bucket_known then
-    if batch_room(1) < 1 then return with_cards(out) end
+    if batch_room(1) < 1 then return answer(out) end
     local below = redis.call('ZRANGE', buckets, bucket, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1)
     spent = spent + 1
     if #below == 0 then break end
@@ -290,7 +282,7 @@ while id >= 1 do
     bucket_known = bucket
   end
   local room = batch_room(1)
-  if room < 1 then return with_cards(out) end
+  if room < 1 then return answer(out) end
   local batch = {}
   while #batch < room and id >= 1 and math.floor(id / span) == bucket do
     batch[#batch + 1] = id

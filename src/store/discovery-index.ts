@@ -153,25 +153,83 @@ export class DiscoveryIndex {
     const readsRoster = query.birth !== undefined || query.genders !== undefined;
     const share = { ...query, budget: browseShare(query.budget, sets, readsRoster), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
     const start = await startOf(this.redis, query.pool, query.after?.id);
-    const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(this.scripts, part, share, start, true)));
+    // Each partition may answer a page's worth of rows; only the merged page's cards are read.
+    const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(this.scripts, part, share, start)));
     const { rows, stop } = mergeNewestFirst(parts);
     const page = rows.slice(0, query.want);
+    const cards = await readCards(this.redis, query.pool, page.map((row) => row.id));
     const examined = parts.reduce((sum, part) => sum + part.examined, 0);
-    return { rows: page, examined, ...(stop && page.length < query.want ? { stop } : {}) };
+    return {
+      rows: page.map((row) => {
+        const card = cards.get(row.id);
+        return { id: row.id, ...(card ? { card } : {}) };
+      }),
+      examined,
+      ...(stop && page.length < query.want ? { stop } : {}),
+    };
   }
 }
 
 /**
  * The pool's accounts newest first (highest id first) strictly below `below` (none: from the newest),
- * never `viewer`: each partition walks at most `perPartition` of its ids (lua/browse.lua with no filter
- * and no cards), and the merge stops where a partition may hold more (`stop`: resume strictly below it).
+ * never `viewer`, in plain reads (no script: this is the feed's rest, read often): each partition probes
+ * at most `perPartition` of its ids, within one roster bucket (one HMGET), and learns the next bucket
+ * below that holds an account (one ZRANGE, sent with it). A partition with ids left below its probes
+ * may hold more, so the merge stops at the highest such position (`stop`: resume strictly below it).
  */
-export async function newestAccounts(redis: RedisClient, scripts: Scripts, pool: Pool, viewer: number, below: number | undefined, perPartition: number): Promise<{ ids: number[]; stop?: number }> {
+export async function newestAccounts(redis: RedisClient, pool: Pool, viewer: number, below: number | undefined, perPartition: number): Promise<{ ids: number[]; stop?: number }> {
   const start = await startOf(redis, pool, below);
-  const query: BrowseQuery = { pool, viewerId: viewer, groups: () => [], want: perPartition, driverLimit: 0, budget: perPartition };
-  const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(scripts, part, query, start, false)));
-  const { rows, stop } = mergeNewestFirst(parts);
-  return { ids: rows.map((row) => row.id), ...(stop ? { stop: stop.id } : {}) };
+  const parts = await Promise.all(
+    ALL_PARTITIONS.map(async (part) => {
+      const first = start - (((start - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS;
+      if (first < 1) return { found: [], more: undefined };
+      const bucket = rosterBucket(first);
+      const lowest = Math.max(bucket * ROSTER_BUCKET_SPAN, 1);
+      const probes: number[] = [];
+      for (let id = first; id >= lowest && probes.length < perPartition; id -= INDEX_PARTITIONS) probes.push(id);
+      const [codes, next] = await Promise.all([
+        redis.hmget(keys.roster(pool, part, bucket), ...probes.map(String)),
+        redis.zrange(keys.rosterBuckets(pool, part), bucket - 1, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1),
+      ]);
+      const found = probes.filter((id, i) => codes[i] !== null && id !== viewer);
+      const last = probes[probes.length - 1]!;
+      // Every id of the partition at or above `more` has been probed, and some below it may be accounts.
+      let more: number | undefined;
+      if (last - INDEX_PARTITIONS >= lowest) more = last;
+      else if (next.length > 0) more = bucketTop(Number(next[0]), part) + 1;
+      return { found, more };
+    }),
+  );
+  let stop: number | undefined;
+  for (const part of parts) if (part.more !== undefined && (stop === undefined || part.more > stop)) stop = part.more;
+  const ids = parts
+    .flatMap((part) => part.found)
+    .filter((id) => stop === undefined || id >= stop)
+    .sort((a, b) => b - a);
+  return { ids, ...(stop !== undefined ? { stop } : {}) };
+}
+
+/** The highest id of partition `part` in roster bucket `bucket`. */
+function bucketTop(bucket: number, part: number): number {
+  const top = (bucket + 1) * ROSTER_BUCKET_SPAN - 1;
+  return top - (((top - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS;
+}
+
+/** The cards of accounts `ids` of `pool` (one HMGET per partition, sent together): id → card, for those that exist. */
+async function readCards(redis: RedisClient, pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
+  const byPartition = new Map<number, number[]>();
+  for (const id of ids) byPartition.set(indexPartition(id), [...(byPartition.get(indexPartition(id)) ?? []), id]);
+  const out = new Map<number, ProfileSource>();
+  await Promise.all(
+    [...byPartition].map(async ([part, members]) => {
+      const stored = await redis.hmget(keys.accounts(pool, part), ...members.map(String));
+      members.forEach((id, i) => {
+        const account = stored[i];
+        if (account) out.set(id, decodeCard(id, account));
+      });
+    }),
+  );
+  return out;
 }
 
 /** Where a walk newest first starts: just below the cursor, or at the pool's newest id. */
@@ -187,8 +245,8 @@ function mergeNewestFirst(parts: readonly BrowseRows[]): { rows: BrowseRows['row
   return { rows: stop ? merged.filter((row) => row.id >= stop.id) : merged, ...(stop ? { stop } : {}) };
 }
 
-/** One partition's call of lua/browse.lua from `start` (the newest id to consider). */
-async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number, cards: boolean): Promise<BrowseRows> {
+/** One partition's call of lua/browse.lua from `start` (the newest id to consider): ids alone, no cards. */
+async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number): Promise<BrowseRows> {
   const { pool } = query;
   const groups = query.groups(part);
   const reply = await scripts.run<Array<string | number>>(
@@ -208,15 +266,9 @@ async function browsePartition(scripts: Scripts, part: number, query: BrowseQuer
       part,
       INDEX_PARTITIONS,
       ROSTER_BUCKET_SPAN,
-      cards ? '1' : '0',
     ],
   );
-  const rows: BrowseRows['rows'] = [];
-  for (let i = 2; i < reply.length; i += 2) {
-    const id = Number(reply[i]);
-    const card = reply[i + 1] as string;
-    rows.push({ id, ...(card ? { card: decodeCard(id, card) } : {}) });
-  }
+  const rows = reply.slice(2).map((id) => ({ id: Number(id) }));
   return { rows, examined: Number(reply[1]), ...(reply[0] ? { stop: { id: Number(reply[0]) } } : {}) };
 }
 

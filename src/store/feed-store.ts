@@ -247,13 +247,13 @@ export class FeedStore {
   /**
    * Up to `want` accounts of the pool newest first (highest id first: ids are given in order of
    * registration), strictly below `below` (none: from the newest), that are not the viewer, not in its
-   * ranked feed and not swiped by it. Each partition walks at most an equal share of `scanLimit` of its
+   * ranked feed and not swiped by it. Each partition probes at most an equal share of `scanLimit` of its
    * ids (newestAccounts); the merge stops where a partition may hold more, and when the page is not full
    * by then it comes back short with that position to resume from.
    */
   private async restOfPool(pool: Pool, id: number, want: number, below: number | undefined, scanLimit: number) {
     const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
-    const newest = await newestAccounts(this.redis, this.scripts, pool, id, below, share);
+    const newest = await newestAccounts(this.redis, pool, id, below, share);
     const candidates = newest.ids.map(String);
     const rows: FeedPosition[] = [];
     if (candidates.length > 0) {

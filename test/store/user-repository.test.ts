@@ -1,8 +1,8 @@
 import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { emailBucket, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from '../../src/store/key-space.js';
-import { keys, rosterPrefix } from '../../src/store/keys.js';
+import { emailBucket, indexPartition, rosterBucket } from '../../src/store/key-space.js';
+import { keys } from '../../src/store/keys.js';
 import { rosterCode } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import type { Scripts } from '../../src/store/scripts.js';
@@ -88,11 +88,8 @@ describe('an account and its discovery entries, in its index partition', () => {
     const page = await new DiscoveryIndex(redis, scripts).browse({ pool: 'agent', viewerId: 0, groups: () => [], want: 100, driverLimit: 0, budget: 100_000 });
     const row = page.rows.find((r) => r.id === user.id);
     expect(row?.card).toEqual(card);
-    const reply = await scripts.run<Array<string | number>>('browse', [keys.accounts('agent', part), keys.rosterBuckets('agent', part)], [0, 1000, user.id + 1, '', '', '', '', 0, 100_000, rosterPrefix('agent', part), part, INDEX_PARTITIONS, ROSTER_BUCKET_SPAN, '1']);
-    const shown = String(reply[reply.indexOf(user.id) + 1]);
-    expect(shown).toContain('Line one');
-    expect(shown).not.toContain('secret-hash');
-    expect(shown).not.toContain('private@test.example');
+    expect(JSON.stringify(row)).not.toContain('secret-hash');
+    expect(JSON.stringify(row)).not.toContain('private@test.example');
   });
 
   it('keeps every field as written, empty ones and tabs included, and refuses a field holding a separator', async () => {
