@@ -203,15 +203,14 @@ export class FeedStore {
    * steps: the ranked part from the viewer's shard (lua/read_feed.lua); when it does not fill the page,
    * the rest of the pool newest first, gathered across the partitions (each gives at most its share of
    * `scanLimit` rows after the position, and the merge is cut where a partition may hold more, see
-   * restOfPool); then when the feed was ranked, from the viewer's partition; then the cards, one HMGET
-   * per partition.
+   * restOfPool); when the feed was ranked, from the viewer's partition, alongside the first step; then
+   * the cards, one HMGET per partition.
    */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
-    const [rankedSize, ...flat] = await this.scripts.run<Array<string | number>>(
-      'read_feed',
-      [keys.feed(pool, id), keys.swipes(pool, id)],
-      [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? ''],
-    );
+    const [[rankedSize, ...flat], rankedAt] = await Promise.all([
+      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '']),
+      this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id)),
+    ]);
     const positions: FeedPosition[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
     let stop: FeedPosition | undefined;
@@ -221,7 +220,6 @@ export class FeedStore {
       positions.push(...rest.rows);
       stop = rest.stop;
     }
-    const rankedAt = await this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id));
     const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
     const viewer = cards.get(id);
     return {
