@@ -55,6 +55,11 @@ export class Scripts {
     return this.lean.evalsha(this.source(name), keyList, args) as Promise<T>;
   }
 
+  /** HGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  hgetHot(key: string, field: string): Promise<string | null> {
+    return this.lean ? this.lean.hget(key, field) : this.redis.hget(key, field);
+  }
+
   private source(name: ScriptName): Source {
     const source = this.sources.get(name);
     if (!source) throw new Error(`unknown Lua script ${name}`);

@@ -64,8 +64,8 @@ export class SwipeRepository {
     const [begun, fromInterests, toInterests, candidate] = await Promise.all([
       this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
       // a pass never makes a match, so it needs no shared interests
-      kind === 'pass' ? null : this.redis.hget(keys.user(pool, fromId), 'interests'),
-      this.redis.hget(keys.user(pool, toId), 'interests'),
+      kind === 'pass' ? null : this.scripts.hgetHot(keys.user(pool, fromId), 'interests'),
+      this.scripts.hgetHot(keys.user(pool, toId), 'interests'),
       ids.take(),
     ]);
     const [allowed, retryAfterMs, removed] = begun;
