@@ -22,6 +22,10 @@ export type BenchOptions = {
   pairs: number;
   spectators: number;
   wsProcesses: number;
+  /** What the spectator fleet speaks WebSocket with: the lean raw-socket client, or the ws library. */
+  spectatorClient: 'lean' | 'ws';
+  /** The spectator scenario also measures a plain Socket.IO broadcast server with the same fleet. */
+  socketioComparison: boolean;
   backgroundRate: number;
   seed: number;
   /** Seeded agents of the discovery-scale scenario. */
