@@ -63,6 +63,32 @@ export function waitForLine<T>(child: ChildProcess, accept: (line: string) => T 
   });
 }
 
+/** The next IPC message of `type` from `child`; rejects if it exits first or after `timeoutMs`. */
+export function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { type?: string }) => {
+      if (message?.type !== type) return;
+      cleanup();
+      resolve(message as T);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`${what} exited (${code}) while waiting for "${type}"`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`${what} did not answer "${type}" within ${timeoutMs / 1000}s`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
 /** SIGTERM, then SIGKILL after `graceMs`. */
 export async function stopChild(child: ChildProcess, graceMs = 5_000): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -59,7 +59,10 @@ Options:
   --registrations N     registrations in the auth scenario, at most (default ${DEFAULTS.registrations})
   --pairs N             agent pairs living register → feed → swipe → match → chat (default ${DEFAULTS.pairs})
   --spectators N        spectator sockets opened at once (default ${DEFAULTS.spectators})
-  --ws-processes N      client processes holding the spectator sockets (default: one per 2,500 sockets)
+  --ws-processes N      client processes holding the spectator sockets (default: one per 5,000 sockets)
+  --spectator-client C  what those processes speak WebSocket with: lean (raw TCP sockets, default) or ws (the
+                        ws library, heavier; the Socket.IO comparison then does not run)
+  --no-socketio         the spectator scenario skips its Socket.IO broadcast comparison
   --background-fraction F
                         push latency is measured idle, then under a steady background load of F × the pass-only
                         swipe throughput measured by the swipes scenario in the same run (without it: a 3 s
@@ -112,6 +115,8 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       pairs: { type: 'string' },
       spectators: { type: 'string' },
       'ws-processes': { type: 'string' },
+      'spectator-client': { type: 'string' },
+      'no-socketio': { type: 'boolean' },
       'background-rate': { type: 'string' },
       'background-fraction': { type: 'string' },
       'no-wrk': { type: 'boolean' },
@@ -147,6 +152,8 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
+  const spectatorClient = values['spectator-client'] ?? 'lean';
+  if (spectatorClient !== 'lean' && spectatorClient !== 'ws') throw new UsageError(`--spectator-client must be lean or ws (got ${spectatorClient})`);
   return {
     url: values.url,
     redisUrl: values['redis-url'],
@@ -159,7 +166,9 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     registrations: Math.round(number('registrations', base.registrations, 1, 100_000)),
     pairs: Math.round(number('pairs', base.pairs, 1, 10_000)),
     spectators,
-    wsProcesses: Math.round(number('ws-processes', Math.max(1, Math.ceil(spectators / 2_500)), 1, 64)),
+    wsProcesses: Math.round(number('ws-processes', Math.max(1, Math.ceil(spectators / 5_000)), 1, 64)),
+    spectatorClient,
+    socketioComparison: !values['no-socketio'],
     backgroundRate: values['background-rate'] === undefined ? undefined : number('background-rate', 0, 0, 1_000_000),
     backgroundFraction: number('background-fraction', base.backgroundFraction, 0.01, 1),
     wrk: !values['no-wrk'],

@@ -31,6 +31,10 @@ export type BenchOptions = {
   wrk: boolean;
   wrkThreads: number;
   wrkConnections: number;
+  /** What the spectator fleet speaks WebSocket with: the lean raw-socket client, or the ws library. */
+  spectatorClient: 'lean' | 'ws';
+  /** The spectator scenario also measures a plain Socket.IO broadcast server with the same fleet. */
+  socketioComparison: boolean;
   seed: number;
   /** Seeded agents of the discovery-scale scenario. */
   scaleAgents: number;
