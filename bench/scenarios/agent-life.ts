@@ -9,8 +9,8 @@ import { emptyResult, type BenchContext, type PhaseResult, type Scenario, type S
 
 /** Messages each condition (idle, loaded) sends at least, for a p99 that is not the maximum. */
 const MESSAGES_PER_CONDITION = 400;
-/** Pairs chatting at once (one message in flight per pair): the same in both conditions, so only the background differs. */
-const CHAT_CONCURRENCY = 4;
+/** Pairs chatting at once: one message in flight in all, so that idle is idle and only the background differs between the conditions. */
+const CHAT_CONCURRENCY = 1;
 const SETUP_CONCURRENCY = 16;
 const FRAME_TIMEOUT_MS = 5_000;
 const PROBE_MS = 3_000;
@@ -103,7 +103,7 @@ export const agentLifeScenario: Scenario = {
     }
     result.notes.push(
       'Push latency is measured from the moment the bench writes the HTTP request that causes the event to the moment the frame is read from the socket, on the same clock. ' +
-        `Both conditions: ${CHAT_CONCURRENCY} pairs chatting at once, one message in flight per pair, each message followed by the sender's GET /api/v1/me.`,
+        `Both conditions: one message in flight at a time (${CHAT_CONCURRENCY} pair chatting at once), each message followed by the sender's GET /api/v1/me.`,
     );
     return result;
   },
