@@ -121,7 +121,7 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
       }
     }
     const index = new DiscoveryIndex(app.redis, app.scripts);
-    const ranker = new FeedRanker(index, new FeedStore(app.redis, app.scripts), app.users);
+    const ranker = new FeedRanker(index, new FeedStore(app.redis, app.scripts));
     const jobHistogram = new Histogram();
     await probe.slowlog('RESET');
     const underJobs = await probeReadyz(baseUrl, async () => {

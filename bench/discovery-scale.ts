@@ -30,6 +30,7 @@ import { ALL_PARTITIONS, indexPartition } from '../src/store/key-space.js';
 import { queueConnections } from '../src/store/redis.js';
 import { RedisProcess } from '../src/store/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
+import { familyFigures, familyTable, measureKeyFamilies, type FamilyFigures } from './lib/key-families.js';
 import { JsonClient } from '../src/client/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { prng, zipf } from './lib/profiles.js';
@@ -84,6 +85,10 @@ export type DiscoveryScaleResult = {
     seeded_bytes_per_agent: number;
     ranked_feed_bytes_mean: number;
     projected_bytes_per_agent_with_feed: number;
+    /** Where the seeded bytes go, by kind of key (MEMORY USAGE, OBJECT ENCODING), right after seeding. */
+    families_seeded: Record<string, FamilyFigures>;
+    /** The same once every feed is marked ranked (each agent then also has a ranked-at and a floor entry). */
+    families_every_feed_marked_ranked: Record<string, FamilyFigures>;
   };
 };
 
@@ -130,7 +135,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   await probe.connect();
   const index = new DiscoveryIndex(app.redis, app.scripts);
   const feeds = new FeedStore(app.redis, app.scripts);
-  const ranker = new FeedRanker(index, feeds, app.users);
+  const ranker = new FeedRanker(index, feeds);
   const discovery = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   let jobs: RankingJobs | undefined;
@@ -181,6 +186,8 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     }
     const seedSeconds = (performance.now() - seedStarted) / 1000;
     const seededBytes = (await usedMemory(probe)) - baseline;
+    log('measuring memory by kind of key ...');
+    const familiesSeeded = familyFigures(await measureKeyFamilies(probe), agents);
     const topHolders = await interestHolders(probe, interestName(1));
 
     // -- rank a sample, timed ----------------------------------------------------------------------
@@ -313,6 +320,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
         await probe.zadd(keys.feedFloors('agent', part), 'NX', ...mine.flatMap((id) => [0, id]));
       }
     }
+    const familiesRanked = familyFigures(await measureKeyFamilies(probe), agents);
     const fullHistogram = new Histogram();
     let fullChanged = 0;
     const fullSample = pick(ids, 10, random);
@@ -364,6 +372,8 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
         seeded_bytes_per_agent: Math.round(seededBytes / agents),
         ranked_feed_bytes_mean: Math.round(feedBytesMean),
         projected_bytes_per_agent_with_feed: Math.round(seededBytes / agents + feedBytesMean),
+        families_seeded: familiesSeeded,
+        families_every_feed_marked_ranked: familiesRanked,
       },
     };
   } finally {
@@ -489,6 +499,10 @@ Discovery at scale — ${r.label}
   browse read, server's own timing: ${share(r.browse_read_server_metrics)}
   browse p99 per query (server):   ${Object.entries(r.browse_read_server_ms.per_query_p99).map(([q, ms]) => `${q}: ${ms}`).join('; ')}
   Redis memory per agent:          ${r.redis_memory.seeded_bytes_per_agent} B seeded (profile + indexes) + ${r.redis_memory.ranked_feed_bytes_mean} B ranked feed = ${r.redis_memory.projected_bytes_per_agent_with_feed} B
+  Redis memory by kind of key, right after seeding (B/agent: MEMORY USAGE summed over the kind, per seeded agent):
+${familyTable(r.redis_memory.families_seeded)}
+  … once every feed is marked ranked (a ranked-at and a floor entry per agent):
+${familyTable(r.redis_memory.families_every_feed_marked_ranked)}
 `);
 }
 

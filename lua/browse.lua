@@ -1,57 +1,76 @@
 #!lua flags=no-writes
 --[[
   One index partition's share of a page of browse results (src/store/discovery-index.ts runs it once per
-  partition and merges): the partition's accounts that pass every filter, newest first (creation ms, then
-  id, descending), strictly after the cursor position, never the caller. A filter group is a run of index
-  sets of which an account must be in at least one (a gender list; the interests in "any" mode; each
-  interest alone in "all" mode; a city; a state); the optional birthdate range is one more filter.
+  partition and merges): the partition's accounts that pass every filter, newest first (highest id first:
+  ids are given in order of registration), strictly after the cursor position, never the caller. A
+  filter group is a run of index sets of which an account must be in at least one (the interests in
+  "any" mode; each interest alone in "all" mode; a city; a state); gender and age are read from the
+  partition's roster, where every account's birthdate and gender are.
 
-  Bounded work: a call examines at most about ARGV[9] entries (each index member or pool entry read, each
-  membership or score looked up, counts one), whatever the query and the pool's size. When the budget
-  runs out before the page is full, the call answers what it found so far with the position of the last
-  account it examined; the next call resumes strictly after it. So a page may come back short, even
+  Bounded work: a call examines at most about ARGV[9] entries (each index member read, each id probed
+  in the roster, each membership looked up, counts one), whatever the query and the pool's size. When the
+  budget runs out before the page is full, the call answers what it found so far with the position it
+  got to (every id of the partition at or above it examined); the next call resumes strictly after it. So a page may come back short, even
   empty, with a position to resume from. Every call examines at least one account after the cursor.
 
-  Plan: the filter with the fewest accounts drives (its members are read whole, ordered and checked
+  Plan: the set filter with the fewest accounts drives (its members are read whole, ordered and checked
   against the rest) when it holds at most ARGV[8] of them, reading it takes at most a quarter of the
-  budget, and it is smaller than a walk is expected to look at; otherwise the pool is walked newest
-  first. Either way candidates are checked a batch at a time (SMISMEMBER, ZMSCORE), the most selective
-  filter first, and a batch is only started when the budget covers its worst case.
+  budget, and it is smaller than a walk is expected to look at; otherwise the partition's ids are walked
+  from the newest down, probed in the roster a batch at a time, stepping over buckets that hold no
+  account (one look-up in the partition's list of buckets). Either way candidates are checked a batch at
+  a time (SMISMEMBER), the most selective filter first, and a batch is only started when the budget
+  covers its worst case. With ARGV[14] "0" no cards are read (the feed's unranked rest reads its own).
 
-  KEYS[1] <pool>:<part>:users               sorted set: id -> creation ms
-  KEYS[2] <pool>:<part>:disc:birth          sorted set: id -> birthdate as YYYYMMDD
-  KEYS[3] <pool>:<part>:disc:cards          hash: id -> profile card (read for the page's entries)
-  KEYS[4..] <pool>:<part>:disc:<index>:<v>  the partition's index sets, grouped by ARGV[7]
+  The roster buckets are named here from ARGV[10] and an id (bucket = floor(id / ARGV[13])): every one
+  carries the partition's hash tag, so the script stays on the partition's slot.
+
+  KEYS[1] <pool>:<part>:accounts            hash: id -> the account (its card is read for the page's entries)
+  KEYS[2] <pool>:<part>:roster              sorted set: the roster buckets holding an account
+  KEYS[3..] <pool>:<part>:disc:<index>:<v>  the partition's index sets, grouped by ARGV[7]
   ARGV[1] caller id
   ARGV[2] how many entries to return (one more than the page, to tell whether more follow)
-  ARGV[3] cursor creation ms, or "+inf" to start from the newest
-  ARGV[4] cursor id, or "" to start from the newest
-  ARGV[5] lowest birthdate YYYYMMDD, or "" for no age filter
-  ARGV[6] highest birthdate YYYYMMDD
-  ARGV[7] group sizes, comma-separated: how many consecutive KEYS, from KEYS[4], form each group
+  ARGV[3] the position: ids strictly below it are considered (a cursor id, or one more than the pool's
+          id counter to start from the newest)
+  ARGV[4] lowest birthdate YYYYMMDD, or "" for no age filter
+  ARGV[5] highest birthdate YYYYMMDD
+  ARGV[6] gender codes listed, comma-separated (src/store/roster.ts), or "" for any
+  ARGV[7] group sizes, comma-separated: how many consecutive KEYS, from KEYS[3], form each group
   ARGV[8] the most accounts a driving filter may hold (in this partition)
   ARGV[9] the budget: the most entries one call examines (at least one account is always examined);
           the caller gives each partition an equal share of the page's
+  ARGV[10] the name of the partition's roster buckets but the bucket number
+  ARGV[11] the partition (its ids are those equal to it modulo ARGV[12])
+  ARGV[12] how many partitions there are
+  ARGV[13] how many ids a roster bucket spans
+  ARGV[14] "1" to answer each entry's card, "0" for ids alone (then every card is "")
 
-  Returns {stop_ms, stop_id, examined, id_1, ms_1, card_1, id_2, ...} (a card is "" when missing): stop_ms
-  and stop_id are "" unless the budget ended the page early (then they are the position to resume from);
-  examined is how many entries the call examined.
+  Returns {stop_id, examined, id_1, card_1, id_2, card_2, ...} (a card is "" when missing; it is the
+  account's first two parts, src/store/profile-cards.ts: its third, private, stays here): stop_id is ""
+  unless the budget ended the page early (then it is the position to resume from); examined is how many
+  entries the call examined.
 
   Slot: one (hash of the index partition tag)
 ]]
-local users, birth = KEYS[1], KEYS[2]
-local self, want = ARGV[1], tonumber(ARGV[2])
-local cursor_ms, cursor_id = ARGV[3], ARGV[4]
-local has_birth = ARGV[5] ~= ''
-local birth_min, birth_max = tonumber(ARGV[5]), tonumber(ARGV[6])
+local accounts, buckets = KEYS[1], KEYS[2]
+local self, want = tonumber(ARGV[1]), tonumber(ARGV[2])
+local start = tonumber(ARGV[3]) - 1
+local has_birth = ARGV[4] ~= ''
+local birth_min, birth_max = tonumber(ARGV[4]), tonumber(ARGV[5])
+local genders = nil
+if ARGV[6] ~= '' then
+  genders = {}
+  for code in string.gmatch(ARGV[6], '%d+') do genders[tonumber(code)] = true end
+end
 local driver_limit, budget = tonumber(ARGV[8]), tonumber(ARGV[9])
-local from_top = cursor_id == ''
+local roster_prefix, part, partitions, span = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local reads_roster = has_birth or genders ~= nil
+local with_card = ARGV[14] == '1'
 -- Lua's C stack caps the arguments of one redis.call; stay well under it.
 local CHUNK = 1000
 local BATCH = 200
 
 local spent = 0
-local groups, key_count, k = {}, 0, 4
+local groups, key_count, k = {}, 0, 3
 for size in string.gmatch(ARGV[7], '%d+') do
   local group = {keys = {}, size = 0}
   for i = k, k + tonumber(size) - 1 do
@@ -69,12 +88,6 @@ end
 -- the most selective group first: most candidates drop out at the first look-up
 table.sort(groups, function(a, b) return a.size < b.size end)
 
-local function after_cursor(ms, member)
-  if from_top then return true end
-  local a, b = tonumber(ms), tonumber(cursor_ms)
-  return a < b or (a == b and member < cursor_id)
-end
-
 -- Calls `command key` with the members as arguments, a chunk at a time; returns the replies in order.
 local function per_member(command, key, members)
   local out = {}
@@ -87,7 +100,41 @@ local function per_member(command, key, members)
   return out
 end
 
--- The candidates (in order) that pass every filter but the driving one (`skip`: a group, or 'birth').
+-- The roster codes of `ids` (in order; false where the roster has none), one HMGET per bucket touched.
+local function roster_codes(ids)
+  local by_bucket, order = {}, {}
+  for i, id in ipairs(ids) do
+    local bucket = math.floor(id / span)
+    if not by_bucket[bucket] then
+      by_bucket[bucket] = {}
+      order[#order + 1] = bucket
+    end
+    local list = by_bucket[bucket]
+    list[#list + 1] = i
+  end
+  local codes = {}
+  for _, bucket in ipairs(order) do
+    local positions, members = by_bucket[bucket], {}
+    for j, i in ipairs(positions) do members[j] = ids[i] end
+    for j, code in ipairs(per_member('HMGET', roster_prefix .. bucket, members)) do
+      codes[positions[j]] = code and tonumber(code) or false
+    end
+  end
+  return codes
+end
+
+-- Whether a roster code passes the age and gender filters.
+local function roster_passes(code)
+  if not code then return false end
+  if genders and not genders[code % 10] then return false end
+  if has_birth then
+    local birth = math.floor(code / 10)
+    if birth < birth_min or birth > birth_max then return false end
+  end
+  return true
+end
+
+-- The candidates (in order) that pass every set filter but the driving one (`skip`).
 local function passing(candidates, skip)
   local alive = candidates
   for _, group in ipairs(groups) do
@@ -109,34 +156,34 @@ local function passing(candidates, skip)
       alive = kept
     end
   end
-  if has_birth and skip ~= 'birth' and #alive > 0 then
-    local kept = {}
-    for i, b in ipairs(per_member('ZMSCORE', birth, alive)) do
-      if b and tonumber(b) >= birth_min and tonumber(b) <= birth_max then kept[#kept + 1] = alive[i] end
-    end
-    alive = kept
-  end
   return alive
 end
 
--- {stop_ms, stop_id, id, ms, id, ms, ...} -> {stop_ms, stop_id, examined, id, ms, card, id, ms, card, ...}
+-- {stop_id, id, id, ...} -> {stop_id, examined, id, card, id, card, ...}
 local function with_cards(rows)
-  local out = {rows[1], rows[2], spent}
-  if #rows == 2 then return out end
-  local ids = {'HMGET', KEYS[3]}
-  for i = 3, #rows, 2 do ids[#ids + 1] = rows[i] end
+  local out = {rows[1], spent}
+  if #rows == 1 then return out end
+  if not with_card then
+    for i = 2, #rows do
+      out[#out + 1] = rows[i]
+      out[#out + 1] = ''
+    end
+    return out
+  end
+  local ids = {'HMGET', accounts}
+  for i = 2, #rows do ids[#ids + 1] = rows[i] end
   local cards = redis.call(unpack(ids))
-  for i = 3, #rows, 2 do
+  for i = 2, #rows do
     out[#out + 1] = rows[i]
-    out[#out + 1] = rows[i + 1]
-    out[#out + 1] = cards[(i - 1) / 2] or ''
+    local account = cards[i - 1]
+    out[#out + 1] = account and string.match(account, '^[^\30]*\30[^\30]*') or ''
   end
   return out
 end
 
-local out, count = {'', ''}, 0
--- The worst an account can cost once read: one look-up per index set, and one for the birthdate.
-local per_account = key_count + (has_birth and 1 or 0)
+local out, count = {''}, 0
+-- The worst an account can cost once found: one look-up per index set.
+local per_account = key_count
 local examined = false
 
 -- How many more accounts the budget lets a batch take, each costing `read` to read plus its look-ups.
@@ -146,133 +193,114 @@ local function batch_room(read)
   return math.min(room, BATCH)
 end
 
--- Checks `batch` (ids in page order, each with its creation ms in `ms_of`; the caller may be among
--- them: it moves the position on but is never listed) and appends what passes. True once the page is
--- full; otherwise the position becomes the batch's last account.
-local function take(batch, ms_of, skip)
+-- Checks `batch` (ids newest first, all of which passed the roster filters; the caller may be among
+-- them: it is never listed) and appends what passes the set filters. True once the page is full.
+local function take(batch, skip)
   local listed = {}
-  for _, member in ipairs(batch) do
-    if member ~= self then listed[#listed + 1] = member end
+  for _, id in ipairs(batch) do
+    if id ~= self then listed[#listed + 1] = id end
   end
-  local ok = {}
-  for _, member in ipairs(passing(listed, skip)) do ok[member] = true end
-  for _, member in ipairs(batch) do
-    if ok[member] then
-      out[#out + 1] = member
-      out[#out + 1] = ms_of[member]
-      count = count + 1
-      if count >= want then return true end
-    end
+  for _, id in ipairs(passing(listed, skip)) do
+    out[#out + 1] = id
+    count = count + 1
+    if count >= want then return true end
   end
-  local last = batch[#batch]
-  out[1], out[2], examined = ms_of[last], last, true
   return false
 end
 
 -- The page with no position to resume from: it is full, or nothing is left after it.
 local function finished()
-  out[1], out[2] = '', ''
+  out[1] = ''
   return with_cards(out)
 end
 
--- The smallest filter and how many accounts it holds; and, taking the filters as independent, about how
--- many accounts a walk of the pool looks at to fill the page.
-local pool_size = math.max(redis.call('ZCARD', users), 1)
+-- The smallest set filter and how many accounts it holds; and, taking the filters as independent (the
+-- genders listed as their share of four, ages as no narrowing), about how many ids a walk looks at to
+-- fill the page.
+local pool_size = math.max(redis.call('HLEN', accounts), 1)
 local driver, driver_size, share = nil, math.huge, 1
-local function consider(g, size)
-  share = share * math.min(size / pool_size, 1)
-  if size < driver_size then driver, driver_size = g, size end
+for _, group in ipairs(groups) do
+  share = share * math.min(group.size / pool_size, 1)
+  if group.size < driver_size then driver, driver_size = group, group.size end
 end
-for _, group in ipairs(groups) do consider(group, group.size) end
-if has_birth then
-  consider('birth', redis.call('ZCOUNT', birth, birth_min, birth_max))
-  spent = spent + 1
+if genders then
+  local listed = 0
+  for _ in pairs(genders) do listed = listed + 1 end
+  share = share * math.min(listed / 4, 1)
 end
 local walk_estimate = want / math.max(share, 1 / pool_size)
 
 if driver and driver_size <= driver_limit and driver_size * 4 <= budget and driver_size < walk_estimate then
-  local members = {}
-  if driver == 'birth' then
-    members = redis.call('ZRANGE', birth, birth_min, birth_max, 'BYSCORE')
-    spent = spent + #members
-  else
-    local seen = {}
-    for _, entry in ipairs(driver.keys) do
-      local got = redis.call('SMEMBERS', entry.key)
-      spent = spent + #got
-      for _, member in ipairs(got) do
-        if not seen[member] then
-          seen[member] = true
-          members[#members + 1] = member
-        end
+  local members, seen = {}, {}
+  for _, entry in ipairs(driver.keys) do
+    local got = redis.call('SMEMBERS', entry.key)
+    spent = spent + #got
+    for _, member in ipairs(got) do
+      local id = tonumber(member)
+      if not seen[id] and id <= start then
+        seen[id] = true
+        members[#members + 1] = id
       end
     end
   end
-  -- Order the driver's members after the cursor newest first: the distinct creation times sorted as
-  -- plain numbers (cheap), the ids of one time (rarely more than one) as strings, descending.
-  local ms_of, by_ms, times = {}, {}, {}
-  for i, ms in ipairs(per_member('ZMSCORE', users, members)) do
-    local member = members[i]
-    if ms and after_cursor(ms, member) then
-      ms_of[member] = ms
-      local t = tonumber(ms)
-      if not by_ms[t] then
-        by_ms[t] = {}
-        times[#times + 1] = t
-      end
-      local same = by_ms[t]
-      same[#same + 1] = member
-    end
-  end
-  table.sort(times)
-  spent = spent + #members
-  local ordered = {}
-  for t = #times, 1, -1 do
-    local same = by_ms[times[t]]
-    if #same > 1 then table.sort(same) end
-    for i = #same, 1, -1 do ordered[#ordered + 1] = same[i] end
-  end
-
+  table.sort(members, function(a, b) return a > b end)
   local next = 1
-  while next <= #ordered do
-    local room = batch_room(0)
+  while next <= #members do
+    local room = batch_room(reads_roster and 1 or 0)
     if room < 1 then return with_cards(out) end
     local batch = {}
-    for i = next, math.min(next + room - 1, #ordered) do batch[#batch + 1] = ordered[i] end
+    for i = next, math.min(next + room - 1, #members) do batch[#batch + 1] = members[i] end
     next = next + #batch
-    if take(batch, ms_of, driver) then return finished() end
+    local kept = batch
+    if reads_roster then
+      kept = {}
+      for i, code in ipairs(roster_codes(batch)) do
+        if roster_passes(code) then kept[#kept + 1] = batch[i] end
+      end
+    end
+    if take(kept, driver) then return finished() end
+    out[1], examined = batch[#batch], true
   end
   return finished()
 end
 
--- Walk the pool newest first. Each read resumes at the last creation time seen, skipping just the rows
--- of that time already read (a LIMIT offset growing read after read would be walked again each time).
-local from, skip = cursor_ms, 0
-while true do
+-- The partition's highest id at or below `id`.
+local function own_id(id)
+  return id - ((id - part) % partitions)
+end
+
+-- Walk the partition's ids from the newest down, probing the roster a batch at a time (a batch stays in
+-- one bucket); past a bucket, on to the next one below that holds an account.
+local id = own_id(start)
+local bucket_known = nil
+while id >= 1 do
+  local bucket = math.floor(id / span)
+  if bucket ~= bucket_known then
+    if batch_room(1) < 1 then return with_cards(out) end
+    local below = redis.call('ZRANGE', buckets, bucket, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1)
+    spent = spent + 1
+    if #below == 0 then break end
+    local found = tonumber(below[1])
+    if found < bucket then
+      -- every id from here down to the found bucket's top names no account
+      id = own_id((found + 1) * span - 1)
+      out[1] = id + 1
+      bucket = found
+    end
+    bucket_known = bucket
+  end
   local room = batch_room(1)
   if room < 1 then return with_cards(out) end
-  local rows = redis.call('ZRANGE', users, from, '-inf', 'BYSCORE', 'REV', 'LIMIT', skip, room, 'WITHSCORES')
-  spent = spent + #rows / 2
-  if #rows == 0 then break end
-  local last = rows[#rows]
-  if tonumber(last) == tonumber(from) then
-    skip = skip + #rows / 2
-  else
-    skip = 0
-    for i = #rows, 2, -2 do
-      if rows[i] ~= last then break end
-      skip = skip + 1
-    end
-    from = last
+  local batch = {}
+  while #batch < room and id >= 1 and math.floor(id / span) == bucket do
+    batch[#batch + 1] = id
+    id = id - partitions
   end
-  local batch, ms_of = {}, {}
-  for i = 1, #rows, 2 do
-    local member, ms = rows[i], rows[i + 1]
-    if after_cursor(ms, member) then
-      batch[#batch + 1] = member
-      ms_of[member] = ms
-    end
+  local kept = {}
+  for i, code in ipairs(roster_codes(batch)) do
+    if roster_passes(code) then kept[#kept + 1] = batch[i] end
   end
-  if #batch > 0 and take(batch, ms_of, nil) then return finished() end
+  if #kept > 0 and take(kept, nil) then return finished() end
+  out[1], examined = batch[#batch], true
 end
 return finished()

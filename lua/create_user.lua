@@ -1,26 +1,31 @@
 #!lua
 --[[
-  Writes a new account and, in the same atomic step, a pending outbox record in the account's shard
-  holding the follow-up that puts the account into its pool's discovery indexes (lua/index_account.lua,
-  in the account's index partition: another hash slot). The caller reserved the e-mail before (its own
-  slot) and applies the follow-up right after; the outbox sweeper applies it if the caller could not.
+  Writes a new account together with every discovery entry it has, in its index partition: the account
+  itself (its profile card and private part, src/store/profile-cards.ts), its roster code (birthdate and
+  gender, src/store/roster.ts), and its membership of its interest, city and state sets.
+  The caller reserved the e-mail before (its own slot); one step, so an account is never stored without
+  its entries nor entries without their account.
 
-  KEYS[1] <pool>:<shard>:user:<id>          hash: the account
-  KEYS[2] <pool>:<shard>:outbox             hash: pending id -> record (JSON array of effects)
-  KEYS[3] <pool>:<shard>:outbox:due         sorted set: pending id -> commit ms
-  ARGV[1] pending id
-  ARGV[2] now, ms
-  ARGV[3] the record: a JSON array of effects ({"type":"account.indexed", ...})
-  ARGV[4..] the account's field/value pairs
+  KEYS[1] <pool>:<part>:accounts            hash: id -> the account
+  KEYS[2] <pool>:<part>:roster:<bucket>     hash: id -> roster code (the account's bucket)
+  KEYS[3] <pool>:<part>:roster              sorted set: the buckets holding an account (number -> number)
+  KEYS[4..] <pool>:<part>:disc:<index>:<v>  the index sets the account is in
+  ARGV[1] id
+  ARGV[2] the account as stored
+  ARGV[3] its roster code
+  ARGV[4] its roster bucket's number
 
   Returns 1 when created, 0 when an account with this id already exists (nothing written).
 
-  Slot: one (hash of the account's shard tag)
+  Slot: one (hash of the account's index partition tag)
 ]]
-if redis.call('EXISTS', KEYS[1]) == 1 then
+local id = ARGV[1]
+if redis.call('HSETNX', KEYS[1], id, ARGV[2]) == 0 then
   return 0
 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], id, ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[4])
+for i = 4, #KEYS do
+  redis.call('SADD', KEYS[i], id)
+end
 return 1

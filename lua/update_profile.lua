@@ -1,40 +1,43 @@
 #!lua
 --[[
-  Applies a profile patch to one account and, in the same atomic step, writes a pending outbox record in
-  the account's shard holding the follow-up that moves the account's discovery entries to the merged
-  profile (lua/index_account.lua, in the account's index partition: another hash slot). The caller
-  applies the follow-up right after; the outbox sweeper applies it if the caller could not.
+  Replaces one account's stored profile with a patched one and moves its discovery entries along, in its
+  index partition, in one step: leaves the index sets of the profile stored before and joins those of the
+  new one, and rewrites its roster code (birthdate and gender). The caller read the stored account, merged the patch into it and
+  worked out the sets to leave and join (city and state are normalised with Unicode rules the caller
+  owns), so the script applies only while the stored account is still the one read; otherwise nothing is
+  written and the caller reads again and retries. Concurrent patches of one account so never leave the
+  indexes disagreeing with the profile.
 
-  Only the given fields are written into the stored profile (a merge). The caller built the follow-up
-  from the stored profile it read merged with the patch, so the script applies only while the stored
-  profile is still the one read (its `version`, bumped by every write here); otherwise nothing is
-  written and the caller reads again and retries. The follow-up carries the new version, and a
-  partition never takes an older version's entries over a newer one's.
-
-  KEYS[1] <pool>:<shard>:user:<id>          hash: the account (must exist)
-  KEYS[2] <pool>:<shard>:outbox             hash: pending id -> record (JSON array of effects)
-  KEYS[3] <pool>:<shard>:outbox:due         sorted set: pending id -> commit ms
-  ARGV[1] the account's version read before ("0" when it has none yet)
-  ARGV[2] pending id
-  ARGV[3] now, ms
-  ARGV[4] the record: a JSON array of effects ({"type":"account.indexed", ...} of version ARGV[1] + 1)
-  ARGV[5..] the patched profile fields as field/value pairs (none: re-index the stored profile)
+  KEYS[1] <pool>:<part>:accounts            hash: id -> the account
+  KEYS[2] <pool>:<part>:roster:<bucket>     hash: id -> roster code (the account's bucket)
+  KEYS[3..]                                 first the ARGV[5] index sets the account leaves, then the
+                                            index sets it is in now
+  ARGV[1] id
+  ARGV[2] the account as read before
+  ARGV[3] the account as it is to be stored
+  ARGV[4] its roster code
+  ARGV[5] how many of the KEYS from KEYS[3] are sets to leave
 
   Returns 1 when applied, 0 when the account changed meanwhile (read again and retry), -1 when the
   account does not exist.
 
-  Slot: one (hash of the account's shard tag)
+  Slot: one (hash of the account's index partition tag)
 ]]
-if redis.call('EXISTS', KEYS[1]) == 0 then
+local id = ARGV[1]
+local stored = redis.call('HGET', KEYS[1], id)
+if not stored then
   return -1
 end
-if (redis.call('HGET', KEYS[1], 'version') or '0') ~= ARGV[1] then
+if stored ~= ARGV[2] then
   return 0
 end
-if #ARGV > 4 then
-  redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+local leaving = tonumber(ARGV[5])
+for i = 3, 2 + leaving do
+  redis.call('SREM', KEYS[i], id)
 end
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[4])
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[2])
+for i = 3 + leaving, #KEYS do
+  redis.call('SADD', KEYS[i], id)
+end
+redis.call('HSET', KEYS[2], id, ARGV[4])
+redis.call('HSET', KEYS[1], id, ARGV[3])
 return 1

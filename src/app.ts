@@ -12,7 +12,6 @@ import { operationRoutes } from './http/routes/operation-routes.js';
 import { HttpServer } from './http/server.js';
 import type { Route } from './http/types.js';
 import { AccountLimits } from './services/account-limits.js';
-import { AccountIndexFollowUp } from './services/account-index-follow-up.js';
 import { AccountService } from './services/account-service.js';
 import { AddressLimits } from './services/address-limits.js';
 import { Realtime } from './realtime/realtime.js';
@@ -44,11 +43,11 @@ import { RateLimiter } from './store/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './store/bounded-close.js';
 import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './store/redis.js';
 import { assertSupportedRedis } from './store/redis-requirements-check.js';
+import { memorySettingsAdvice } from './store/redis-settings.js';
 import { Scripts } from './store/scripts.js';
 import { ScriptConnection } from './store/script-connection.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
-import { AccountIndex } from './store/account-index.js';
 import { UserRepository } from './store/user-repository.js';
 import { discoveryRoutes } from './http/routes/discovery-routes.js';
 import { RankingJobs } from './jobs/ranking-jobs.js';
@@ -83,7 +82,6 @@ export class Application {
   accounts!: AccountService;
   users!: UserRepository;
   /** Applies accounts' index entries in their partitions: the handler of `account.indexed` outbox effects. */
-  accountIndexFollowUp!: AccountIndexFollowUp;
   rateLimiter!: RateLimiter;
   /** Where domain events go (streams + live fan-out once realtime is wired). */
   events: EventPublisher = nullEventPublisher;
@@ -137,6 +135,8 @@ export class Application {
     await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection?.connect()]);
     await assertSupportedRedis(this.redis, this.options.redis);
     await assertCurrentKeyLayout(this.redis, this.options.redis);
+    const advice = await memorySettingsAdvice(this.redis);
+    if (advice) logger.warn(advice);
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
@@ -145,12 +145,11 @@ export class Application {
     this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts);
-    this.accountIndexFollowUp = new AccountIndexFollowUp(new AccountIndex(this.redis, this.scripts));
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
-    const ranker = new FeedRanker(discoveryIndex, feeds, this.users);
+    const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
@@ -177,8 +176,7 @@ export class Application {
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts);
     this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
-      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)))
-      .register(this.accountIndexFollowUp);
+      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
@@ -284,7 +282,7 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     await redis.connect();
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
-    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
+    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {

@@ -16,7 +16,7 @@ export function normalizePlace(value: string): string {
   return value.normalize('NFC').trim().toLowerCase().replace(/\s+/gu, ' ');
 }
 
-/** A birthdate `YYYY-MM-DD` as the integer YYYYMMDD (the birthdate index score). */
+/** A birthdate `YYYY-MM-DD` as the integer YYYYMMDD (as browse filters and roster codes compare it). */
 export const birthdateNumber = (birthdate: string): number => Number(birthdate.replaceAll('-', ''));
 
 const age = queryText()

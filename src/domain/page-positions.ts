@@ -16,5 +16,5 @@ export const isActivityCursor = (value: unknown): value is ActivityCursor =>
 /** A position in a match's messages: the last message id shown. */
 export const isMessageCursor = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) > 0;
 
-/** A position in a feed: in the ranked part (by score) or in the rest (by creation ms), then by id. */
+/** A position in a feed: in the ranked part (by score, then id) or in the rest (by id alone, newest first being highest id first; its score is 0). */
 export type FeedPosition = { part: 'r' | 't'; score: number; id: number };

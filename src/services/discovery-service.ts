@@ -11,7 +11,8 @@ import { isStoreFullError } from '../store/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 
 export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
-export type BrowsePosition = { ms: number; id: number };
+/** A position in browse's newest-first order: the last account id shown (or examined). */
+export type BrowsePosition = { id: number };
 
 export type DiscoveryLimits = {
   /**
@@ -105,6 +106,7 @@ export class DiscoveryService {
       viewerId: userId,
       groups: (part) => filterGroups(pool, part, filters),
       birth,
+      genders: filters.gender,
       want: limit + 1,
       after,
       driverLimit: this.limits.browseDriverLimit,
@@ -115,7 +117,7 @@ export class DiscoveryService {
     const now = new Date();
     const items = found.filter((user): user is ProfileSource => user !== undefined).map((user) => publicProfile(user, now));
     const last = shown[shown.length - 1];
-    const next = result.rows.length > limit && last ? { ms: last.ms, id: last.id } : (result.stop ?? null);
+    const next = result.rows.length > limit && last ? { id: last.id } : (result.stop ?? null);
     return { items, next };
   }
 

@@ -1,9 +1,8 @@
 import { interestWeight, RANKED_FEED_SIZE } from '../domain/discovery-scoring.js';
-import { indexedProfile, type DiscoveryIndex } from '../store/discovery-index.js';
+import type { DiscoveryIndex } from '../store/discovery-index.js';
 import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from '../store/feed-store.js';
 import type { Pool } from '../domain/pool.js';
 import { ALL_PARTITIONS } from '../store/key-space.js';
-import type { UserRepository } from '../store/user-repository.js';
 
 /** Asks for an account's feed to be ranked (and the account spread into others' feeds) soon. */
 export interface RankingScheduler {
@@ -31,7 +30,6 @@ export class FeedRanker {
   constructor(
     private readonly index: DiscoveryIndex,
     private readonly feeds: FeedStore,
-    private readonly users: UserRepository,
     private readonly bounds?: RankBounds,
   ) {}
 
@@ -72,15 +70,8 @@ export class FeedRanker {
     return this.feeds.unranked(pool);
   }
 
-  /** An account saved while discovery did not follow (an older deployment, a crash in between): index it now. */
-  private async indexFromAccount(pool: Pool, id: number) {
-    const updated = await this.users.update(pool, id, {});
-    return updated ? indexedProfile(updated.user) : undefined;
-  }
-
   private async rankFeed(pool: Pool, id: number, spreading: boolean) {
-    const [indexed, spread] = await Promise.all([this.index.indexed(pool, id), this.feeds.spreadInterests(pool, id)]);
-    const profile = indexed ?? (await this.indexFromAccount(pool, id));
+    const [profile, spread] = await Promise.all([this.index.indexed(pool, id), this.feeds.spreadInterests(pool, id)]);
     if (!profile) return undefined;
     const { interests } = profile;
     const dropped = spread.filter((interest) => !interests.includes(interest));

@@ -2,9 +2,10 @@ import type { RedisClient } from './redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
-import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition } from './key-space.js';
-import { keys } from './keys.js';
-import { decodeCard, encodeCard, type ProfileCard } from './profile-cards.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from './key-space.js';
+import { keys, rosterPrefix } from './keys.js';
+import { genderCode, rosterCode } from './roster.js';
+import { decodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
@@ -26,11 +27,10 @@ export type FilterGroup = string[];
 
 /**
  * The index sets of one partition behind browse filters: one group per filter (one per interest under
- * interests_mode=all).
+ * interests_mode=all). Gender and age are read from the roster instead.
  */
 export function filterGroups(pool: Pool, part: number, filters: BrowseFilters): FilterGroup[] {
   const groups: FilterGroup[] = [];
-  if (filters.gender) groups.push(filters.gender.map((g) => keys.genderIndex(pool, part, g)));
   if (filters.interests) {
     const sets = filters.interests.map((i) => keys.interestIndex(pool, part, i));
     if (filters.interests_mode === 'all') groups.push(...sets.map((key) => [key]));
@@ -47,9 +47,12 @@ export type BrowseQuery = {
   /** The filter groups over the index sets of a partition (the same filters in every partition). */
   groups: (part: number) => FilterGroup[];
   birth?: { min: number; max: number };
+  /** The genders listed (any of them), when the query names some. */
+  genders?: readonly string[];
   /** Entries wanted (the page size plus one). */
   want: number;
-  after?: { ms: number; id: number };
+  /** Resume strictly after this account id (newest first: below it). */
+  after?: { id: number };
   /** A filter holding at most this many accounts over the whole pool is read whole (each partition reads its share). */
   driverLimit: number;
   /**
@@ -61,8 +64,8 @@ export type BrowseQuery = {
 
 /** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
 export type BrowseRows = {
-  rows: Array<{ id: number; ms: number; card?: ProfileSource }>;
-  stop?: { ms: number; id: number };
+  rows: Array<{ id: number; card?: ProfileSource }>;
+  stop?: { id: number };
   /** How many entries the calls examined (within their budget). */
   examined: number;
 };
@@ -72,57 +75,51 @@ export const MIN_ACCOUNTS_PER_CALL = 4;
 
 /**
  * The budget of one partition's browse call: an equal share of the page's (rounded up), but never less
- * than what counting the query's sets (one SCARD each, one ZCOUNT for a birthdate range) and examining
- * MIN_ACCOUNTS_PER_CALL accounts (one read, one look-up per set and for the birthdate) cost. Below that
- * floor a call would examine a single account, and the merge, cut at the newest partition's stop, would
- * move a page on by about one account while every partition did work. So a page examines at most
- * `budget` entries, or INDEX_PARTITIONS times that floor for a query of many sets (35 sets and a
- * birthdate range: about 24 × 180 entries, each call well under a millisecond).
+ * than what counting the query's sets (one SCARD each) and examining MIN_ACCOUNTS_PER_CALL accounts (one
+ * read, one look-up per set and one in the roster for an age or gender filter) cost. Below that floor a
+ * call would examine a single account, and the merge, cut at the newest partition's stop, would move a
+ * page on by about one account while every partition did work. So a page examines at most `budget`
+ * entries, or INDEX_PARTITIONS times that floor for a query of many sets (35 sets and an age filter:
+ * about 24 × 180 entries, each call well under a millisecond).
  */
-export function browseShare(budget: number, sets: number, hasBirth: boolean): number {
-  const perAccount = sets + (hasBirth ? 1 : 0);
+export function browseShare(budget: number, sets: number, readsRoster: boolean): number {
+  const perAccount = sets + (readsRoster ? 1 : 0);
   return Math.max(Math.ceil(budget / INDEX_PARTITIONS), perAccount + MIN_ACCOUNTS_PER_CALL * (1 + perAccount));
 }
 
-/** What the indexes hold of one profile: its card, the index sets it belongs to and its birth score. */
-export type DiscoveryEntries = { card: string; sets: string[]; birth: number };
+type IndexedFields = Pick<ProfileCard, 'interests' | 'gender' | 'birthdate' | 'city' | 'state'>;
+
+/** What the indexes hold of one profile besides the account itself: the index sets it is in, and its roster bucket and code. */
+export type DiscoveryEntries = { sets: string[]; roster: string; bucket: number; code: number };
 
 /** The entries of account `id` (all in its index partition). */
-export function discoveryEntries(pool: Pool, id: number, profile: ProfileCard): DiscoveryEntries {
+export function discoveryEntries(pool: Pool, id: number, profile: IndexedFields): DiscoveryEntries {
   const indexed = indexedProfile(profile);
-  return { card: encodeCard(profile), sets: setKeys(pool, indexPartition(id), indexed), birth: indexed.birth };
+  const part = indexPartition(id);
+  const bucket = rosterBucket(id);
+  return { sets: setKeys(pool, part, indexed), roster: keys.roster(pool, part, bucket), bucket, code: rosterCode(indexed.birth, indexed.gender) };
 }
 
-/** The index sets a stored card put its account into (none for no card). */
-export function setsOfCard(pool: Pool, id: number, card: string): string[] {
-  return card ? setKeys(pool, indexPartition(id), indexedProfile(decodeCard(id, card))) : [];
-}
-
-/** A position in newest-first order: creation ms, then id as text (the order of ZRANGE ... REV), descending. */
-export type Position = { ms: number; id: number | string };
-
-/** Negative when `a` comes first (is newer), as ZRANGE ... REV orders a sorted set scored by creation ms. */
-export function newestFirst(a: Position, b: Position): number {
-  if (a.ms !== b.ms) return b.ms - a.ms;
-  const x = String(a.id);
-  const y = String(b.id);
-  return x < y ? 1 : x > y ? -1 : 0;
+/** The index sets a stored profile put its account into. */
+export function setsOfAccount(pool: Pool, id: number, profile: IndexedFields): string[] {
+  return setKeys(pool, indexPartition(id), indexedProfile(profile));
 }
 
 /**
  * The per-pool discovery indexes, each split into INDEX_PARTITIONS partitions by account id (an account's
  * entries all live in `indexPartition(id)`, one hash slot): one set per interest (summed over the
- * partitions, its size is the interest's frequency), per gender, per city and per state, a birthdate
- * sorted set, the pool's accounts by creation time, plus each account's profile card (what the indexes
- * were built from, so a change can take its old entries out; and what pages show). Written by
- * AccountIndex; every read across the pool gathers over the partitions.
+ * partitions, its size is the interest's frequency), per city and per state, and the roster (every
+ * account's birthdate and gender, in small buckets by id), beside the accounts themselves (what the
+ * indexes were built from, so a change can take its old entries out; and what pages show). Written with
+ * the account, in one script (UserRepository); every read across the pool gathers over the partitions.
+ * Newest first is highest id first: ids are given in order of registration.
  */
 export class DiscoveryIndex {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
-  /** What is indexed for the account; undefined when it never was. */
+  /** What is indexed for the account; undefined when there is no such account. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
-    const card = await this.redis.hget(keys.profileCards(pool, indexPartition(id)), String(id));
+    const card = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
     return card ? indexedProfile(decodeCard(id, card)) : undefined;
   }
 
@@ -131,7 +128,7 @@ export class DiscoveryIndex {
     // One command per partition's key (they lie in different hash slots), sent together by automatic pipelining.
     const perPartition = await Promise.all(
       ALL_PARTITIONS.map((part) =>
-        Promise.all([this.redis.zcard(keys.poolUsers(pool, part)), ...interests.map((interest) => this.redis.scard(keys.interestIndex(pool, part, interest)))]),
+        Promise.all([this.redis.hlen(keys.accounts(pool, part)), ...interests.map((interest) => this.redis.scard(keys.interestIndex(pool, part, interest)))]),
       ),
     );
     let poolSize = 0;
@@ -144,57 +141,88 @@ export class DiscoveryIndex {
   }
 
   /**
-   * One page of accounts passing every filter, newest first, after the cursor position: lua/browse.lua
-   * runs once per partition (all its keys are the partition's), concurrently, each on a share of the
-   * budget, and the rows are merged newest first. A partition that ran out of budget has looked at
-   * nothing older than its stop position, so the merged page is cut there: with `stop`, fewer rows than
-   * wanted (maybe none), and more may follow `stop`, the newest of the partitions' stop positions.
+   * One page of accounts passing every filter, newest first (highest id first), after the cursor
+   * position: lua/browse.lua runs once per partition (all its keys are the partition's), concurrently,
+   * each on a share of the budget, and the rows are merged newest first. A partition that ran out of
+   * budget has looked at nothing older than its stop position, so the merged page is cut there: with
+   * `stop`, fewer rows than wanted (maybe none), and more may follow `stop`, the newest of the
+   * partitions' stop positions. A page from the top considers the accounts registered before it began.
    */
   async browse(query: BrowseQuery): Promise<BrowseRows> {
     const sets = query.groups(0).flat().length;
-    const share = { ...query, budget: browseShare(query.budget, sets, query.birth !== undefined), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
-    const parts = await Promise.all(ALL_PARTITIONS.map((part) => this.browsePartition(part, share)));
-    let stop: BrowseRows['stop'];
-    for (const part of parts) if (part.stop && (!stop || newestFirst(part.stop, stop) < 0)) stop = part.stop;
-    const merged = parts.flatMap((part) => part.rows).sort(newestFirst);
-    const complete = stop ? merged.filter((row) => newestFirst(row, stop) <= 0) : merged;
-    const rows = complete.slice(0, query.want);
+    const readsRoster = query.birth !== undefined || query.genders !== undefined;
+    const share = { ...query, budget: browseShare(query.budget, sets, readsRoster), driverLimit: Math.ceil(query.driverLimit / INDEX_PARTITIONS) };
+    const start = await startOf(this.redis, query.pool, query.after?.id);
+    const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(this.scripts, part, share, start, true)));
+    const { rows, stop } = mergeNewestFirst(parts);
+    const page = rows.slice(0, query.want);
     const examined = parts.reduce((sum, part) => sum + part.examined, 0);
-    return { rows, examined, ...(stop && rows.length < query.want ? { stop } : {}) };
-  }
-
-  private async browsePartition(part: number, query: BrowseQuery): Promise<BrowseRows> {
-    const { pool } = query;
-    const groups = query.groups(part);
-    const reply = await this.scripts.run<Array<string | number>>(
-      'browse',
-      [keys.poolUsers(pool, part), keys.birthIndex(pool, part), keys.profileCards(pool, part), ...groups.flat()],
-      [
-        query.viewerId,
-        query.want,
-        query.after ? query.after.ms : '+inf',
-        query.after ? query.after.id : '',
-        query.birth ? query.birth.min : '',
-        query.birth ? query.birth.max : '',
-        groups.map((group) => group.length).join(','),
-        query.driverLimit,
-        query.budget,
-      ],
-    );
-    const rows: BrowseRows['rows'] = [];
-    for (let i = 3; i < reply.length; i += 3) {
-      const id = Number(reply[i]);
-      const card = reply[i + 2] as string;
-      rows.push({ id, ms: Number(reply[i + 1]), ...(card ? { card: decodeCard(id, card) } : {}) });
-    }
-    return { rows, examined: Number(reply[2]), ...(reply[0] ? { stop: { ms: Number(reply[0]), id: Number(reply[1]) } } : {}) };
+    return { rows: page, examined, ...(stop && page.length < query.want ? { stop } : {}) };
   }
 }
 
-/** The index sets of partition `part` an account with this profile belongs to. */
+/**
+ * The pool's accounts newest first (highest id first) strictly below `below` (none: from the newest),
+ * never `viewer`: each partition walks at most `perPartition` of its ids (lua/browse.lua with no filter
+ * and no cards), and the merge stops where a partition may hold more (`stop`: resume strictly below it).
+ */
+export async function newestAccounts(redis: RedisClient, scripts: Scripts, pool: Pool, viewer: number, below: number | undefined, perPartition: number): Promise<{ ids: number[]; stop?: number }> {
+  const start = await startOf(redis, pool, below);
+  const query: BrowseQuery = { pool, viewerId: viewer, groups: () => [], want: perPartition, driverLimit: 0, budget: perPartition };
+  const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(scripts, part, query, start, false)));
+  const { rows, stop } = mergeNewestFirst(parts);
+  return { ids: rows.map((row) => row.id), ...(stop ? { stop: stop.id } : {}) };
+}
+
+/** Where a walk newest first starts: just below the cursor, or at the pool's newest id. */
+async function startOf(redis: RedisClient, pool: Pool, below: number | undefined): Promise<number> {
+  return below !== undefined ? below - 1 : Number((await redis.get(keys.userSeq(pool))) ?? 0);
+}
+
+/** Partitions' rows merged newest first, cut at the newest of their stop positions (nothing older was looked at everywhere). */
+function mergeNewestFirst(parts: readonly BrowseRows[]): { rows: BrowseRows['rows']; stop?: { id: number } } {
+  let stop: BrowseRows['stop'];
+  for (const part of parts) if (part.stop && (!stop || part.stop.id > stop.id)) stop = part.stop;
+  const merged = parts.flatMap((part) => part.rows).sort((a, b) => b.id - a.id);
+  return { rows: stop ? merged.filter((row) => row.id >= stop.id) : merged, ...(stop ? { stop } : {}) };
+}
+
+/** One partition's call of lua/browse.lua from `start` (the newest id to consider). */
+async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number, cards: boolean): Promise<BrowseRows> {
+  const { pool } = query;
+  const groups = query.groups(part);
+  const reply = await scripts.run<Array<string | number>>(
+    'browse',
+    [keys.accounts(pool, part), keys.rosterBuckets(pool, part), ...groups.flat()],
+    [
+      query.viewerId,
+      query.want,
+      start + 1,
+      query.birth ? query.birth.min : '',
+      query.birth ? query.birth.max : '',
+      query.genders ? query.genders.map(genderCode).join(',') : '',
+      groups.map((group) => group.length).join(','),
+      query.driverLimit,
+      query.budget,
+      rosterPrefix(pool, part),
+      part,
+      INDEX_PARTITIONS,
+      ROSTER_BUCKET_SPAN,
+      cards ? '1' : '0',
+    ],
+  );
+  const rows: BrowseRows['rows'] = [];
+  for (let i = 2; i < reply.length; i += 2) {
+    const id = Number(reply[i]);
+    const card = reply[i + 1] as string;
+    rows.push({ id, ...(card ? { card: decodeCard(id, card) } : {}) });
+  }
+  return { rows, examined: Number(reply[1]), ...(reply[0] ? { stop: { id: Number(reply[0]) } } : {}) };
+}
+
+/** The index sets of partition `part` an account with this profile belongs to (its gender and age are in the roster). */
 function setKeys(pool: Pool, part: number, profile: IndexedProfile): string[] {
   const out = profile.interests.map((interest) => keys.interestIndex(pool, part, interest));
-  out.push(keys.genderIndex(pool, part, profile.gender));
   if (profile.city) out.push(keys.cityIndex(pool, part, profile.city));
   if (profile.state) out.push(keys.stateIndex(pool, part, profile.state));
   return out;

@@ -3,7 +3,7 @@ import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from '../domain/discovery-scoring.js
 import type { FeedPosition } from '../domain/page-positions.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
-import { newestFirst } from './discovery-index.js';
+import { newestAccounts } from './discovery-index.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from './key-space.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
@@ -188,12 +188,21 @@ export class FeedStore {
     await this.redis.hset(keys.spreadInterests(pool, indexPartition(id)), String(id), JSON.stringify(interests));
   }
 
-  /** Ids of the pool's accounts whose feed was never ranked: one ZDIFF per partition (both sets of one slot). */
+  /**
+   * Ids of the pool's accounts whose feed was never ranked: each partition's roster a bucket at a time,
+   * looked up in the partition's ranked marks (both of one slot), so every call stays small.
+   */
   async unranked(pool: Pool): Promise<number[]> {
     const out: number[] = [];
     for (const part of ALL_PARTITIONS) {
-      const ids = await this.redis.zdiff(2, [keys.poolUsers(pool, part), keys.rankedFeeds(pool, part)]);
-      out.push(...ids.map(Number));
+      for (const bucket of await this.redis.zrange(keys.rosterBuckets(pool, part), '0', '-1')) {
+        const ids = await this.redis.hkeys(keys.roster(pool, part, Number(bucket)));
+        if (ids.length === 0) continue;
+        const ranked = await this.redis.zmscore(keys.rankedFeeds(pool, part), ...ids);
+        ids.forEach((member, i) => {
+          if (ranked[i] == null) out.push(Number(member));
+        });
+      }
     }
     return out;
   }
@@ -201,8 +210,8 @@ export class FeedStore {
   /**
    * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
    * steps: the ranked part from the viewer's shard (lua/read_feed.lua); when it does not fill the page,
-   * the rest of the pool newest first, gathered across the partitions (each gives at most its share of
-   * `scanLimit` rows after the position, and the merge is cut where a partition may hold more, see
+   * the rest of the pool newest first, gathered across the partitions (each probes at most its share of
+   * `scanLimit` ids after the position, and the merge is cut where a partition may hold more, see
    * restOfPool); when the feed was ranked, from the viewer's partition, alongside the first step; then
    * the cards, one HMGET per partition.
    */
@@ -215,8 +224,7 @@ export class FeedStore {
     for (let i = 0; i + 1 < flat.length; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
     let stop: FeedPosition | undefined;
     if (positions.length < want) {
-      const from = after?.part === 't' ? { ms: after.score, id: after.id } : undefined;
-      const rest = await this.restOfPool(pool, id, want - positions.length, from, scanLimit);
+      const rest = await this.restOfPool(pool, id, want - positions.length, after?.part === 't' ? after.id : undefined, scanLimit);
       positions.push(...rest.rows);
       stop = rest.stop;
     }
@@ -235,61 +243,31 @@ export class FeedStore {
   }
 
   /**
-   * Up to `want` accounts of the pool newest first (creation ms, then id), strictly after `from`, that
-   * are not the viewer, not in its ranked feed and not swiped by it. Each partition gives at most an
-   * equal share of `scanLimit` rows after `from`; a partition that gave its whole share may hold more
-   * rows older than its last, so the merge stops at the newest such last row, and when the page is not
-   * full by then it comes back short with that position to resume from.
+   * Up to `want` accounts of the pool newest first (highest id first: ids are given in order of
+   * registration), strictly below `below` (none: from the newest), that are not the viewer, not in its
+   * ranked feed and not swiped by it. Each partition walks at most an equal share of `scanLimit` of its
+   * ids (newestAccounts); the merge stops where a partition may hold more, and when the page is not full
+   * by then it comes back short with that position to resume from.
    */
-  private async restOfPool(pool: Pool, id: number, want: number, from: { ms: number; id: number } | undefined, scanLimit: number) {
+  private async restOfPool(pool: Pool, id: number, want: number, below: number | undefined, scanLimit: number) {
     const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
-    // Per partition: the rows of the cursor's own ms after it (ids compare as text, as ZRANGE orders
-    // them; at most TIE_CAP read), then the older rows.
-    // (each partition's reads are commands of their own: the partitions lie in different hash slots)
-    const replies = await Promise.all(
-      ALL_PARTITIONS.map((part) => {
-        const users = keys.poolUsers(pool, part);
-        return Promise.all([
-          from ? (this.redis.call('ZRANGE', users, from.ms, from.ms, 'BYSCORE', 'REV', 'LIMIT', 0, TIE_CAP) as Promise<string[]>) : Promise.resolve([]),
-          this.redis.zrange(users, from ? `(${from.ms}` : '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, share + 1, 'WITHSCORES'),
-        ]);
-      }),
-    );
-    let cut: { ms: number; id: string } | undefined;
-    const merged: Array<{ ms: number; id: string }> = [];
-    for (const [ties, older] of replies) {
-      const rows = ties.filter((id) => id < String(from!.id)).map((id) => ({ id, ms: from!.ms }));
-      const tiesFull = ties.length >= TIE_CAP;
-      if (!tiesFull) for (let i = 0; i + 1 < older.length; i += 2) rows.push({ id: older[i]!, ms: Number(older[i + 1]) });
-      const taken = rows.slice(0, share);
-      merged.push(...taken);
-      const last = taken[taken.length - 1];
-      // The partition holds more than its share: nothing older than the last row taken was looked at.
-      if ((tiesFull || rows.length > share) && last && (!cut || newestFirst(last, cut) < 0)) cut = last;
-    }
-    merged.sort(newestFirst);
-    const complete = cut ? merged.filter((row) => newestFirst(row, cut) <= 0) : merged;
-    const self = String(id);
-    const candidates = complete.filter((row) => row.id !== self);
+    const newest = await newestAccounts(this.redis, this.scripts, pool, id, below, share);
+    const candidates = newest.ids.map(String);
     const rows: FeedPosition[] = [];
     if (candidates.length > 0) {
-      const members = candidates.map((row) => row.id);
-      const [inFeed, swiped] = await Promise.all([
-        this.redis.zmscore(keys.feed(pool, id), ...members),
-        this.redis.hmget(keys.swipes(pool, id), ...members),
-      ]);
+      const [inFeed, swiped] = await Promise.all([this.redis.zmscore(keys.feed(pool, id), ...candidates), this.redis.hmget(keys.swipes(pool, id), ...candidates)]);
       for (let i = 0; i < candidates.length && rows.length < want; i++) {
-        if (inFeed[i] == null && swiped[i] == null) rows.push({ part: 't', id: Number(candidates[i]!.id), score: candidates[i]!.ms });
+        if (inFeed[i] == null && swiped[i] == null) rows.push({ part: 't', id: Number(candidates[i]), score: 0 });
       }
     }
-    const stop = rows.length < want && cut ? { part: 't' as const, score: cut.ms, id: Number(cut.id) } : undefined;
+    const stop = rows.length < want && newest.stop !== undefined ? { part: 't' as const, score: 0, id: newest.stop } : undefined;
     return { rows, stop };
   }
 
   /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
   private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
     const groups = byPartition(ids.map(String));
-    const replies = await Promise.all([...groups].map(([part, members]) => this.redis.hmget(keys.profileCards(pool, part), ...members)));
+    const replies = await Promise.all([...groups].map(([part, members]) => this.redis.hmget(keys.accounts(pool, part), ...members)));
     const out = new Map<number, ProfileSource>();
     [...groups.values()].forEach((members, g) => {
       members.forEach((member, i) => {
@@ -312,9 +290,6 @@ function byPartition(ids: readonly string[]): Map<number, string[]> {
   }
   return out;
 }
-
-/** The most rows of one creation ms (in one partition) a feed page reads past the cursor. */
-const TIE_CAP = 1_000;
 
 /** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
 function pairs(flat: ReadonlyArray<number | string>): SpreadEntry[] {

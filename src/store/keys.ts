@@ -1,5 +1,5 @@
 import type { Pool } from '../domain/pool.js';
-import { ALL_SHARDS, indexPartition, KEY_PREFIX, matchShard, pairShard, partitionTag, shardTag, userShard } from './key-space.js';
+import { ALL_SHARDS, indexPartition, KEY_PREFIX, matchShard, pairShard, partitionTag, SHARDS, shardTag, userShard } from './key-space.js';
 
 const P = KEY_PREFIX;
 /** The tag of an account's own keys. */
@@ -18,6 +18,8 @@ const ip = (part: number) => partitionTag(part);
  * every partition.
  */
 export const keys = {
+  /** String: the key layout the stored data is in (src/store/key-layout-check.ts). */
+  keyLayout: () => `${P}config:layout`,
   /** String: the generated token-signing secret shared by every process. */
   tokenSecret: () => `${P}config:token_secret`,
   /**
@@ -25,16 +27,13 @@ export const keys = {
    * agent ids reveal nothing about member activity; an id names an account only together with its pool.
    */
   userSeq: (pool: Pool) => `${P}${pool}:seq:user`,
-  /** Hash: the account. Exists only under its own pool. */
-  user: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:user:${id}`,
   /**
-   * String: lower-cased e-mail → "<pool>:<id>:<reserved at ms>" (shared by both pools: e-mail is unique
-   * across them). Reserved before the account is written (another slot): a reservation whose account does
-   * not exist is no account, and one older than a few seconds can be taken over (a crash in between).
+   * Hash: one bucket of the e-mail index (key-space.ts: emailBucket), lower-cased e-mail → "<pool>:<id>"
+   * (shared by both pools: e-mail is unique across them). Reserved before the account is written
+   * (another slot) as "<pool>:<id>:<reserved at ms>": a reservation whose account does not exist is no
+   * account, and one older than a few seconds can be taken over (a crash in between).
    */
-  email: (email: string) => `${P}email:${email}`,
-  /** Sorted set of the partition's account ids, scored by creation time (ms). */
-  poolUsers: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:users`,
+  emails: (bucket: number) => `${P}${shardTag(bucket % SHARDS)}:emails:${bucket}`,
   /** String with TTL: a revoked token id. */
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
@@ -50,25 +49,28 @@ export const keys = {
    * interest's frequency).
    */
   interestIndex: (pool: Pool, part: number, interest: string) => `${P}${pool}:${ip(part)}:disc:interest:${interest}`,
-  /** Set: ids of the partition's accounts of a gender. */
-  genderIndex: (pool: Pool, part: number, gender: string) => `${P}${pool}:${ip(part)}:disc:gender:${gender}`,
   /** Set: ids of the partition's accounts in a city (normalised: lower-cased, white space collapsed). */
   cityIndex: (pool: Pool, part: number, city: string) => `${P}${pool}:${ip(part)}:disc:city:${city}`,
   /** Set: ids of the partition's accounts in a state (normalised like cities). */
   stateIndex: (pool: Pool, part: number, state: string) => `${P}${pool}:${ip(part)}:disc:state:${state}`,
-  /** Sorted set: the partition's account ids by birthdate as YYYYMMDD. */
-  birthIndex: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:birth`,
   /**
-   * Hash: id → the account's profile card (compact JSON of its public profile), for the partition's
-   * accounts: what feed and browse pages show, read in the same script that picks a partition's share of
-   * a browse page, and what the indexes hold, so a change removes the old entries.
+   * Hash: one bucket of the partition's roster (key-space.ts: ROSTER_BUCKET_IDS ids of the partition,
+   * a compact listpack): account id → its roster code, birthdate (YYYYMMDD) × 10 + gender (src/store/roster.ts).
+   * Every account is in it: walks of the pool newest first (highest id first) probe it, and browse reads
+   * age and gender there.
    */
-  profileCards: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:cards`,
+  roster: (pool: Pool, part: number, bucket: number) => `${rosterPrefix(pool, part)}${bucket}`,
+  /** Sorted set: the partition's roster buckets that hold an account (bucket number → itself), so a walk steps over empty runs of ids. */
+  rosterBuckets: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:roster`,
   /**
-   * Hash: id → the account version whose entries the partition holds (lua/index_account.lua applies an
-   * account's entries only over an older version, so a re-index applied late never undoes a newer one).
+   * Hash: id → the account (src/store/profile-cards.ts: its profile card, then its e-mail and password
+   * hash), for the partition's accounts. An account exists only under its own pool. It lives beside its
+   * discovery entries, so a registration or a profile change writes the account and every index entry in
+   * one script (lua/create_user.lua, lua/update_profile.lua); what feed and browse pages show, read in the
+   * same script that picks a partition's share of a browse page; and what the indexes were built from,
+   * so a change takes the old entries out.
    */
-  indexedVersions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:versions`,
+  accounts: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:accounts`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */
@@ -123,6 +125,9 @@ export const keys = {
   /** Hash: open spectator sockets by server process, "<count>:<ms written>"; each process rewrites its own field. */
   spectatorWatchers: () => `${P}agent:${SPECTATOR_TAG}:watchers`,
 };
+
+/** The name of partition `part`'s roster buckets but the bucket number (lua/browse.lua names the buckets it probes from it). */
+export const rosterPrefix = (pool: Pool, part: number): string => `${P}${pool}:${ip(part)}:roster:`;
 
 /** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */
 export type StreamKeys = {

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { REDIS_SERVER_SETTINGS } from './redis-settings.js';
 import { startRedisWatchdog } from './redis-watchdog.js';
 
 const run = promisify(execFile);
@@ -57,7 +58,7 @@ function startNode(port: number, dir: string, appendfsync: 'always' | 'everysec'
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf'),
-      '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', appendfsync, '--daemonize', 'no'],
+      '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', appendfsync, ...REDIS_SERVER_SETTINGS, '--daemonize', 'no'],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   // Stopped even when this process is killed before its cleanup runs.

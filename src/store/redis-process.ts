@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DataDirLock } from './data-dir-lock.js';
 import { freePort } from './free-port.js';
+import { REDIS_SERVER_SETTINGS } from './redis-settings.js';
 import { startRedisWatchdog } from './redis-watchdog.js';
 
 export type RedisProcessOptions = {
@@ -70,6 +71,7 @@ export class RedisProcess {
       '--appendfsync', 'everysec',
       '--save', '',
       '--maxmemory-policy', 'noeviction',
+      ...REDIS_SERVER_SETTINGS,
       '--daemonize', 'no',
       '--loglevel', 'notice',
     ];

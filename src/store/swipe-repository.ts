@@ -7,6 +7,7 @@ import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
 import type { Scripts } from './scripts.js';
+import { storedInterestsOf } from './user-repository.js';
 
 /**
  * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
@@ -64,8 +65,8 @@ export class SwipeRepository {
     const [begun, fromInterests, toInterests, candidate] = await Promise.all([
       this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
       // a pass never makes a match, so it needs no shared interests
-      kind === 'pass' ? null : this.scripts.hgetHot(keys.user(pool, fromId), 'interests'),
-      this.scripts.hgetHot(keys.user(pool, toId), 'interests'),
+      kind === 'pass' ? null : storedInterestsOf(this.scripts, pool, fromId),
+      storedInterestsOf(this.scripts, pool, toId),
       ids.take(),
     ]);
     const [allowed, retryAfterMs, removed] = begun;

@@ -1,5 +1,6 @@
 import type { RedisClient } from './redis.js';
 import type { Pool } from '../domain/pool.js';
+import { indexPartition } from './key-space.js';
 import { keys } from './keys.js';
 
 /** What Redis says about a token: whether it was revoked and whether its account still exists. */
@@ -14,7 +15,7 @@ export class TokenStore {
   constructor(private readonly redis: RedisClient) {}
 
   async standing(token: TokenRef): Promise<TokenStanding> {
-    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.exists(keys.user(token.pool, token.userId))]);
+    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.hexists(keys.accounts(token.pool, indexPartition(token.userId)), String(token.userId))]);
     return { revoked: revoked === 1, accountExists: exists === 1 };
   }
 

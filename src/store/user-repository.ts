@@ -1,12 +1,11 @@
 import type { RedisClient } from './redis.js';
-import type { Gender } from '../domain/account-schemas.js';
 import { AppError } from '../domain/errors.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
-import { AccountIndex, accountIndexedEffect, type AccountIndexedEffect } from './account-index.js';
-import { userShard } from './key-space.js';
+import { discoveryEntries, setsOfAccount } from './discovery-index.js';
+import { emailBucket, indexPartition } from './key-space.js';
 import { keys } from './keys.js';
-import { OutboxRecords } from './outbox-records.js';
+import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
 /** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
@@ -26,13 +25,7 @@ const MAX_UPDATE_ATTEMPTS = 50;
  */
 export const EMAIL_RESERVATION_STALE_MS = 30_000;
 
-const FIELD: Record<keyof UserRecord, string> = {
-  id: 'id', pool: 'pool', email: 'email', passwordHash: 'password_hash', displayName: 'display_name',
-  birthdate: 'birthdate', gender: 'gender', bio: 'bio', interests: 'interests', city: 'city', state: 'state',
-  themeId: 'theme_id', createdAt: 'created_at',
-};
-
-/** Who an e-mail key names: "<pool>:<id>:<reserved at ms>" (no ms in values written before reservations had one). */
+/** Who an e-mail entry names: "<pool>:<id>:<reserved at ms>" while reserved, "<pool>:<id>" once its account is written. */
 type EmailOwner = { pool: Pool; id: string; reservedMs: number };
 const parseOwner = (value: string): EmailOwner => {
   const [pool, id, ms] = value.split(':') as [Pool, string, string | undefined];
@@ -40,30 +33,23 @@ const parseOwner = (value: string): EmailOwner => {
 };
 
 /**
- * Accounts, stored as one hash per account in its shard. The account's e-mail key and its discovery
- * entries live in other hash slots, so each write is a sequence of single-slot steps:
+ * Accounts, each one field of its index partition's accounts hash (keys.accounts, encoded by
+ * profile-cards.ts), beside its discovery entries, so an account write and its entries are one
+ * single-slot script:
  *
- * - create: reserve the e-mail (SET NX, or take over a stale reservation whose account never came), then
- *   write the account together with a pending outbox record of its index entries (lua/create_user.lua),
- *   then apply them in the account's index partition (AccountIndex) and complete the record;
- * - update: write the patch together with a pending record of the re-index (lua/update_profile.lua),
- *   then apply it and complete the record.
+ * - create: reserve the e-mail (HSETNX in its shard's part of the e-mail index, or take over a stale
+ *   reservation whose account never came; another slot), then write the account with its entries
+ *   (lua/create_user.lua), then settle the reservation into the e-mail's lasting entry;
+ * - update: merge the patch into the account read, and write it with its entries moved, only while the
+ *   account is still as read (lua/update_profile.lua), else read again and retry.
  *
- * A step that fails after the commit leaves the record for the outbox sweeper (the follow-up is
- * idempotent and ordered by the account's version); an e-mail reserved for an account that does not
- * exist is no account.
+ * An e-mail reserved for an account that does not exist is no account.
  */
 export class UserRepository {
-  private readonly index: AccountIndex;
-  private readonly outbox: OutboxRecords;
-
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
-  ) {
-    this.index = new AccountIndex(redis, scripts);
-    this.outbox = new OutboxRecords(redis);
-  }
+  ) {}
 
   /** Creates the account; undefined when the e-mail is already taken. */
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
@@ -71,15 +57,14 @@ export class UserRepository {
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
     if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
-    const effect = accountIndexedEffect(user.pool, id, 0, record);
-    const pendingId = `account:${id}:0`;
-    const shard = userShard(id);
+    const part = indexPartition(id);
+    const { sets, roster, bucket, code } = discoveryEntries(user.pool, id, record);
     let created: number;
     try {
       created = await this.scripts.run<number>(
         'create_user',
-        [keys.user(user.pool, id), keys.shardOutbox(user.pool, shard), keys.shardOutboxDue(user.pool, shard)],
-        [pendingId, now.getTime(), JSON.stringify([effect]), ...toFields(record)],
+        [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
+        [id, encodeAccount(record, record), code, bucket],
       );
     } catch (error) {
       await this.releaseEmail(user.email, reservation);
@@ -89,7 +74,7 @@ export class UserRepository {
       await this.releaseEmail(user.email, reservation);
       return undefined;
     }
-    await this.followUp(user.pool, shard, pendingId, effect);
+    await this.settleEmail(user.email, reservation, record);
     return record;
   }
 
@@ -100,7 +85,7 @@ export class UserRepository {
 
   /** The account an e-mail belongs to, in whichever pool (login is shared by both). */
   async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const owner = await this.redis.get(keys.email(email));
+    const owner = await this.redis.hget(keys.emails(emailBucket(email)), email);
     if (!owner) return undefined;
     const { pool, id } = parseOwner(owner);
     return this.find(pool, id);
@@ -108,82 +93,81 @@ export class UserRepository {
 
   /** The account `id` within `pool`; undefined when it does not exist there (in particular in the other pool). */
   async find(pool: Pool, id: number | string): Promise<UserRecord | undefined> {
-    const hash = await this.redis.hgetall(keys.user(pool, id));
-    return hash.id ? fromHash(hash) : undefined;
+    const stored = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
+    return stored ? fromStored(pool, Number(id), stored) : undefined;
   }
 
   async findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
     if (ids.length === 0) return [];
-    // One command per account (accounts lie in many hash slots), sent together by automatic pipelining.
-    const hashes = await Promise.all(ids.map((id) => this.redis.hgetall(keys.user(pool, id))));
-    return hashes.map((h) => (h.id ? fromHash(h) : undefined));
+    // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
+    const stored = await Promise.all(ids.map((id) => this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
+    return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
+  }
+
+  /** True when the account exists in `pool`. */
+  async exists(pool: Pool, id: number | string): Promise<boolean> {
+    return (await this.redis.hexists(keys.accounts(pool, indexPartition(id)), String(id))) === 1;
   }
 
   /**
-   * Merges `changes` into the stored account in a script (lua/update_profile.lua) that applies only while
-   * the account is still as read here (when another write of the account landed in between, it reads
-   * again and retries), then moves its discovery entries to the merged profile. No changes: re-indexes
-   * the stored profile. Undefined when the account does not exist.
+   * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in a
+   * script (lua/update_profile.lua) that applies only while the account is still as read here (when
+   * another write of the account landed in between, it reads again and retries). No changes: writes the
+   * stored profile again. Undefined when the account does not exist.
    */
   async update(pool: Pool, id: number, changes: ProfileChanges): Promise<ProfileUpdated | undefined> {
     const patch = definedOnly(changes);
-    const user = keys.user(pool, id);
-    const shard = userShard(id);
+    const part = indexPartition(id);
+    const accounts = keys.accounts(pool, part);
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const stored = await this.redis.hgetall(user);
-      if (!stored.id) return undefined;
-      const previous = fromHash(stored);
+      const stored = await this.redis.hget(accounts, String(id));
+      if (!stored) return undefined;
+      const previous = fromStored(pool, id, stored);
       const next: UserRecord = { ...previous, ...patch };
-      const version = Number(stored.version ?? 0) + 1;
-      const effect = accountIndexedEffect(pool, id, version, next);
-      const pendingId = `account:${id}:${version}`;
-      const applied = await this.scripts.run<number>(
-        'update_profile',
-        [user, keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
-        [stored.version ?? '0', pendingId, Date.now(), JSON.stringify([effect]), ...toFields(next, Object.keys(patch) as Array<keyof UserRecord>)],
-      );
+      const { sets, roster, code } = discoveryEntries(pool, id, next);
+      const leaving = setsOfAccount(pool, id, previous).filter((key) => !sets.includes(key));
+      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length]);
       if (applied === -1) return undefined;
-      if (applied === 1) {
-        await this.followUp(pool, shard, pendingId, effect);
-        return { previous, user: next };
-      }
+      if (applied === 1) return { previous, user: next };
     }
     throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
   }
 
-  /** Applies a committed write's index entries and completes its record; on failure the record stays for the sweeper. */
-  private async followUp(pool: Pool, shard: number, pendingId: string, effect: AccountIndexedEffect): Promise<void> {
-    try {
-      await this.index.apply(pool, effect);
-      await this.outbox.complete(pool, shard, pendingId);
-    } catch {
-      // The account is saved; its pending record holds the entries, applied by the sweeper (or by the
-      // next ranking of the account, which re-indexes an account it finds unindexed).
-    }
-  }
-
   /**
-   * Reserves the e-mail for the account about to be written: SET NX, or, when the e-mail is held by a
+   * Reserves the e-mail for the account about to be written: HSETNX, or, when the e-mail is held by a
    * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
    * that takes it over (lua/claim_email.lua). False when the e-mail is taken.
    */
   private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
-    const key = keys.email(email);
+    const index = keys.emails(emailBucket(email));
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.redis.set(key, value, 'NX')) === 'OK') return true;
-      const held = await this.redis.get(key);
+      if ((await this.redis.hsetnx(index, email, value)) === 1) return true;
+      const held = await this.redis.hget(index, email);
       if (held === null) continue;
       const owner = parseOwner(held);
       if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
-      if ((await this.redis.exists(keys.user(owner.pool, owner.id))) === 1) return false;
-      if ((await this.scripts.run<number>('claim_email', [key], [held, value])) === 1) return true;
+      if (await this.exists(owner.pool, owner.id)) return false;
+      if ((await this.claimEmail(email, held, value)) === 1) return true;
     }
     return false;
   }
 
+  /**
+   * Turns the reservation of an account now written into its lasting entry, "<pool>:<id>" (shorter; best
+   * effort: a reservation whose account exists names it just as well).
+   */
+  private async settleEmail(email: string, reservation: string, owner: { pool: Pool; id: number }): Promise<void> {
+    await this.claimEmail(email, reservation, `${owner.pool}:${owner.id}`).catch(() => {});
+  }
+
   /** Gives back a reservation whose account could not be written (best effort: a stale one is taken over anyway). */
   private async releaseEmail(email: string, value: string): Promise<void> {
-    await this.scripts.run('claim_email', [keys.email(email)], [value, '']).catch(() => {});
+    await this.claimEmail(email, value, '').catch(() => {});
+  }
+
+  /** lua/claim_email.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
+  private claimEmail(email: string, expected: string, next: string): Promise<number> {
+    return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
   }
 }
 
@@ -191,29 +175,15 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function toFields(record: UserRecord, only?: Array<keyof UserRecord>): string[] {
-  const out: string[] = [];
-  for (const key of only ?? (Object.keys(FIELD) as Array<keyof UserRecord>)) {
-    const value = record[key];
-    out.push(FIELD[key], key === 'interests' ? JSON.stringify(value) : String(value));
-  }
-  return out;
+function fromStored(pool: Pool, id: number, stored: string): UserRecord {
+  return { ...decodeAccount(id, stored), pool };
 }
 
-function fromHash(h: Record<string, string>): UserRecord {
-  return {
-    id: Number(h.id),
-    pool: h.pool as Pool,
-    email: h.email ?? '',
-    passwordHash: h.password_hash ?? '',
-    displayName: h.display_name ?? '',
-    birthdate: h.birthdate ?? '',
-    gender: h.gender as Gender,
-    bio: h.bio ?? '',
-    interests: h.interests ? (JSON.parse(h.interests) as string[]) : [],
-    city: h.city ?? '',
-    state: h.state ?? '',
-    themeId: Number(h.theme_id ?? 1),
-    createdAt: h.created_at ?? '',
-  };
+/**
+ * The interests of account `id` of `pool` as stored (a JSON array), or null when there is no such
+ * account: what a swipe needs of both users, read without decoding the rest.
+ */
+export async function storedInterestsOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
+  const stored = await scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
+  return stored === null ? null : storedInterests(stored);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, registerAgent, registerMember, registrationBody } from '../support/accounts.js';
 import { keys } from '../../src/store/keys.js';
+import { emailBucket } from '../../src/store/key-space.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 
@@ -82,7 +83,7 @@ describe('login and logout', () => {
   it('treats an e-mail reserved by a registration that crashed before writing its account as no account', async () => {
     const email = 'crashed-registration@example.com';
     // the reservation a registration leaves when it dies between reserving the e-mail and writing the account
-    await stack.app.redis.set(keys.email(email), `agent:987654:${Date.now() - 60_000}`);
+    await stack.app.redis.hset(keys.emails(emailBucket(email)), email, `agent:987654:${Date.now() - 60_000}`);
     const login = await stack.api.post('/api/v1/auth/login', { body: { email, password: PASSWORD } });
     expect(login.status).toBe(401);
     expect(login.body.error.code).toBe('invalid_credentials');

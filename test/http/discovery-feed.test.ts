@@ -93,7 +93,7 @@ describe('GET /discovery/feed ranking', () => {
     const app = stack.app;
     const index = new DiscoveryIndex(app.redis, app.scripts);
     const feeds = new FeedStore(app.redis, app.scripts);
-    const tiny = new DiscoveryService(index, feeds, new FeedRanker(index, feeds, app.users), app.rankingJobs!.queue, {
+    const tiny = new DiscoveryService(index, feeds, new FeedRanker(index, feeds), app.rankingJobs!.queue, {
       scanLimit: 1,
       browseDriverLimit: 0,
     });

@@ -1,6 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import { KEY_LAYOUT } from '../../src/store/key-layout-check.js';
+import { keys } from '../../src/store/keys.js';
 import { startApp, startRedis, startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -60,6 +62,24 @@ describe('public ids', () => {
       const check = new Redis(redis.url);
       expect(await check.get('seq:agent:user')).toBe('1000');
       check.disconnect();
+    } finally {
+      await redis.cleanup();
+    }
+  });
+
+  it('refuses a Redis holding accounts with no layout mark (each account kept in a hash of its own), and one marked by another layout', async () => {
+    const redis = await startRedis();
+    try {
+      const seed = new Redis(redis.url);
+      await seed.set(keys.userSeq('agent'), 12);
+      await expect(startApp(redis.url)).rejects.toThrow(/key layout of an earlier version \(layout 1\)/);
+      await seed.set(keys.keyLayout(), KEY_LAYOUT + 1);
+      await expect(startApp(redis.url)).rejects.toThrow(/key layout of a later version/);
+      await seed.del(keys.keyLayout(), keys.userSeq('agent'));
+      const app = await startApp(redis.url);
+      await app.stop();
+      expect(await seed.get(keys.keyLayout())).toBe(String(KEY_LAYOUT));
+      seed.disconnect();
     } finally {
       await redis.cleanup();
     }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birthdateNumber, normalizePlace } from '../../src/domain/browse-filters.js';
 import { normalizeInterests } from '../../src/domain/interests.js';
 import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
+import { indexPartition, rosterBucket } from '../../src/store/key-space.js';
+import { rosterCode } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
@@ -32,7 +33,7 @@ async function setsHolding(id: number): Promise<string[]> {
   const redis = stack.app.redis;
   const out: string[] = [];
   const part = indexPartition(id);
-  for (const pattern of [keys.interestIndex('agent', part, '*'), keys.genderIndex('agent', part, '*'), keys.cityIndex('agent', part, '*'), keys.stateIndex('agent', part, '*')]) {
+  for (const pattern of [keys.interestIndex('agent', part, '*'), keys.cityIndex('agent', part, '*'), keys.stateIndex('agent', part, '*')]) {
     for (const key of await scanKeys(redis, pattern)) if (await redis.sismember(key, String(id))) out.push(key);
   }
   return out.sort();
@@ -46,7 +47,7 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
     if (field === 'interests') expect(me.interests).toEqual(normalizeInterests(value as string | string[]));
     else expect(me[field], field).toBe(value);
   }
-  const card = decodeCard(id, (await redis.hget(keys.profileCards('agent', indexPartition(id)), String(id)))!);
+  const card = decodeCard(id, (await redis.hget(keys.accounts('agent', indexPartition(id)), String(id)))!);
   expect({ ...card, id }).toMatchObject({
     id,
     displayName: me.display_name,
@@ -60,12 +61,11 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
   const part = indexPartition(id);
   const expected = [
     ...me.interests.map((interest: string) => keys.interestIndex('agent', part, interest)),
-    keys.genderIndex('agent', part, me.gender),
     ...(me.city ? [keys.cityIndex('agent', part, normalizePlace(me.city))] : []),
     ...(me.state ? [keys.stateIndex('agent', part, normalizePlace(me.state))] : []),
   ].sort();
   expect(await setsHolding(id)).toEqual(expected);
-  expect(Number(await redis.zscore(keys.birthIndex('agent', part), String(id)))).toBe(birthdateNumber(me.birthdate));
+  expect(Number(await redis.hget(keys.roster('agent', part, rosterBucket(id)), String(id)))).toBe(rosterCode(birthdateNumber(me.birthdate), me.gender));
 }
 
 describe('concurrent PATCH /me on one account', () => {

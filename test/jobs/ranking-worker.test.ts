@@ -92,7 +92,7 @@ describe('ranking jobs', () => {
 
     const second = await RankingJobs.start({
       connections: queueConnections(redis.topology),
-      ranker: new FeedRanker(index, feeds, app.users),
+      ranker: new FeedRanker(index, feeds),
       logger: createLogger('silent'),
       worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },
     });

@@ -8,7 +8,8 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { browseShare, DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/store/key-space.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, rosterBucket } from '../../src/store/key-space.js';
+import { rosterCode } from '../../src/store/roster.js';
 import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { prng } from '../../bench/lib/profiles.js';
@@ -33,7 +34,7 @@ beforeAll(async () => {
   feeds = new FeedStore(redis, scripts);
   const random = prng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
-  // Runs of four accounts share a creation ms (ids like 99 and 100 among them: ties order by id as text).
+  // Runs of four accounts share a creation ms: the order is by id whatever the creation times.
   const base = Date.UTC(2026, 0, 1);
   for (let n = 1; n <= POOL_SIZE; n++) {
     const interests = [...new Set([pick(INTERESTS.slice(0, 3)), pick(INTERESTS), pick(INTERESTS)])];
@@ -50,10 +51,12 @@ beforeAll(async () => {
 });
 afterAll(() => store?.cleanup());
 
-const service = (budget: number, driverLimit = 5_000) =>
-  new DiscoveryService(index, feeds, new FeedRanker(index, feeds, users), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
-/** What browse must list, worked out here from the seeded profiles: newest first, ties by id as text. */
+const service = (budget: number, driverLimit = 5_000) =>
+  new DiscoveryService(index, feeds, new FeedRanker(index, feeds), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+
+/** What browse must list, worked out here from the seeded profiles: newest first, highest id first. */
 function expected(viewer: number, filters: BrowseFilters): number[] {
   const birth = birthRange(filters);
   return seeded
@@ -63,7 +66,7 @@ function expected(viewer: number, filters: BrowseFilters): number[] {
     .filter((u) => !filters.city || normalizePlace(u.city) === filters.city)
     .filter((u) => !filters.state || normalizePlace(u.state) === filters.state)
     .filter((u) => !birth || (birthdateNumber(u.birthdate) >= birth.min && birthdateNumber(u.birthdate) <= birth.max))
-    .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (String(b.id) < String(a.id) ? -1 : 1))
+    .sort((a, b) => b.id - a.id)
     .map((u) => u.id);
 }
 
@@ -103,12 +106,14 @@ describe('browse within a budget of entries examined', () => {
       expect((await walk(service(1_000_000_000), viewer, filters, 100)).ids, JSON.stringify(filters)).toEqual(want);
       // Page budgets split over the partitions: below the per-call floor (browseShare), and shares of 20 and 100.
       for (const [budget, driverLimit] of [[1, 5_000], [120, 5_000], [120, 0], [480, 5_000], [2_400, 5_000]] as const) {
-        const { ids, short } = await walk(service(budget, driverLimit), viewer, filters, 7);
+        const { ids, short } = await walk(service(budget, driverLimit), viewer, filters, 20);
         expect(ids, `${JSON.stringify(filters)} within ${budget}`).toEqual(want);
         shortPages += short;
       }
     }
-    expect(shortPages).toBeGreaterThan(100);
+    // (a walk reads each account's age and gender with the probe that finds it, so only the set filters
+    // cost look-ups: budgets end fewer pages than when every filter was a look-up of its own)
+    expect(shortPages).toBeGreaterThan(15);
   });
 
   it('never examines more than its budget, even for the broadest query on every page', async () => {
@@ -117,7 +122,6 @@ describe('browse within a budget of entries examined', () => {
     // query's sets and examining a few accounts costs (browseShare): the page keeps to that per call.
     const budget = 60 * INDEX_PARTITIONS;
     const groups = (part: number): FilterGroup[] => [
-      GENDERS.map((g) => keys.genderIndex('agent', part, g)),
       ...INTERESTS.map((i) => [keys.interestIndex('agent', part, i)]),
       [keys.cityIndex('agent', part, 'lisbon')],
       [keys.stateIndex('agent', part, 'north')],
@@ -126,10 +130,10 @@ describe('browse within a budget of entries examined', () => {
     const perCall = browseShare(budget, sets, true);
     expect(perCall).toBeGreaterThan(budget / INDEX_PARTITIONS); // 12 sets: the floor applies
     const birth = birthRange({ min_age: 18, max_age: 150 });
-    let after: { ms: number; id: number } | undefined;
+    let after: { id: number } | undefined;
     let calls = 0;
     for (;;) {
-      const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth, want: 101, after, driverLimit: 5_000, budget });
+      const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth, genders: GENDERS, want: 101, after, driverLimit: 5_000, budget });
       calls++;
       expect(page.rows).toEqual([]); // no account is both in Lisbon and in the North
       expect(page.examined).toBeLessThanOrEqual(perCall * INDEX_PARTITIONS);
@@ -141,15 +145,45 @@ describe('browse within a budget of entries examined', () => {
 
   it('keeps to the budget when one filter drives (read whole, then checked a batch at a time)', async () => {
     const viewer = seeded[5]!.id;
-    const filters: BrowseFilters = { interests_mode: 'all', interests: ['zines', 'chess'], gender: ['woman', 'man', 'other'], min_age: 20 };
-    const holders = await Promise.all(ALL_PARTITIONS.map((part) => redis.scard(keys.interestIndex('agent', part, 'zines'))));
-    // in every partition the driver fits in its share (the sets counted: 5 SCARDs and the birthdate's
-    // ZCOUNT, then the driver read and its creation times looked up), its checks do not all fit at once
-    const budget = (Math.max(...holders) * 4 + 6) * INDEX_PARTITIONS;
-    const groups = (part: number): FilterGroup[] => [[keys.interestIndex('agent', part, 'zines')], [keys.interestIndex('agent', part, 'chess')], (filters.gender ?? []).map((g) => keys.genderIndex('agent', part, g))];
-    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), want: 101, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
+    const filters: BrowseFilters = { interests_mode: 'all', interests: ['chess', 'jazz', 'hiking'], gender: ['woman', 'man', 'other'], min_age: 20 };
+    const holders = await Promise.all(ALL_PARTITIONS.map(async (part) => Math.min(...(await Promise.all(filters.interests!.map((i) => redis.scard(keys.interestIndex('agent', part, i))))))));
+    // in every partition the driver fits in its share (at most a quarter of it); its members are checked
+    // (ages and genders in the roster, then the other sets) a batch at a time, each batch started only
+    // when what is left of the share covers its worst case
+    const budget = Math.max(...holders) * 4 * INDEX_PARTITIONS;
+    const groups = (part: number): FilterGroup[] => (filters.interests ?? []).map((i) => [keys.interestIndex('agent', part, i)]);
+    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), genders: filters.gender, want: 101, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
     expect(page.examined).toBeLessThanOrEqual(budget);
-    expect(page.stop).toBeDefined();
     expect((await walk(service(budget), viewer, filters, 3)).ids).toEqual(expected(viewer, filters));
+  });
+
+  it('stops a driving filter\'s checks where the budget ends, and resumes there', async () => {
+    // In the member pool's first partition: a driving set of ten accounts, each also in three larger
+    // sets and of an age and gender that pass, so every check of every member costs its worst case.
+    const ids = range(1, 10).map((k) => k * INDEX_PARTITIONS);
+    await redis.set(keys.userSeq('member'), ids[ids.length - 1]!);
+    await redis.sadd(keys.interestIndex('member', 0, 'driver'), ...ids);
+    for (const other of ['one', 'two', 'three']) await redis.sadd(keys.interestIndex('member', 0, other), ...ids, 1_000_000, 2_000_000);
+    for (const id of ids) {
+      await redis.hset(keys.roster('member', 0, rosterBucket(id)), String(id), rosterCode(19900101, 'woman'));
+      await redis.zadd(keys.rosterBuckets('member', 0), rosterBucket(id), rosterBucket(id));
+    }
+    const groups = (part: number): FilterGroup[] => ['driver', 'one', 'two', 'three'].map((i) => [keys.interestIndex('member', part, i)]);
+    // the driver is a quarter of the first partition's share: reading it and checking its members
+    // (one roster look-up and three set look-ups each) cost more than the share
+    const budget = ids.length * 4 * INDEX_PARTITIONS;
+    expect(browseShare(budget, 4, true)).toBe(ids.length * 4);
+    const seen: number[] = [];
+    let after: { id: number } | undefined;
+    let pages = 0;
+    for (; pages < 20; pages++) {
+      const page = await index.browse({ pool: 'member', viewerId: 0, groups, birth: { min: 19000101, max: 20000101 }, genders: ['woman'], want: 101, after, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
+      expect(page.examined).toBeLessThanOrEqual(budget);
+      seen.push(...page.rows.map((row) => row.id));
+      if (!page.stop) break;
+      after = page.stop;
+    }
+    expect(pages).toBeGreaterThan(0);
+    expect(seen).toEqual([...ids].reverse());
   });
 });

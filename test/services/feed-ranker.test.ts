@@ -32,13 +32,13 @@ describe('a ranking job with a capped candidate set', () => {
     const hobbyOnly: number[] = [];
     for (let i = 0; i < 20; i++) hobbyOnly.push(await seed(['hobby']));
     const account = await seed(['common', 'hobby']);
-    const uncapped = new FeedRanker(index, feeds, users);
+    const uncapped = new FeedRanker(index, feeds);
     for (const id of [...both, ...hobbyOnly, account]) await uncapped.refresh('agent', id);
     const scoreIn = (owner: number) => redis.zscore(keys.feed('agent', owner), String(account));
     expect(await Promise.all([...both, ...hobbyOnly].map(scoreIn))).not.toContain(null);
 
     await users.update('agent', account, { interests: ['common'] });
-    const capped = new FeedRanker(index, feeds, users, { candidates: 5, minSample: 2 });
+    const capped = new FeedRanker(index, feeds, { candidates: 5, minSample: 2 });
     const outcome = await capped.refresh('agent', account);
     expect(outcome!.candidates).toBeLessThanOrEqual(5); // 'common' (21 holders) is only sampled
     expect(await redis.zcard(keys.feed('agent', account))).toBeLessThanOrEqual(5);

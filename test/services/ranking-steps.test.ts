@@ -77,13 +77,13 @@ describe('a ranking job split into bounded Redis calls', () => {
 
   it('does the same work as in large calls, no call examining more than its step', async () => {
     await reset();
-    const whole = await new FeedRanker(index, feeds, users, { candidates: 1_000, minSample: 100, step: 1_000_000 }).refresh('agent', ACCOUNT);
+    const whole = await new FeedRanker(index, feeds, { candidates: 1_000, minSample: 100, step: 1_000_000 }).refresh('agent', ACCOUNT);
     const expected = await state();
     expect(whole!.feedsChanged).toBeGreaterThan(100);
 
     await reset();
     const step = 40;
-    const stepped = new FeedRanker(index, feeds, users, { candidates: 1_000, minSample: 100, step });
+    const stepped = new FeedRanker(index, feeds, { candidates: 1_000, minSample: 100, step });
     let outcome: Awaited<ReturnType<FeedRanker['refresh']>>;
     const commands = await watch(async () => (outcome = await stepped.refresh('agent', ACCOUNT)));
     expect(outcome!.feedsChanged).toBe(whole!.feedsChanged);

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
+import { emailBucket, indexPartition } from '../../src/store/key-space.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -32,7 +32,6 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   dropped_targets: { slots: 'one-slot' },
   end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
-  index_account: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
@@ -168,7 +167,7 @@ async function driveRepresentativeFlow() {
   const ok = (status: number, res: { status: number; text: string }) => expect(res.status, res.text).toBe(status);
 
   // A registration that crashed between reserving its e-mail and writing its account: the next one takes the e-mail over.
-  await stack.app.redis.set(keys.email('stale@example.com'), 'agent:999999:0');
+  await stack.app.redis.hset(keys.emails(emailBucket('stale@example.com')), 'stale@example.com', 'agent:999999:0');
   const ada = await registerAgent(api, { interests: 'chess, jazz, hiking', email: 'stale@example.com' });
   await eventually('the first feed ranked by the embedded worker', () => ranked(ada));
   const bo = await registerAgent(api, { interests: 'chess, jazz' });

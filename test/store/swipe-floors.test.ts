@@ -11,6 +11,7 @@ import { OutboxRecords } from '../../src/store/outbox-records.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/store/swipe-repository.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { indexPartition } from '../../src/store/key-space.js';
+import { encodeAccount } from '../../src/store/profile-cards.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
@@ -26,7 +27,10 @@ beforeAll(async () => {
   followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), createLogger('silent'));
   followUps.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
   feeds = new FeedStore(redis, scripts);
-  for (const id of [1, 2, 3, 4, 5, 6]) await redis.hset(keys.user('agent', id), 'interests', '[]');
+  const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
+  for (const id of [1, 2, 3, 4, 5, 6]) {
+    await redis.hset(keys.accounts('agent', indexPartition(id)), String(id), encodeAccount({ ...profile, interests: [] }, { email: `floor-${id}@test.example`, passwordHash: 'x' }));
+  }
 });
 afterAll(() => store?.cleanup());
 

@@ -10,14 +10,13 @@ import { FeedStore } from '../../src/store/feed-store.js';
 import type { RedisTopology } from '../../src/domain/redis-topology.js';
 import { createRedis, queueConnections } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
-import { UserRepository } from '../../src/store/user-repository.js';
 
 const nodes = process.env.REDIS_CLUSTER_NODES;
 const topology: RedisTopology = nodes ? { kind: 'cluster', nodes: nodes.split(',') } : { kind: 'single', url: process.env.REDIS_URL! };
 const redis = createRedis(topology);
 await redis.connect();
 const scripts = new Scripts(redis);
-const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts), new UserRepository(redis, scripts));
+const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
 await RankingJobs.start({
   connections: queueConnections(topology),
   ranker,
