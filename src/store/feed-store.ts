@@ -267,7 +267,7 @@ export class FeedStore {
   /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
   private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
     const groups = byPartition(ids.map(String));
-    const replies = await Promise.all([...groups].map(([part, members]) => this.redis.hmget(keys.accounts(pool, part), ...members)));
+    const replies = await Promise.all([...groups].map(([part, members]) => this.scripts.hmgetHot(keys.accounts(pool, part), members)));
     const out = new Map<number, ProfileSource>();
     [...groups.values()].forEach((members, g) => {
       members.forEach((member, i) => {

@@ -55,9 +55,13 @@ export class Scripts {
     return this.lean.evalsha(this.source(name), keyList, args) as Promise<T>;
   }
 
-  /** HGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  /** HGET and HMGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */
   hgetHot(key: string, field: string): Promise<string | null> {
     return this.lean ? this.lean.hget(key, field) : this.redis.hget(key, field);
+  }
+
+  hmgetHot(key: string, fields: readonly string[]): Promise<Array<string | null>> {
+    return this.lean ? this.lean.hmget(key, fields) : this.redis.hmget(key, ...fields);
   }
 
   private source(name: ScriptName): Source {

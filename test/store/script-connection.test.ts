@@ -42,6 +42,14 @@ describe('ScriptConnection', () => {
     expect(direct.map((r) => r[1])).toEqual(Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + 1));
   });
 
+  it('reads hash fields like the main client, a missing field or hash as null', async () => {
+    await client.hset('h:lean', 'a', 'é1', 'b', '');
+    expect(await scripts.hgetHot('h:lean', 'a')).toBe('é1');
+    expect(await scripts.hgetHot('h:lean', 'missing')).toBeNull();
+    expect(await scripts.hmgetHot('h:lean', ['b', 'missing', 'a'])).toEqual(await client.hmget('h:lean', 'b', 'missing', 'a'));
+    expect(await scripts.hmgetHot('h:none', ['a'])).toEqual([null]);
+  });
+
   it('sends the source when Redis does not know the script, which then knows it', async () => {
     await client.script('FLUSH');
     expect(await rateLimit('rl:flushed')).toEqual([1, 1, expect.any(Number)]);
