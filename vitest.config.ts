@@ -20,12 +20,13 @@ const SINGLE_ONLY = [
   'test/realtime/relay-recovery.test.ts',
   'test/services/ranking-steps.test.ts',
   'test/store/feed-store.test.ts',
+  'test/store/script-connection.test.ts',
   'test/store/script-flags.test.ts',
   'test/store/script-slots.test.ts',
 ];
 
 /** Tests that use no Redis: the cluster run has nothing to add to them. */
-const NO_REDIS = ['test/domain/**', 'test/bench/**', 'test/layers/**', 'test/http/body-reader.test.ts', 'test/http/bearer.test.ts'];
+const NO_REDIS = ['test/domain/**', 'test/bench/**', 'test/layers/**', 'test/http/body-reader.test.ts', 'test/http/bearer.test.ts', 'test/store/resp.test.ts'];
 
 /** What only a cluster can show (a master restarted under writes). */
 const CLUSTER_ONLY = ['test/cluster/**'];

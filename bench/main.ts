@@ -22,6 +22,8 @@ import { redisInfo } from './lib/monitor.js';
 import { isLoopback, startClusterService, startEmbeddedService, targetTopology, urlTarget, type Target } from './lib/target.js';
 import { emptyResult, type BenchContext, type BenchOptions, type ScenarioResult } from './lib/types.js';
 import { DEFAULT_SCENARIOS, SCENARIOS } from './scenarios/index.js';
+import { findWrk } from './lib/wrk.js';
+import { WrkScript } from './lib/wrk-script.js';
 
 async function main(): Promise<number> {
   let options: BenchOptions | undefined;
@@ -89,6 +91,7 @@ async function main(): Promise<number> {
   const stopTarget = () => (stopped ??= target.stop());
   let report: BenchReport | undefined;
   let hello: HelloCeiling | undefined;
+  const wrk = wrkSetup(options);
   try {
     await redis?.connect();
     await waitReady(api);
@@ -100,7 +103,7 @@ async function main(): Promise<number> {
     progress.section('ceilings');
     hello = await HelloCeiling.start(addresses);
     const ceiling = hello;
-    const ceilings = await measureCeilings(options, target, ceiling, addresses, progress);
+    const ceilings = await measureCeilings(options, target, ceiling, addresses, progress, wrk);
 
     const runId = `${startedAt.getTime().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
     const ctx: BenchContext = {
@@ -115,6 +118,12 @@ async function main(): Promise<number> {
       ceilings,
       helloNow: async (durationMs) =>
         (await ceiling.measure({ connections: options.connections, durationMs, warmupMs: options.warmup * 1000, maxRequests: options.maxRequests })).throughput,
+      helloWrkNow: async (durationMs, agentsFile) =>
+        'path' in wrk
+          ? ceiling.measureWrk({ wrk: wrk.path, script: wrk.script, agentsFile, threads: options.wrkThreads, connections: options.wrkConnections, durationMs })
+          : undefined,
+      wrk,
+      facts: {},
       runId,
       hasRoute: (method, path) => routes.has(`${method.toUpperCase()} ${path}`),
       aborted: () => aborted,
@@ -156,6 +165,7 @@ async function main(): Promise<number> {
     progress.section('stopping');
     await hello?.stop();
     await stopTarget();
+    if ('script' in wrk) wrk.script.remove();
     clearTimeout(overall);
     clearTimeout(hardStop);
   }
@@ -235,6 +245,7 @@ async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[
       api,
       monitor,
       population: new Population(target, single.addresses, single.runId, progress),
+      facts: {},
     };
     const scenarios = await runScenarios(ctx);
     const masters = await readMasters(target.clusterNodes!);
@@ -251,6 +262,14 @@ async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[
     api.close();
     await target.stop();
   }
+}
+
+/** wrk and its Lua script in a temporary directory when wrk is on PATH and not turned off, else why not. */
+function wrkSetup(options: BenchOptions): BenchContext['wrk'] {
+  if (!options.wrk) return { missing: 'turned off (--no-wrk)' };
+  const path = findWrk();
+  if (!path) return { missing: 'wrk is not on PATH (Debian package wrk)' };
+  return { path, script: WrkScript.create() };
 }
 
 async function waitReady(api: JsonClient) {

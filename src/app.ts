@@ -45,6 +45,7 @@ import { createRedis, createSubscriberRedis, queueConnections, type RedisClient 
 import { assertSupportedRedis } from './store/redis-requirements-check.js';
 import { memorySettingsAdvice } from './store/redis-settings.js';
 import { Scripts } from './store/scripts.js';
+import { ScriptConnection } from './store/script-connection.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
 import { UserRepository } from './store/user-repository.js';
@@ -70,6 +71,8 @@ export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger 
 export class Application {
   readonly redis: RedisClient;
   private readonly subscriber: RedisClient;
+  /** The lean connection of the request path's busiest scripts, on a single Redis; see ScriptConnection. */
+  private readonly scriptConnection?: ScriptConnection;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
@@ -113,7 +116,8 @@ export class Application {
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    this.scripts = new Scripts(this.redis);
+    if (options.redis.kind === 'single') this.scriptConnection = new ScriptConnection(options.redis.url, options.config.REDIS_TIMEOUT_MS);
+    this.scripts = new Scripts(this.redis, this.scriptConnection);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
 
@@ -128,7 +132,7 @@ export class Application {
   async start(): Promise<this> {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
-    await Promise.all([this.redis.connect(), this.subscriber.connect()]);
+    await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection?.connect()]);
     await assertSupportedRedis(this.redis, this.options.redis);
     await assertCurrentKeyLayout(this.redis, this.options.redis);
     const advice = await memorySettingsAdvice(this.redis);
@@ -259,11 +263,12 @@ export class Application {
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit()]));
+      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection?.quit()]));
       this.rankingJobs?.disconnect();
       this.webhookJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
+      this.scriptConnection?.disconnect();
     })();
     return this.stopping;
   }

@@ -1,14 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { RedisProcess } from '../../src/store/redis-process.js';
-import { processCpuSeconds } from './children.js';
+import { machineBusyCpuSeconds, processCpuSeconds } from './children.js';
 import { Histogram, summarize } from './histogram.js';
 import { runLoad, type LoadRequest } from './http-load.js';
 import type { LoopbackAddresses } from './loopback.js';
 import type { Progress } from './progress.js';
-import type { BenchOptions, Ceilings } from './types.js';
+import type { BenchContext, BenchOptions, Ceilings, WrkCeiling } from './types.js';
+import { runWrk, wrkFailures, type WrkLoad } from './wrk.js';
+import type { WrkAgent } from './wrk-script.js';
 import { startHelloServer, type Target } from './target.js';
 
 /** The trivial uWS route, kept running for the whole run so that a scenario can measure it again next to its own load. */
@@ -22,7 +25,7 @@ export class HelloCeiling {
   /** Loads the route with `connections` keep-alive connections; CPU in percent of one core. */
   async measure(options: { connections: number; durationMs: number; warmupMs: number; maxRequests: number; progress?: Progress }): Promise<NonNullable<Ceilings['hello']>> {
     const request: LoadRequest = { method: 'GET', path: '/', tag: 'GET / (hello)' };
-    const startCpu = { server: 0, generator: 0 };
+    const startCpu = { server: 0, generator: 0, machine: 0 };
     const recorder = await runLoad({
       host: '127.0.0.1',
       port: this.server.port,
@@ -34,6 +37,7 @@ export class HelloCeiling {
       onMeasure: () => {
         startCpu.server = processCpuSeconds(this.server.pid) ?? 0;
         startCpu.generator = cpuSeconds();
+        startCpu.machine = machineBusyCpuSeconds() ?? NaN;
       },
       onTick: (r, elapsed) => options.progress?.tick('ceiling: uWS hello', r, elapsed, options.durationMs),
     });
@@ -48,6 +52,34 @@ export class HelloCeiling {
       cpu: {
         server: serverCpu === undefined ? undefined : (100 * (serverCpu - startCpu.server)) / seconds,
         generator: (100 * (cpuSeconds() - startCpu.generator)) / seconds,
+        machine: (100 * ((machineBusyCpuSeconds() ?? NaN) - startCpu.machine)) / seconds,
+      },
+    };
+  }
+
+  /** Loads the route with wrk and the swipes' Lua script (the route answers any method and path). */
+  async measureWrk(load: Omit<WrkLoad, 'host' | 'ports' | 'kind'>): Promise<WrkCeiling> {
+    const startCpu = processCpuSeconds(this.server.pid);
+    const startMachine = machineBusyCpuSeconds();
+    const started = performance.now();
+    const run = await runWrk({ ...load, host: '127.0.0.1', ports: [this.server.port], kind: 'pass' });
+    const seconds = (performance.now() - started) / 1000;
+    const endCpu = processCpuSeconds(this.server.pid);
+    const endMachine = machineBusyCpuSeconds();
+    const serverSeconds = startCpu === undefined || endCpu === undefined ? undefined : endCpu - startCpu;
+    const machineSeconds = startMachine === undefined || endMachine === undefined ? undefined : endMachine - startMachine;
+    return {
+      throughput: run.throughput,
+      latency: run.latency,
+      connections: run.connections,
+      threads: run.threads,
+      failures: wrkFailures(run),
+      seconds,
+      cpuSeconds: { server: serverSeconds, wrk: run.cpuSeconds, machine: machineSeconds },
+      cpu: {
+        server: serverSeconds === undefined ? undefined : (100 * serverSeconds) / seconds,
+        wrk: run.cpuSeconds === undefined ? undefined : (100 * run.cpuSeconds) / seconds,
+        machine: machineSeconds === undefined ? undefined : (100 * machineSeconds) / seconds,
       },
     };
   }
@@ -59,8 +91,8 @@ export class HelloCeiling {
 
 /**
  * The figures that give the scenarios' numbers a meaning, measured in the same run on the same machine:
- * a trivial uWS route (the most any HTTP route here could do with this generator), the service's own
- * /healthz, and a Redis PING.
+ * a trivial uWS route (the most any HTTP route here could do with this generator; with wrk too when it is
+ * on PATH), the service's own /healthz, and a Redis PING.
  */
 export async function measureCeilings(
   options: BenchOptions,
@@ -68,6 +100,7 @@ export async function measureCeilings(
   hello: HelloCeiling,
   addresses: LoopbackAddresses,
   progress: Progress,
+  wrk: BenchContext['wrk'],
 ): Promise<Ceilings> {
   const ceilings: Ceilings = {};
   const durationMs = Math.min(options.duration, 10) * 1000;
@@ -75,6 +108,15 @@ export async function measureCeilings(
 
   progress.info(`trivial uWS route (own process), ${options.connections} keep-alive connections, ${durationMs / 1000}s…`);
   ceilings.hello = await hello.measure({ connections: options.connections, durationMs, warmupMs, maxRequests: options.maxRequests, progress });
+  if ('path' in wrk) {
+    progress.info(`the same route with wrk (${options.wrkThreads} thread(s), ${options.wrkConnections} connections, the swipes' Lua script), ${durationMs / 1000}s…`);
+    const agentsFile = wrk.script.writeAgents(syntheticAgents(options.agents));
+    ceilings.helloWrk = await hello
+      .measureWrk({ wrk: wrk.path, script: wrk.script, agentsFile, threads: options.wrkThreads, connections: options.wrkConnections, durationMs })
+      .catch((error: Error) => ({ missing: `wrk failed: ${error.message}` }));
+  } else {
+    ceilings.helloWrk = { missing: wrk.missing };
+  }
 
   progress.info(`the service's GET /healthz, same load…`);
   const healthz: LoadRequest = { method: 'GET', path: '/healthz' };
@@ -95,6 +137,12 @@ export async function measureCeilings(
 
   ceilings.redis = await measureRedis(target.redisUrl, Math.min(durationMs, 3_000), progress);
   return ceilings;
+}
+
+/** Agents of the shape the swipes give wrk (a JWT-sized token, every other agent's id), for the opening ceiling. */
+function syntheticAgents(count: number): WrkAgent[] {
+  const ids = Array.from({ length: count }, (_, i) => 100_000 + i);
+  return ids.map((id) => ({ token: `eyJ${randomBytes(150).toString('base64url')}`, targets: ids.filter((other) => other !== id) }));
 }
 
 const cpuSeconds = () => {

@@ -26,6 +26,17 @@ export function spawnTs(file: string, args: string[] = [], env: NodeJS.ProcessEn
   return child;
 }
 
+/**
+ * Starts a program (not a TypeScript entry point: e.g. wrk) tracked for cleanup like spawnTs's children, in a
+ * process group of its own so that a Ctrl-C at the terminal reaches only the bench.
+ */
+export function spawnTracked(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): ChildProcess {
+  const child = spawn(command, args, { cwd: REPO_ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+}
+
 /** Resolves with the first stdout line `accept` returns a value for; rejects on exit or timeout. */
 export function waitForLine<T>(child: ChildProcess, accept: (line: string) => T | undefined, timeoutMs: number, what: string): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -48,6 +59,32 @@ export function waitForLine<T>(child: ChildProcess, accept: (line: string) => T 
     const onExit = (code: number | null) => finish(new Error(`${what} exited (${code}) before it was ready:\n${tail.join('\n')}`));
     const timer = setTimeout(() => finish(new Error(`${what} was not ready within ${timeoutMs / 1000}s:\n${tail.join('\n')}`)), timeoutMs);
     lines.on('line', onLine);
+    child.once('exit', onExit);
+  });
+}
+
+/** The next IPC message of `type` from `child`; rejects if it exits first or after `timeoutMs`. */
+export function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: { type?: string }) => {
+      if (message?.type !== type) return;
+      cleanup();
+      resolve(message as T);
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`${what} exited (${code}) while waiting for "${type}"`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`${what} did not answer "${type}" within ${timeoutMs / 1000}s`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    child.on('message', onMessage);
     child.once('exit', onExit);
   });
 }
@@ -95,6 +132,20 @@ export function processCpuSeconds(pid: number | undefined): number | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds the whole machine has been busy so far, every core together (/proc/stat: all but idle and
+ * iowait), so that a window can tell what other processes took beside the ones measured; undefined elsewhere.
+ */
+export function machineBusyCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = fields;
+    return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS_PER_SECOND;
   } catch {
     return undefined;
   }

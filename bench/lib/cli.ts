@@ -12,7 +12,9 @@ const DEFAULTS = {
   registrations: 300,
   pairs: 100,
   spectators: 10_000,
-  backgroundRate: 1_000,
+  backgroundFraction: 0.5,
+  wrkThreads: 1,
+  wrkConnections: 50,
   scaleAgents: 100_000,
   maxRequests: 5_000_000,
   maxMinutes: 30,
@@ -34,8 +36,10 @@ the end. With --url it loads a running service instead. Clients are spread over 
 addresses (127.x.y.z) so the real per-address limits (5 registrations a minute) stay on.
 
 Every run also measures the ceilings that give the figures meaning: a trivial uWS route in its own
-process loaded by the same generator, the service's GET /healthz, and a Redis PING. Results: a table on
-stdout, plus bench/results/<timestamp>.json and .html (self-contained charts).
+process loaded by the same generator, the service's GET /healthz, and a Redis PING. When wrk is on PATH
+(Debian package wrk), the uWS route and the swipes are also loaded by wrk with one Lua request script, so
+that the swipe / uWS ratios of both generators can be compared. Results: a table on stdout, plus
+bench/results/<timestamp>.json and .html (self-contained charts).
 
 Scenarios (default: ${defaultScenarios.join(' ')}):
 ${scenarios.map((s) => `  ${s.name.padEnd(width)}  ${s.summary}`).join('\n')}
@@ -55,8 +59,18 @@ Options:
   --registrations N     registrations in the auth scenario, at most (default ${DEFAULTS.registrations})
   --pairs N             agent pairs living register → feed → swipe → match → chat (default ${DEFAULTS.pairs})
   --spectators N        spectator sockets opened at once (default ${DEFAULTS.spectators})
-  --ws-processes N      client processes holding the spectator sockets (default: one per 2,500 sockets)
-  --background-rate N   requests/s of steady background load during the push-latency measurement (default ${DEFAULTS.backgroundRate})
+  --ws-processes N      client processes holding the spectator sockets (default: one per 5,000 sockets)
+  --spectator-client C  what those processes speak WebSocket with: lean (raw TCP sockets, default) or ws (the
+                        ws library, heavier; the Socket.IO comparison then does not run)
+  --no-socketio         the spectator scenario skips its Socket.IO broadcast comparison
+  --background-fraction F
+                        push latency is measured idle, then under a steady background load of F × the pass-only
+                        swipe throughput measured by the swipes scenario in the same run (without it: a 3 s
+                        capacity probe); the background load is pass-only swipes (default ${DEFAULTS.backgroundFraction})
+  --background-rate N   the background load in requests/s instead (0: push latency idle only)
+  --wrk-threads N       wrk threads (default ${DEFAULTS.wrkThreads}; at least one per service process)
+  --wrk-connections N   wrk connections (default ${DEFAULTS.wrkConnections})
+  --no-wrk              do not use wrk even when it is on PATH (the Node generator's figures only)
   --seed N              first write N more agents straight into Redis through the project's store code;
                         results that include them are labelled "seeded" (default 0: none)
   --scale-agents N      seeded agents of the discovery-scale and adversarial-browse scenarios (default ${DEFAULTS.scaleAgents})
@@ -101,7 +115,13 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       pairs: { type: 'string' },
       spectators: { type: 'string' },
       'ws-processes': { type: 'string' },
+      'spectator-client': { type: 'string' },
+      'no-socketio': { type: 'boolean' },
       'background-rate': { type: 'string' },
+      'background-fraction': { type: 'string' },
+      'no-wrk': { type: 'boolean' },
+      'wrk-threads': { type: 'string' },
+      'wrk-connections': { type: 'string' },
       seed: { type: 'string' },
       'scale-agents': { type: 'string' },
       'max-requests': { type: 'string' },
@@ -132,6 +152,8 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
+  const spectatorClient = values['spectator-client'] ?? 'lean';
+  if (spectatorClient !== 'lean' && spectatorClient !== 'ws') throw new UsageError(`--spectator-client must be lean or ws (got ${spectatorClient})`);
   return {
     url: values.url,
     redisUrl: values['redis-url'],
@@ -144,8 +166,14 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     registrations: Math.round(number('registrations', base.registrations, 1, 100_000)),
     pairs: Math.round(number('pairs', base.pairs, 1, 10_000)),
     spectators,
-    wsProcesses: Math.round(number('ws-processes', Math.max(1, Math.ceil(spectators / 2_500)), 1, 64)),
-    backgroundRate: number('background-rate', base.backgroundRate, 0, 1_000_000),
+    wsProcesses: Math.round(number('ws-processes', Math.max(1, Math.ceil(spectators / 5_000)), 1, 64)),
+    spectatorClient,
+    socketioComparison: !values['no-socketio'],
+    backgroundRate: values['background-rate'] === undefined ? undefined : number('background-rate', 0, 0, 1_000_000),
+    backgroundFraction: number('background-fraction', base.backgroundFraction, 0.01, 1),
+    wrk: !values['no-wrk'],
+    wrkThreads: Math.round(number('wrk-threads', base.wrkThreads, 1, 64)),
+    wrkConnections: Math.round(number('wrk-connections', base.wrkConnections, 1, 5_000)),
     seed: Math.round(number('seed', 0, 0, 10_000_000)),
     scaleAgents: Math.round(number('scale-agents', base.scaleAgents, 100, 10_000_000)),
     maxRequests: Math.round(number('max-requests', base.maxRequests, 1, 1e9)),

@@ -42,9 +42,14 @@ export function compare(single: ScenarioResult[], cluster: ScenarioResult[], sin
   };
   both('swipes, pass only', 'req/s', (s) => throughputOf(s, 'swipes', 'pass only', 'POST like'));
   both('swipes, mixed (matches form)', 'req/s', (s) => throughputOf(s, 'swipes', 'mixed', 'POST like'));
-  for (const [event, key] of [['match.created', 'match'], ['message.created', 'message']] as const) {
-    both(`push ${event} p50`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_p50_ms`));
-    both(`push ${event} p99`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_p99_ms`));
+  both('swipes, pass only, wrk', 'req/s', (s) => throughputOf(s, 'swipes', 'pass only (wrk)', 'POST like'));
+  both('swipes, mixed, wrk', 'req/s', (s) => throughputOf(s, 'swipes', 'mixed (wrk)', 'POST like'));
+  both('push-latency background load', 'req/s', (s) => figureOf(s, 'agent-life', 'background_rate_req_s'));
+  for (const condition of ['idle', 'loaded'] as const) {
+    for (const [event, key] of [['match.created', 'match'], ['message.created', 'message']] as const) {
+      both(`push ${event} ${condition} p50`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_${condition}_p50_ms`));
+      both(`push ${event} ${condition} p99`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_${condition}_p99_ms`));
+    }
   }
   const memories = masters.map((m) => m.usedMemoryBytes).filter(Number.isFinite);
   if (singleUsedMemory !== undefined || memories.length > 0) {

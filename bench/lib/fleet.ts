@@ -1,9 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import { spawnTs, stopChild } from './children.js';
+import { nextMessage as nextChildMessage, spawnTs, stopChild } from './children.js';
 import { Histogram, type HistogramSnapshot } from './histogram.js';
+import type { SpectatorClientKind, SpectatorProtocol } from './spectator-clients.js';
 
 type GroupReport = { deliveries?: HistogramSnapshot; lastByNonce: Record<string, number>; countByNonce: Record<string, number> };
-type ChildReport = { byGroup: Record<string, GroupReport>; frames: number; open: number; closes: Record<string, number>; cpuSeconds: number };
+type ChildReport = { byGroup: Record<string, GroupReport>; frames: number; open: number; closes: Record<string, number>; cpuSeconds: number; sample?: string };
 
 export type FleetReport = {
   /** Per group: every delivery's latency, and per event the time until the last socket had it. */
@@ -11,14 +12,28 @@ export type FleetReport = {
   open: number;
   closes: Record<string, number>;
   cpuSeconds: number;
+  /** One event frame as a socket read it (the first that carried a nonce). */
+  sample?: string;
 };
+
+export type FleetConnectOptions = { protocol: SpectatorProtocol; client: SpectatorClientKind };
+
+const nextMessage = <T>(child: ChildProcess, type: string, timeoutMs: number) => nextChildMessage<T>(child, type, timeoutMs, 'a socket-fleet process');
 
 /** Child processes holding spectator sockets (bench/lib/spectator-fleet.ts), driven over IPC. */
 export class SocketFleet {
   /** CPU seconds the fleet's processes have used, as of their latest answer. */
   private readonly cpu = new Map<ChildProcess, number>();
 
-  private constructor(private readonly children: ChildProcess[]) {}
+  private constructor(
+    private readonly children: ChildProcess[],
+    private readonly onCpu?: (seconds: number) => void,
+  ) {}
+
+  /** How many client processes. */
+  get size(): number {
+    return this.children.length;
+  }
 
   get cpuSeconds(): number {
     let total = 0;
@@ -26,18 +41,19 @@ export class SocketFleet {
     return total;
   }
 
-  static async start(processes: number): Promise<SocketFleet> {
+  /** `onCpu` is told the fleet's CPU seconds in all each time they are read anew. */
+  static async start(processes: number, onCpu?: (seconds: number) => void): Promise<SocketFleet> {
     const children = Array.from({ length: processes }, () => spawnTs('bench/lib/spectator-fleet.ts', [], process.env, true));
     for (const child of children) {
       child.stdout!.resume();
       child.stderr!.resume();
     }
     await Promise.all(children.map((child) => nextMessage(child, 'ready', 20_000)));
-    return new SocketFleet(children);
+    return new SocketFleet(children, onCpu);
   }
 
   /** Opens `total` sockets to `url`, spread over the children and over `addresses`. */
-  async connect(url: string, total: number, addresses: string[], onProgress: (connected: number, failed: number) => void) {
+  async connect(url: string, total: number, addresses: string[], options: FleetConnectOptions, onProgress: (connected: number, failed: number) => void) {
     const per = Math.ceil(total / this.children.length);
     const progress = new Map<ChildProcess, { connected: number; failed: number }>();
     const results = await Promise.all(
@@ -56,8 +72,8 @@ export class SocketFleet {
           onProgress(connected, failed);
         };
         child.on('message', onMessage);
-        child.send({ cmd: 'connect', url, count, addresses: mine.length > 0 ? mine : addresses, concurrency: 64 });
-        return nextMessage<{ connected: number; failed: number; ms: number; opening: HistogramSnapshot }>(child, 'connected', 180_000).finally(() => child.off('message', onMessage));
+        child.send({ cmd: 'connect', url, count, addresses: mine.length > 0 ? mine : addresses, concurrency: 64, ...options });
+        return nextMessage<{ connected: number; failed: number; firstError?: string; ms: number; opening: HistogramSnapshot }>(child, 'connected', 180_000).finally(() => child.off('message', onMessage));
       }),
     );
     const opening = new Histogram();
@@ -66,6 +82,7 @@ export class SocketFleet {
       connected: results.reduce((n, r) => n + r.connected, 0),
       failed: results.reduce((n, r) => n + r.failed, 0),
       ms: Math.max(...results.map((r) => r.ms)),
+      firstError: results.find((r) => r.firstError)?.firstError,
       opening,
     };
   }
@@ -80,6 +97,7 @@ export class SocketFleet {
         return answer;
       }),
     );
+    this.onCpu?.(this.cpuSeconds);
     return counts.reduce((n, c) => n + c.frames, 0);
   }
 
@@ -92,9 +110,11 @@ export class SocketFleet {
     );
     const out: FleetReport = { groups: {}, open: 0, closes: {}, cpuSeconds: 0 };
     const last: Record<string, Record<string, number>> = {};
-    for (const report of reports) {
+    for (const [i, report] of reports.entries()) {
       out.open += report.open;
       out.cpuSeconds += report.cpuSeconds;
+      this.cpu.set(this.children[i]!, report.cpuSeconds);
+      out.sample ??= report.sample;
       for (const [code, n] of Object.entries(report.closes)) out.closes[code] = (out.closes[code] ?? 0) + n;
       for (const [group, g] of Object.entries(report.byGroup)) {
         const entry = (out.groups[group] ??= { deliveries: new Histogram(), reachAll: new Histogram(), delivered: 0, lastArrivalNs: 0 });
@@ -107,6 +127,7 @@ export class SocketFleet {
         for (const n of Object.values(g.countByNonce)) entry.delivered += n;
       }
     }
+    this.onCpu?.(this.cpuSeconds);
     for (const [group, byNonce] of Object.entries(last)) {
       for (const [nonce, at] of Object.entries(byNonce)) if (at > 0) out.groups[group]!.reachAll.record((at - sent[nonce]!) / 1e6);
     }
@@ -117,29 +138,4 @@ export class SocketFleet {
     for (const child of this.children) if (child.connected) child.send({ cmd: 'close' });
     await Promise.all(this.children.map((child) => stopChild(child, 5_000)));
   }
-}
-
-function nextMessage<T>(child: ChildProcess, type: string, timeoutMs: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: { type?: string }) => {
-      if (message?.type !== type) return;
-      cleanup();
-      resolve(message as T);
-    };
-    const onExit = (code: number | null) => {
-      cleanup();
-      reject(new Error(`a socket-fleet process exited (${code}) while waiting for "${type}"`));
-    };
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`a socket-fleet process did not answer "${type}" within ${timeoutMs / 1000}s`));
-    }, timeoutMs);
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-    };
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
 }

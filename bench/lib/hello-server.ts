@@ -1,13 +1,14 @@
 /**
- * The ceiling: the most trivial uWS route, on its own in a child process, loaded by the same generator as
- * the service. Prints `{"port": n}` on stdout once listening; exits when its parent goes away.
+ * The ceiling: the most trivial uWS route, on its own in a child process, loaded by the same generators as
+ * the service. It answers any method and path, so that wrk can send it the very requests of the swipes.
+ * Prints `{"port": n}` on stdout once listening; exits when its parent goes away.
  */
 import { App, us_socket_local_port } from 'uWebSockets.js';
 
 const BODY = '{"status":"ok"}';
 
 App()
-  .get('/*', (res) => {
+  .any('/*', (res) => {
     res.cork(() => {
       res.writeHeader('Content-Type', 'application/json');
       res.end(BODY);

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { processCpuSeconds } from './children.js';
+import { machineBusyCpuSeconds, processCpuSeconds } from './children.js';
 
 /** One reading of the server's GET /metrics. */
 export type ServerMetrics = {
@@ -65,6 +65,7 @@ type Mark = {
   redisCpu?: number;
   generatorCpu: number;
   extraCpu: number;
+  machineCpu?: number;
   metrics?: ServerMetrics;
   sampleIndex: number;
 };
@@ -73,8 +74,8 @@ export type Sample = { t: number; rssBytes?: number; eventLoopDelayP99Ms?: numbe
 
 export type WindowStats = {
   seconds: number;
-  /** CPU use in percent of one core, over the window. */
-  cpu: { server?: number; redis?: number; generator: number };
+  /** CPU use in percent of one core, over the window; `machine`: every process on the machine (up to 100 × cores). */
+  cpu: { server?: number; redis?: number; generator?: number; machine?: number };
   rss?: { start?: number; end?: number; max?: number };
   eventLoopDelayP99MaxMs?: number;
   /** Server-side mean latency and count per `route status` during the window. */
@@ -84,8 +85,8 @@ export type WindowStats = {
 
 /**
  * Samples the target once a second (RSS and event-loop delay from /metrics, Redis memory) and reads CPU
- * time of the server (from /proc, when the bench started it), of Redis (INFO cpu) and of the generator
- * itself between two marks.
+ * time of the server (from /proc, when the bench started it), of Redis (INFO cpu), of the generator
+ * itself and of the whole machine between two marks.
  */
 export class Monitor {
   readonly samples: Sample[] = [];
@@ -129,6 +130,7 @@ export class Monitor {
       redisCpu: cpu.used_cpu_user !== undefined ? cpu.used_cpu_user + (cpu.used_cpu_sys ?? 0) : undefined,
       generatorCpu: (usage.user + usage.system) / 1e6,
       extraCpu: this.extraGeneratorCpu,
+      machineCpu: machineBusyCpuSeconds(),
       metrics,
       sampleIndex: this.samples.length,
     };
@@ -153,7 +155,8 @@ export class Monitor {
       cpu: {
         server: percent(start.serverCpu, end.serverCpu),
         redis: percent(start.redisCpu, end.redisCpu),
-        generator: percent(start.generatorCpu + start.extraCpu, end.generatorCpu + end.extraCpu)!,
+        generator: percent(start.generatorCpu + start.extraCpu, end.generatorCpu + end.extraCpu),
+        machine: percent(start.machineCpu, end.machineCpu),
       },
       rss: {
         start: start.metrics?.rssBytes,

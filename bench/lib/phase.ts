@@ -1,6 +1,7 @@
 import { startLoad, type ClientScript } from './http-load.js';
 import type { Recorder } from './recorder.js';
 import type { BenchContext, PhaseResult } from './types.js';
+import { runWrk, wrkOperation, type WrkRun } from './wrk.js';
 
 export type LoadPhaseSpec = {
   name: string;
@@ -48,6 +49,46 @@ export async function loadPhase(ctx: BenchContext, spec: LoadPhaseSpec): Promise
     phase: { name: spec.name, description: spec.description, connections: spec.connections, operations: recorder.all(), window },
     recorder,
   };
+}
+
+/**
+ * Runs wrk once against the target (every process of it) and returns it as a phase: the operation's figures
+ * from wrk, the server's and Redis's CPU over the same window from the monitor, and wrk's own CPU in place of
+ * the generator's (the bench process is idle meanwhile). Figures in the window's percent of one core.
+ */
+export async function wrkPhase(
+  ctx: BenchContext,
+  spec: { name: string; description: string; tag: string; agentsFile: string; kind: 'pass' | 'mixed'; durationMs?: number },
+): Promise<{ phase: PhaseResult; run: WrkRun }> {
+  if (!('path' in ctx.wrk)) throw new Error(`wrk is not used in this run: ${ctx.wrk.missing}`);
+  const durationMs = spec.durationMs ?? ctx.options.duration * 1000;
+  ctx.progress.info(`[${spec.name}] wrk, ${ctx.options.wrkThreads} thread(s), ${ctx.options.wrkConnections} connections, ${durationMs / 1000}s…`);
+  const mark = await ctx.monitor.mark();
+  const run = await runWrk({
+    wrk: ctx.wrk.path,
+    script: ctx.wrk.script,
+    agentsFile: spec.agentsFile,
+    host: ctx.target.host,
+    ports: ctx.target.ports,
+    kind: spec.kind,
+    threads: ctx.options.wrkThreads,
+    connections: ctx.options.wrkConnections,
+    durationMs,
+  });
+  const window = await ctx.monitor.since(mark);
+  window.cpu.generator = run.cpuSeconds === undefined ? undefined : (100 * run.cpuSeconds) / window.seconds;
+  return {
+    phase: { name: spec.name, description: spec.description, connections: run.connections, generator: 'wrk', operations: { [spec.tag]: wrkOperation(run) }, window },
+    run,
+  };
+}
+
+/** CPU seconds of wrk, the server, Redis and the whole machine over a wrk phase's window, as one line. */
+export function wrkCpuLine(phase: PhaseResult): string {
+  const window = phase.window;
+  if (!window) return 'n/a';
+  const seconds = (percent?: number) => (percent === undefined ? '?' : `${((percent * window.seconds) / 100).toFixed(2)} s`);
+  return `wrk ${seconds(window.cpu.generator)}, server ${seconds(window.cpu.server)}, Redis ${seconds(window.cpu.redis)}, whole machine ${seconds(window.cpu.machine)} in ${window.seconds.toFixed(2)} s`;
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

@@ -118,5 +118,8 @@ export class Recorder {
   }
 }
 
-/** 2xx/3xx statuses, and `ok` for operations that are not HTTP requests (a frame that arrived, a socket that opened). */
-export const isSuccess = (outcome: string | number) => /^([23]\d\d|ok)$/.test(String(outcome));
+/**
+ * 2xx/3xx statuses (`<400` where the generator only tells that much: wrk), and `ok` for operations that are not
+ * HTTP requests (a frame that arrived, a socket that opened).
+ */
+export const isSuccess = (outcome: string | number) => /^([23]\d\d|<400|ok)$/.test(String(outcome));

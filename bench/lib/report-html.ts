@@ -36,8 +36,17 @@ export function renderHtml(report: BenchReport): string {
   if (ceilings.hello) {
     parts.push(
       `<tr><td>trivial uWS route (own process)</td><td>${formatCount(ceilings.hello.throughput)} req/s</td><td>${formatMs(ceilings.hello.latency.p50)}</td><td>${formatMs(ceilings.hello.latency.p99)}</td>` +
-        `<td class="l">${ceilings.hello.connections} connections; CPU: hello ${formatPercent(ceilings.hello.cpu.server)}, generator ${formatPercent(ceilings.hello.cpu.generator)}</td></tr>`,
+        `<td class="l">${ceilings.hello.connections} connections; CPU: hello ${formatPercent(ceilings.hello.cpu.server)}, generator ${formatPercent(ceilings.hello.cpu.generator)}, machine ${formatPercent(ceilings.hello.cpu.machine)}</td></tr>`,
     );
+  }
+  const helloWrk = ceilings.helloWrk;
+  if (helloWrk && 'throughput' in helloWrk) {
+    parts.push(
+      `<tr><td>trivial uWS route (own process), wrk</td><td>${formatCount(helloWrk.throughput)} req/s</td><td>${formatMs(helloWrk.latency.p50)}</td><td>${formatMs(helloWrk.latency.p99)}</td>` +
+        `<td class="l">${helloWrk.threads} thread(s), ${helloWrk.connections} connections, the swipes' Lua request script; errors ${helloWrk.failures}; CPU: hello ${formatPercent(helloWrk.cpu.server)}, wrk ${formatPercent(helloWrk.cpu.wrk)}, machine ${formatPercent(helloWrk.cpu.machine)}</td></tr>`,
+    );
+  } else if (helloWrk) {
+    parts.push(`<tr><td>trivial uWS route, wrk</td><td colspan="4" class="l">not measured: ${e(helloWrk.missing)}</td></tr>`);
   }
   if (ceilings.healthz) {
     parts.push(`<tr><td>service GET /healthz</td><td>${formatCount(ceilings.healthz.throughput)} req/s</td><td>${formatMs(ceilings.healthz.latency.p50)}</td><td>${formatMs(ceilings.healthz.latency.p99)}</td><td class="l">the adapter, no store access</td></tr>`);
@@ -50,7 +59,7 @@ export function renderHtml(report: BenchReport): string {
   }
   parts.push('</table>');
 
-  parts.push('<h2>Summary</h2><div class="wide"><table><tr><th>scenario</th><th>operation</th><th>n</th><th>req/s</th><th>× uWS</th><th>× PING</th><th>p50</th><th>p95</th><th>p99</th><th>errors</th><th>server RSS</th><th>event-loop p99</th><th>CPU server / redis / generator</th></tr>');
+  parts.push('<h2>Summary</h2><div class="wide"><table><tr><th>scenario</th><th>operation</th><th>n</th><th>req/s</th><th>× uWS</th><th>× PING</th><th>p50</th><th>p95</th><th>p99</th><th>errors</th><th>server RSS</th><th>event-loop p99</th><th>CPU server / redis / generator / machine</th></tr>');
   for (const scenario of report.scenarios) {
     if (scenario.skipped || (scenario.error && scenario.phases.length === 0)) {
       parts.push(`<tr><td>${e(scenario.name)}</td><td colspan="12">${e(scenario.skipped ? `skipped: ${scenario.skipped}` : `failed: ${scenario.error}`)}</td></tr>`);
@@ -62,11 +71,11 @@ export function renderHtml(report: BenchReport): string {
           `<td>${row.count}</td><td>${formatCount(row.throughput)}</td><td>${formatRatio(row.vsHello)}</td><td>${formatRatio(row.vsRedis)}</td>` +
           `<td>${formatMs(row.p50)}</td><td>${formatMs(row.p95)}</td><td>${formatMs(row.p99)}</td><td class="wrap">${e(row.failures)}</td>` +
           `<td>${formatBytes(row.rssBytes)}</td><td>${formatMs(row.eventLoopDelayP99Ms)}</td>` +
-          `<td>${row.cpu ? `${formatPercent(row.cpu.server)} / ${formatPercent(row.cpu.redis)} / ${formatPercent(row.cpu.generator)}` : '–'}</td></tr>`,
+          `<td>${row.cpu ? `${formatPercent(row.cpu.server)} / ${formatPercent(row.cpu.redis)} / ${formatPercent(row.cpu.generator)} / ${formatPercent(row.cpu.machine)}` : '–'}</td></tr>`,
       );
     }
   }
-  parts.push('</table></div><p class="note">× uWS and × PING: throughput as a fraction of the trivial uWS route and of Redis PING measured in the same run. Latencies are client-side (request written → response read). Event-loop p99 is the highest value /metrics showed during the phase.</p>');
+  parts.push('</table></div><p class="note">× uWS and × PING: throughput as a fraction of the trivial uWS route (under the same generator: wrk rows against wrk\'s) and of Redis PING measured in the same run. On wrk rows the generator\'s CPU is wrk\'s. CPU in percent of one core; machine: every process on the machine (up to 100 × cores), so what exceeds the other three is other work. Latencies are client-side (request written → response read). Event-loop p99 is the highest value /metrics showed during the phase.</p>');
 
   for (const scenario of report.scenarios) parts.push(scenarioSection(scenario));
   if (report.serverProblems.length > 0) {

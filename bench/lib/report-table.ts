@@ -12,12 +12,21 @@ export function renderTable(report: BenchReport): string {
   out.push(`Run: ${report.command} (${Math.round(report.durationSeconds)} s)`);
   if (report.options.seed > 0) out.push(`Seeded: ${report.options.seed} agents written straight into Redis through the store code before the scenarios; their results are marked (seeded).`);
   out.push('');
-  out.push('Ceilings (same run, same generator):');
+  out.push('Ceilings (same run; the uWS route under each generator):');
   if (ceilings.hello) {
     out.push(
       `  trivial uWS route      ${formatCount(ceilings.hello.throughput)} req/s  p50 ${formatMs(ceilings.hello.latency.p50)}  p99 ${formatMs(ceilings.hello.latency.p99)}  ` +
-        `(${ceilings.hello.connections} connections; CPU hello ${formatPercent(ceilings.hello.cpu.server)}, generator ${formatPercent(ceilings.hello.cpu.generator)})`,
+        `(${ceilings.hello.connections} connections; CPU hello ${formatPercent(ceilings.hello.cpu.server)}, generator ${formatPercent(ceilings.hello.cpu.generator)}, machine ${formatPercent(ceilings.hello.cpu.machine)})`,
     );
+  }
+  const helloWrk = ceilings.helloWrk;
+  if (helloWrk && 'throughput' in helloWrk) {
+    out.push(
+      `  trivial uWS route, wrk ${formatCount(helloWrk.throughput)} req/s  p50 ${formatMs(helloWrk.latency.p50)}  p99 ${formatMs(helloWrk.latency.p99)}  ` +
+        `(${helloWrk.threads} thread(s), ${helloWrk.connections} connections, errors ${helloWrk.failures}; CPU hello ${formatPercent(helloWrk.cpu.server)}, wrk ${formatPercent(helloWrk.cpu.wrk)}, machine ${formatPercent(helloWrk.cpu.machine)})`,
+    );
+  } else if (helloWrk) {
+    out.push(`  trivial uWS route, wrk not measured: ${helloWrk.missing}`);
   }
   if (ceilings.healthz) {
     out.push(`  service GET /healthz   ${formatCount(ceilings.healthz.throughput)} req/s  p50 ${formatMs(ceilings.healthz.latency.p50)}  p99 ${formatMs(ceilings.healthz.latency.p99)}`);
@@ -63,7 +72,7 @@ function clusterLines(cluster: ClusterRun, ceilings: Ceilings): string[] {
 /** The summary table of a list of scenarios, then each one's figures and notes. */
 function scenarioLines(scenarios: ScenarioResult[], ceilings: Ceilings): string[] {
   const out: string[] = [];
-  const header = ['scenario', 'operation', 'n', 'req/s', '×uWS', '×PING', 'p50', 'p95', 'p99', 'errors', 'srv RSS', 'ELD p99', 'CPU srv/redis/gen'];
+  const header = ['scenario', 'operation', 'n', 'req/s', '×uWS', '×PING', 'p50', 'p95', 'p99', 'errors', 'srv RSS', 'ELD p99', 'CPU srv/redis/gen/machine'];
   const lines: string[][] = [header];
   for (const scenario of scenarios) {
     if (scenario.skipped || (scenario.error && scenario.phases.length === 0)) {
@@ -85,7 +94,7 @@ function scenarioLines(scenarios: ScenarioResult[], ceilings: Ceilings): string[
         row.failures,
         formatBytes(row.rssBytes),
         formatMs(row.eventLoopDelayP99Ms),
-        row.cpu ? `${formatPercent(row.cpu.server)}/${formatPercent(row.cpu.redis)}/${formatPercent(row.cpu.generator)}` : '–',
+        row.cpu ? `${formatPercent(row.cpu.server)}/${formatPercent(row.cpu.redis)}/${formatPercent(row.cpu.generator)}/${formatPercent(row.cpu.machine)}` : '–',
       ]);
     }
   }

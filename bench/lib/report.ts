@@ -2,7 +2,7 @@ import { cpus, totalmem, release } from 'node:os';
 import type { ClusterRun } from './cluster-comparison.js';
 import type { OperationStats } from './recorder.js';
 import { isSuccess } from './recorder.js';
-import type { BenchOptions, Ceilings, PhaseResult, ScenarioResult } from './types.js';
+import type { BenchOptions, Ceilings, PhaseResult, ScenarioResult, WrkCeiling } from './types.js';
 
 export type BenchReport = {
   version: 1;
@@ -40,7 +40,7 @@ export type Row = {
   operation: string;
   count: number;
   throughput: number;
-  /** Throughput as a fraction of the trivial uWS route's and of Redis PING's. */
+  /** Throughput as a fraction of the trivial uWS route's (under the same generator) and of Redis PING's. */
   vsHello?: number;
   vsRedis?: number;
   p50: number;
@@ -49,12 +49,17 @@ export type Row = {
   failures: string;
   rssBytes?: number;
   eventLoopDelayP99Ms?: number;
-  cpu?: { server?: number; redis?: number; generator: number };
+  cpu?: { server?: number; redis?: number; generator?: number; machine?: number };
 };
 
 export function failureSummary(outcomes: Record<string, number>): string {
   const bad = Object.entries(outcomes).filter(([outcome]) => !isSuccess(outcome));
   return bad.length === 0 ? '0' : bad.map(([outcome, n]) => `${outcome.length > 24 ? `${outcome.slice(0, 23)}…` : outcome}×${n}`).join(' ');
+}
+
+/** The uWS route measured by wrk, when it was. */
+export function wrkHello(ceilings: Ceilings): WrkCeiling | undefined {
+  return ceilings.helloWrk && 'throughput' in ceilings.helloWrk ? ceilings.helloWrk : undefined;
 }
 
 export function rowsOf(scenario: ScenarioResult, ceilings: Ceilings): Row[] {
@@ -66,13 +71,15 @@ export function rowsOf(scenario: ScenarioResult, ceilings: Ceilings): Row[] {
 }
 
 function row(scenario: ScenarioResult, phase: PhaseResult, operation: string, stats: OperationStats, ceilings: Ceilings): Row {
+  // A wrk phase is compared with the uWS route under wrk, a Node generator's phase with it under the Node generator.
+  const hello = phase.generator === 'wrk' ? wrkHello(ceilings) : ceilings.hello;
   return {
     scenario: scenario.name,
     phase: phase.name,
     operation,
     count: stats.count,
     throughput: stats.throughput,
-    vsHello: ceilings.hello && Number.isFinite(stats.throughput) ? stats.throughput / ceilings.hello.throughput : undefined,
+    vsHello: hello && Number.isFinite(stats.throughput) ? stats.throughput / hello.throughput : undefined,
     vsRedis: ceilings.redis && Number.isFinite(stats.throughput) ? stats.throughput / ceilings.redis.throughput : undefined,
     p50: stats.latency.p50,
     p95: stats.latency.p95,

@@ -1,23 +1,25 @@
 /**
  * A child process holding many spectator sockets (a process may hold at most ~20,000 open files, and
  * one process's JS would otherwise be the bottleneck). Driven over IPC by the spectator scenario:
- *   {cmd: 'connect', url, count, addresses, concurrency} → progress {type: 'connected', connected, failed, ms}
+ *   {cmd: 'connect', url, count, addresses, concurrency, protocol, client} → progress {type: 'connected', connected, failed, ms}
  *   {cmd: 'report', sent: {nonce: hrtime ns}}          → {type: 'report', ...per-event arrival figures}
  *   {cmd: 'close'}                                     → closes every socket and exits
  * Times are process.hrtime (CLOCK_MONOTONIC), which every process on the machine shares.
  */
-import WebSocket from 'ws';
 import { Histogram, type HistogramSnapshot } from './histogram.js';
+import { openSpectatorClient, type SpectatorClient, type SpectatorClientKind, type SpectatorProtocol } from './spectator-clients.js';
 
-type ConnectCommand = { cmd: 'connect'; url: string; count: number; addresses: string[]; concurrency: number };
+type ConnectCommand = { cmd: 'connect'; url: string; count: number; addresses: string[]; concurrency: number; protocol: SpectatorProtocol; client: SpectatorClientKind };
 type ReportCommand = { cmd: 'report'; sent: Record<string, number>; groups: Record<string, string> };
 type Command = ConnectCommand | ReportCommand | { cmd: 'frames' } | { cmd: 'close' };
 
-const sockets: WebSocket[] = [];
+const sockets: SpectatorClient[] = [];
 /** nonce → arrival times (ns), one per socket that received it. */
 const arrivals = new Map<string, number[]>();
 const closes: Record<string, number> = {};
 let frames = 0;
+/** The first event frame that carried a nonce, as read (for the size and shape of an event). */
+let sample: string | undefined;
 const NONCE = Buffer.from('[bench:');
 
 const send = (message: unknown) => process.send?.(message);
@@ -27,7 +29,7 @@ const cpuSeconds = () => {
   return (cpu.user + cpu.system) / 1e6;
 };
 
-function onFrame(data: Buffer) {
+function onEvent(data: Buffer) {
   const at = now();
   frames++;
   const start = data.indexOf(NONCE);
@@ -37,31 +39,30 @@ function onFrame(data: Buffer) {
   let list = arrivals.get(nonce);
   if (!list) arrivals.set(nonce, (list = []));
   list.push(at);
+  sample ??= data.toString('utf8');
 }
 
-async function connect({ url, count, addresses, concurrency }: ConnectCommand) {
+const onClose = (code: number) => (closes[code] = (closes[code] ?? 0) + 1);
+
+async function connect({ url, count, addresses, concurrency, protocol, client }: ConnectCommand) {
   const started = now();
   const opening = new Histogram();
   let connected = 0;
   let failed = 0;
   let next = 0;
-  const one = (i: number) =>
-    new Promise<void>((resolve) => {
-      const t = now();
-      const socket = new WebSocket(url, { perMessageDeflate: false, localAddress: addresses[i % addresses.length], handshakeTimeout: 20_000 });
-      socket.on('message', onFrame);
-      socket.once('open', () => {
-        opening.record((now() - t) / 1e6);
-        connected++;
-        sockets.push(socket);
-        resolve();
-      });
-      socket.once('error', () => {
-        failed++;
-        resolve();
-      });
-      socket.on('close', (code) => (closes[code] = (closes[code] ?? 0) + 1));
-    });
+  let firstError: string | undefined;
+  const one = async (i: number) => {
+    const t = now();
+    try {
+      const socket = await openSpectatorClient(url, protocol, client, { localAddress: addresses[i % addresses.length], timeoutMs: 20_000, onEvent, onClose });
+      opening.record((now() - t) / 1e6);
+      connected++;
+      sockets.push(socket);
+    } catch (error) {
+      failed++;
+      firstError ??= (error as Error).message;
+    }
+  };
   const progress = setInterval(() => send({ type: 'progress', connected, failed }), 1_000);
   await Promise.all(
     Array.from({ length: Math.min(concurrency, count) }, async () => {
@@ -69,7 +70,7 @@ async function connect({ url, count, addresses, concurrency }: ConnectCommand) {
     }),
   );
   clearInterval(progress);
-  send({ type: 'connected', connected, failed, ms: (now() - started) / 1e6, opening: opening.snapshot() });
+  send({ type: 'connected', connected, failed, firstError, ms: (now() - started) / 1e6, opening: opening.snapshot() });
 }
 
 /** Per group of events: latency of every delivery, and per event the time until the last socket had it. */
@@ -91,7 +92,7 @@ function report({ sent, groups }: ReportCommand) {
     entry.countByNonce[nonce] = list.length;
   }
   for (const [group, histogram] of histograms) byGroup[group]!.deliveries = histogram.snapshot();
-  send({ type: 'report', byGroup, frames, open: sockets.filter((s) => s.readyState === WebSocket.OPEN).length, closes, cpuSeconds: cpuSeconds() });
+  send({ type: 'report', byGroup, frames, open: sockets.filter((s) => s.open).length, closes, cpuSeconds: cpuSeconds(), sample });
 }
 
 process.on('message', (command: Command) => {

@@ -6,6 +6,7 @@ import type { Population } from './population.js';
 import type { Progress } from './progress.js';
 import type { OperationStats } from './recorder.js';
 import type { Target } from './target.js';
+import type { WrkScript } from './wrk-script.js';
 
 export type BenchOptions = {
   url?: string;
@@ -22,7 +23,18 @@ export type BenchOptions = {
   pairs: number;
   spectators: number;
   wsProcesses: number;
-  backgroundRate: number;
+  /** Requests/s of the background load under which push latency is measured again; undefined: a fraction of the swipe capacity. */
+  backgroundRate?: number;
+  /** Background load as a fraction of the pass-only swipe capacity measured in the same run (when --background-rate is not given). */
+  backgroundFraction: number;
+  /** Use wrk (when it is on PATH) beside the Node generator for the ceiling and the swipes. */
+  wrk: boolean;
+  wrkThreads: number;
+  wrkConnections: number;
+  /** What the spectator fleet speaks WebSocket with: the lean raw-socket client, or the ws library. */
+  spectatorClient: 'lean' | 'ws';
+  /** The spectator scenario also measures a plain Socket.IO broadcast server with the same fleet. */
+  socketioComparison: boolean;
   seed: number;
   /** Seeded agents of the discovery-scale scenario. */
   scaleAgents: number;
@@ -37,11 +49,30 @@ export type BenchOptions = {
 
 export type Ceilings = {
   /** The trivial uWS route in its own process, loaded by the same generator. */
-  hello?: { throughput: number; latency: OperationStats['latency']; cpu: { server?: number; generator: number }; connections: number };
+  hello?: { throughput: number; latency: OperationStats['latency']; cpu: { server?: number; generator: number; machine?: number }; connections: number };
+  /**
+   * The same route loaded by wrk with the Lua script of the swipes (synthetic tokens and ids of the same shape);
+   * `missing` says why it was not measured.
+   */
+  helloWrk?: WrkCeiling | { missing: string };
   /** The service's own GET /healthz (the adapter's cost with no store access). */
   healthz?: { throughput: number; latency: OperationStats['latency'] };
   /** Redis PING: one connection in lock-step (round trip), and many connections with one command in flight each. */
   redis?: { source: string; roundTrip: OperationStats['latency']; throughput: number; connections: number };
+};
+
+/** A wrk run of the trivial uWS route. CPU in percent of one core and in seconds, over the same window. */
+export type WrkCeiling = {
+  throughput: number;
+  latency: OperationStats['latency'];
+  connections: number;
+  threads: number;
+  /** Requests answered 400 or more, socket errors and timeouts. */
+  failures: number;
+  seconds: number;
+  /** `server` is the uWS route's process; `machine` every process on the machine. */
+  cpu: { server?: number; wrk?: number; machine?: number };
+  cpuSeconds: { server?: number; wrk?: number; machine?: number };
 };
 
 /** One measured stretch of a scenario. */
@@ -51,6 +82,8 @@ export type PhaseResult = {
   connections?: number;
   operations: Record<string, OperationStats>;
   window?: WindowStats;
+  /** Who sent the load: the bench's own Node generator (default) or wrk (then window.cpu.generator is wrk's CPU). */
+  generator?: 'node' | 'wrk';
 };
 
 export type ScenarioResult = {
@@ -80,11 +113,22 @@ export type BenchContext = {
   ceilings: Ceilings;
   /** Measures the trivial uWS route again, now (next to a scenario's own load, as machine load drifts). */
   helloNow(durationMs: number): Promise<number>;
+  /** The same with wrk and the given agents file (the swipes' own), or undefined without wrk. */
+  helloWrkNow(durationMs: number, agentsFile: string): Promise<WrkCeiling | undefined>;
+  /** wrk and its Lua script when wrk is used in this run; `missing` says why not. */
+  wrk: { path: string; script: WrkScript } | { missing: string };
+  /** Figures one scenario measured for a later one, on this target only. */
+  facts: RunFacts;
   runId: string;
   /** The API's routes (from its OpenAPI document), to skip scenarios whose endpoints are missing. */
   hasRoute(method: string, path: string): boolean;
   /** Resolves when the run must end (the overall time bound, or Ctrl-C). */
   aborted(): boolean;
+};
+
+export type RunFacts = {
+  /** The highest pass-only swipe throughput measured by the swipes scenario without errors, and by which generator. */
+  passSwipeCapacity?: { reqPerSecond: number; source: string };
 };
 
 export type Scenario = {

@@ -2,18 +2,22 @@ import { keys } from '../../src/store/keys.js';
 import { runLoad, type ClientScript, type LoadRequest } from '../lib/http-load.js';
 import { measureMessageCosts, type BenchMatch } from '../lib/message-costs.js';
 import { redisInfo } from '../lib/monitor.js';
-import { bearer, loadPhase, sleep } from '../lib/phase.js';
+import { formatPercent } from '../lib/format.js';
+import { bearer, loadPhase, sleep, wrkCpuLine, wrkPhase } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
 import { prng } from '../lib/profiles.js';
-import { emptyResult, type BenchContext, type Scenario } from '../lib/types.js';
+import { failureSummary } from '../lib/report.js';
+import { emptyResult, type BenchContext, type PhaseResult, type Scenario, type WrkCeiling } from '../lib/types.js';
+import type { WrkScript } from '../lib/wrk-script.js';
 
 const LIKES = '/api/v1/likes/{user_id}';
 
 /**
  * Swipe throughput: authenticated POST /likes from many keep-alive clients, each agent swiping through
  * everyone else (then again: the latest swipe replaces the earlier one): first passes only (the hot path,
- * one script, never a match), then 50% like, 45% pass, 5% super_like, so that matches form along the way. Then Redis memory per stored swipe and per match,
- * from INFO memory before and after a known number of each, on a separate group of agents.
+ * one script, never a match), then 50% like, 45% pass, 5% super_like, so that matches form along the way. With
+ * wrk on PATH, each phase again from wrk with agents of its own, and the uWS route too. Then Redis memory per
+ * stored swipe and per match, from INFO memory before and after a known number of each, on a separate group of agents.
  */
 export const swipesScenario: Scenario = {
   name: 'swipes',
@@ -23,9 +27,18 @@ export const swipesScenario: Scenario = {
     const result = emptyResult(this);
     if (!ctx.hasRoute('POST', LIKES)) return { ...result, skipped: `POST ${LIKES} is not served by the target` };
     const agents = await ctx.population.take(ctx.options.agents, 'swipes');
-    // The machine's load drifts (shared cores): the uWS route is measured again right before and after.
+    // wrk's swipers are agents of their own, so that its swipes are as new as the Node generator's.
+    const wrkFiles = 'script' in ctx.wrk ? wrkAgentsFiles(ctx.wrk.script, await ctx.population.take(ctx.options.agents, 'the wrk swipes')) : undefined;
+    // The machine's load drifts (shared cores): the uWS route is measured again right before and after, and
+    // each wrk phase runs right after the same phase of the Node generator.
     ctx.progress.info('the trivial uWS route again, next to the swipes…');
+    const wrkHello = (agentsFile: string) =>
+      ctx.helloWrkNow(3_000, agentsFile).catch((error: Error) => {
+        result.notes.push(`wrk failed on the uWS route: ${error.message}`);
+        return undefined;
+      });
     const helloBefore = await ctx.helloNow(3_000);
+    const wrkHelloBefore = wrkFiles ? await wrkHello(wrkFiles.pass) : undefined;
     const { phase: passes } = await loadPhase(ctx, {
       name: 'pass only',
       description: `POST /api/v1/likes/{id}?kind=pass by ${agents.length} agents, each through all the others: the hot path, never a match`,
@@ -34,6 +47,8 @@ export const swipesScenario: Scenario = {
       client: (i) => ({ ...swiperScript(agents, i % agents.length, i >= agents.length, () => 'pass'), localAddress: ctx.addresses.next() }),
     });
     result.phases.push(passes);
+    const wrkPasses = wrkFiles ? await tryWrk(ctx, result.notes, 'pass only (wrk)', 'pass', wrkFiles.pass) : undefined;
+    if (wrkPasses) result.phases.push(wrkPasses);
     const matches = new Set<number>();
     const { phase } = await loadPhase(ctx, {
       name: 'mixed',
@@ -51,15 +66,40 @@ export const swipesScenario: Scenario = {
       }),
     });
     result.phases.push(phase);
+    const wrkMixed = wrkFiles ? await tryWrk(ctx, result.notes, 'mixed (wrk)', 'mixed', wrkFiles.mixed) : undefined;
+    if (wrkMixed) result.phases.push(wrkMixed);
     const helloAfter = await ctx.helloNow(3_000);
+    const wrkHelloAfter = wrkFiles ? await wrkHello(wrkFiles.pass) : undefined;
     const adjacent = (helloBefore + helloAfter) / 2;
+    const nodePass = passes.operations['POST like'];
     result.figures.uws_hello_adjacent_req_s = `${Math.round(helloBefore)} before, ${Math.round(helloAfter)} after`;
-    result.figures.pass_throughput_vs_uws = (passes.operations['POST like']?.throughput ?? 0) / adjacent;
+    result.figures.pass_throughput_vs_uws = (nodePass?.throughput ?? 0) / adjacent;
     result.figures.mixed_throughput_vs_uws = (phase.operations['POST like']?.throughput ?? 0) / adjacent;
     result.figures.matches_seen = matches.size;
     result.notes.push(
       'Aim for the swipe: at least 0.4 × the trivial uWS route. The *_throughput_vs_uws figures divide by the uWS route measured right before and after the swipes (the mean of the two); the table\'s × uWS column divides by the run\'s opening ceiling.',
     );
+    const capacities: Array<{ reqPerSecond: number; source: string }> = [];
+    if (nodePass && nodePass.count > 0 && failureSummary(nodePass.outcomes) === '0') capacities.push({ reqPerSecond: nodePass.throughput, source: 'the Node generator' });
+
+    if (wrkFiles && wrkHelloBefore && wrkHelloAfter) {
+      Object.assign(result.figures, wrkFigures(wrkHelloBefore, wrkHelloAfter, wrkPasses, wrkMixed, nodePass?.throughput));
+      result.figures.uws_hello_wrk_vs_node = (wrkHelloBefore.throughput + wrkHelloAfter.throughput) / 2 / adjacent;
+      const wrkPass = wrkPasses?.operations['POST like'];
+      if (wrkPass && wrkPass.count > 0 && failureSummary(wrkPass.outcomes) === '0') capacities.push({ reqPerSecond: wrkPass.throughput, source: 'wrk' });
+      result.notes.push(
+        `wrk (${ctx.options.wrkThreads} thread(s), ${ctx.options.wrkConnections} connections) sends the same swipes from a C process with one Lua request script, ` +
+          'for the uWS route and the service alike: its own agents, each through all the others in its own shuffled order, agents taking turns request by request. ' +
+          'wrk_*_vs_uws divide by the uWS route loaded by wrk right before and after. If the Node generator limited the swipes, wrk would swipe clearly faster ' +
+          '(pass_throughput_wrk_vs_node well above 1); if it limits the uWS route (uws_hello_wrk_vs_node well above 1), the Node generator\'s *_vs_uws ratios overstate the swipe\'s share of the ceiling and the wrk ratios are the ones to quote. ' +
+          'The CPU column (srv/redis/gen/machine; gen = wrk on the wrk rows) shows who is saturated; machine near 100 × cores with the others well below means other work took the cores. ' +
+          'wrk counts every status of 400 or more as an error, without telling which.',
+      );
+    } else if (!('script' in ctx.wrk)) {
+      result.notes.push(`wrk was not used (${ctx.wrk.missing}): the figures come from the Node generator only; its CPU is the gen part of the CPU column.`);
+    }
+    const capacity = capacities.sort((a, b) => b.reqPerSecond - a.reqPerSecond)[0];
+    if (capacity) ctx.facts.passSwipeCapacity = capacity;
 
     if (!ctx.redis) {
       result.notes.push(
@@ -86,15 +126,21 @@ const mixedKind = (random: () => number) => {
   return roll < 0.5 ? 'like' : roll < 0.95 ? 'pass' : 'super_like';
 };
 
-/** Agent `a` swipes every other agent once, in its own shuffled order; `again` marks a later round. */
-function swiperScript(agents: BenchAgent[], a: number, again: boolean, kindOf: (random: () => number) => string): ClientScript {
-  const me = agents[a]!;
-  const random = prng(me.id * 31 + (again ? 7 : 0));
+/** Every other agent's id in agent `a`'s own shuffled order (another order for a later round, `again`), and the generator it continues. */
+function swipeOrder(agents: BenchAgent[], a: number, again: boolean): { order: number[]; random: () => number } {
+  const random = prng(agents[a]!.id * 31 + (again ? 7 : 0));
   const order = agents.filter((_, j) => j !== a).map((agent) => agent.id);
   for (let j = order.length - 1; j > 0; j--) {
     const k = Math.floor(random() * (j + 1));
     [order[j], order[k]] = [order[k]!, order[j]!];
   }
+  return { order, random };
+}
+
+/** Agent `a` swipes every other agent once, in its own shuffled order; `again` marks a later round. */
+function swiperScript(agents: BenchAgent[], a: number, again: boolean, kindOf: (random: () => number) => string): ClientScript {
+  const me = agents[a]!;
+  const { order, random } = swipeOrder(agents, a, again);
   const headers = bearer(me.token);
   let k = 0;
   return {
@@ -103,6 +149,49 @@ function swiperScript(agents: BenchAgent[], a: number, again: boolean, kindOf: (
       return { method: 'POST', path: `/api/v1/likes/${order[k++]}?kind=${kindOf(random)}`, headers, tag: 'POST like' };
     },
   };
+}
+
+/** wrk's agents files: the pass phase walks the first round of every agent's order, the mixed phase the second. */
+function wrkAgentsFiles(script: WrkScript, agents: BenchAgent[]): { pass: string; mixed: string } {
+  const round = (again: boolean) => agents.map((agent, a) => ({ token: agent.token, targets: swipeOrder(agents, a, again).order }));
+  return { pass: script.writeAgents(round(false)), mixed: script.writeAgents(round(true)) };
+}
+
+/** A wrk phase; a failure of wrk itself becomes a note, and the Node generator's figures stand alone. */
+async function tryWrk(ctx: BenchContext, notes: string[], name: string, kind: 'pass' | 'mixed', agentsFile: string): Promise<PhaseResult | undefined> {
+  if (ctx.aborted()) return undefined;
+  const description =
+    kind === 'pass'
+      ? `the pass-only swipes again, sent by wrk for ${ctx.options.agents} agents of its own: POST /api/v1/likes/{id}?kind=pass`
+      : 'the mixed swipes again (50/45/5% like/pass/super_like), sent by wrk for its agents, a second round through all the others';
+  try {
+    return (await wrkPhase(ctx, { name, description, tag: 'POST like', agentsFile, kind })).phase;
+  } catch (error) {
+    notes.push(`The wrk phase "${name}" failed: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** The wrk figures: throughput, latency, failures and CPU of each wrk phase, and its ratios to the uWS route under wrk. */
+function wrkFigures(before: WrkCeiling, after: WrkCeiling, passes: PhaseResult | undefined, mixed: PhaseResult | undefined, nodePass: number | undefined): Record<string, number | string> {
+  const adjacent = (before.throughput + after.throughput) / 2;
+  const figures: Record<string, number | string> = {
+    wrk_uws_hello_adjacent_req_s: `${Math.round(before.throughput)} before, ${Math.round(after.throughput)} after`,
+    wrk_uws_hello_cpu: `uWS ${formatPercent(before.cpu.server)}, wrk ${formatPercent(before.cpu.wrk)}, machine ${formatPercent(before.cpu.machine)} (before); uWS ${formatPercent(after.cpu.server)}, wrk ${formatPercent(after.cpu.wrk)}, machine ${formatPercent(after.cpu.machine)} (after)`,
+  };
+  for (const [key, phase] of [['pass', passes], ['mixed', mixed]] as const) {
+    const stats = phase?.operations['POST like'];
+    if (!phase || !stats) continue;
+    figures[`wrk_${key}_req_s`] = stats.throughput;
+    figures[`wrk_${key}_p50_ms`] = stats.latency.p50;
+    figures[`wrk_${key}_p99_ms`] = stats.latency.p99;
+    figures[`wrk_${key}_errors`] = failureSummary(stats.outcomes);
+    figures[`wrk_${key}_throughput_vs_uws`] = stats.throughput / adjacent;
+    figures[`wrk_${key}_cpu`] = wrkCpuLine(phase);
+  }
+  const wrkPass = passes?.operations['POST like']?.throughput;
+  if (wrkPass !== undefined && nodePass) figures.pass_throughput_wrk_vs_node = wrkPass / nodePass;
+  return figures;
 }
 
 /** Bytes Redis holds for data: used_memory less client and AOF buffers. */

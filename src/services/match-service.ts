@@ -7,9 +7,12 @@ import type { Principal } from '../domain/principal.js';
 import type { MatchRepository } from '../store/match-repository.js';
 import type { UserRepository } from '../store/user-repository.js';
 import type { FollowUps } from './events.js';
+import { RecentMatches } from './recent-matches.js';
 
 /** A caller's matches: list, read one, unmatch. */
 export class MatchService {
+  private readonly recent = new RecentMatches();
+
   constructor(
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
@@ -35,6 +38,7 @@ export class MatchService {
   async unmatch(caller: Principal, matchId: number): Promise<void> {
     const match = await this.require(caller, matchId);
     const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
+    this.recent.forget(caller.pool, matchId);
     if (!pending) throw notFound();
     await this.followUps.complete(caller.pool, pending);
   }
@@ -44,6 +48,25 @@ export class MatchService {
     const match = await this.matches.find(caller.pool, matchId);
     if (!match || !isParticipant(match, caller.userId)) throw notFound();
     return match;
+  }
+
+  /**
+   * A match of the caller's to write to (a message), as `require` finds it, but from the matches this
+   * process looked up lately when it has it: the write's own script checks again, atomically, that the
+   * match is current and the caller one of its users (a match ended meanwhile answers 404 there), and
+   * calls `forget` when it was not.
+   */
+  async requireForWrite(caller: Principal, matchId: number): Promise<Match> {
+    const known = this.recent.get(caller.pool, matchId);
+    if (known && isParticipant(known, caller.userId)) return known;
+    const match = await this.require(caller, matchId);
+    this.recent.remember(caller.pool, match);
+    return match;
+  }
+
+  /** The match was found not current (or not the caller's) by a write's script. */
+  forget(caller: Principal, matchId: number): void {
+    this.recent.forget(caller.pool, matchId);
   }
 
   private async views(caller: Principal, matches: Match[]): Promise<MatchView[]> {

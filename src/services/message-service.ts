@@ -21,7 +21,7 @@ export class MessageService {
    * completed before the answer, on a retry too.
    */
   async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
-    const match = await this.matches.require(caller, matchId);
+    const match = await this.matches.requireForWrite(caller, matchId);
     const now = new Date();
     const outcome = await this.messages.append(
       caller.pool,
@@ -36,7 +36,10 @@ export class MessageService {
       now,
       idempotencyKey,
     );
-    if (outcome.status === 'not_found') throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
+    if (outcome.status === 'not_found') {
+      this.matches.forget(caller, matchId);
+      throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
+    }
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     await this.followUps.complete(caller.pool, outcome.pending);
     return outcome.message;

@@ -33,7 +33,7 @@ export class EventStreams {
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
     const { target, tally } = entry;
     const threadOf = entry.threadOf ?? 0;
-    const id = await this.scripts.run<string>(
+    const id = await this.scripts.runHot<string>(
       'append_event',
       [target.stream, target.applied, target.endedMatches, target.thread(threadOf)],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, entry.threadOf ?? ''],

@@ -212,15 +212,14 @@ export class FeedStore {
    * steps: the ranked part from the viewer's shard (lua/read_feed.lua); when it does not fill the page,
    * the rest of the pool newest first, gathered across the partitions (each probes at most its share of
    * `scanLimit` ids after the position, and the merge is cut where a partition may hold more, see
-   * restOfPool); then when the feed was ranked, from the viewer's partition; then the cards, one HMGET
-   * per partition.
+   * restOfPool); when the feed was ranked, from the viewer's partition, alongside the first step; then
+   * the cards, one HMGET per partition.
    */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
-    const [rankedSize, ...flat] = await this.scripts.run<Array<string | number>>(
-      'read_feed',
-      [keys.feed(pool, id), keys.swipes(pool, id)],
-      [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? ''],
-    );
+    const [[rankedSize, ...flat], rankedAt] = await Promise.all([
+      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '']),
+      this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id)),
+    ]);
     const positions: FeedPosition[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
     let stop: FeedPosition | undefined;
@@ -229,7 +228,6 @@ export class FeedStore {
       positions.push(...rest.rows);
       stop = rest.stop;
     }
-    const rankedAt = await this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id));
     const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
     const viewer = cards.get(id);
     return {
@@ -269,7 +267,7 @@ export class FeedStore {
   /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
   private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
     const groups = byPartition(ids.map(String));
-    const replies = await Promise.all([...groups].map(([part, members]) => this.redis.hmget(keys.accounts(pool, part), ...members)));
+    const replies = await Promise.all([...groups].map(([part, members]) => this.scripts.hmgetHot(keys.accounts(pool, part), members)));
     const out = new Map<number, ProfileSource>();
     [...groups.values()].forEach((members, g) => {
       members.forEach((member, i) => {

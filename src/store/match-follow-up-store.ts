@@ -15,8 +15,8 @@ export class MatchFollowUpStore {
   async list(pool: Pool, matchId: number, users: readonly number[], change: Exclude<ListChange, 'remove'>, at: number): Promise<void> {
     const partition = matchPartition(matchId);
     await Promise.all([
-      ...users.map((user) => this.scripts.run('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], [matchId, change, at])),
-      this.scripts.run('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, change, at]),
+      ...users.map((user) => this.scripts.runHot('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], [matchId, change, at])),
+      this.scripts.runHot('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, change, at]),
     ]);
   }
 
@@ -24,11 +24,11 @@ export class MatchFollowUpStore {
   async close(pool: Pool, matchId: number, users: readonly number[]): Promise<void> {
     const partition = matchPartition(matchId);
     const closeFor = (keysOf: ReturnType<typeof spectatorStreamKeys>, list?: string) =>
-      this.scripts.run('close_thread', [keysOf.endedMatches, keysOf.thread(matchId), keysOf.stream, ...(list ? [list] : [])], [matchId]);
+      this.scripts.runHot('close_thread', [keysOf.endedMatches, keysOf.thread(matchId), keysOf.stream, ...(list ? [list] : [])], [matchId]);
     await Promise.all([
       ...users.map((user) => closeFor(userStreamKeys(pool, user), keys.userMatches(pool, user))),
       ...(pool === 'agent' ? [closeFor(spectatorStreamKeys())] : []),
-      this.scripts.run('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, 'remove', 0]),
+      this.scripts.runHot('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, 'remove', 0]),
     ]);
   }
 }

@@ -36,7 +36,7 @@ export class MessageRepository {
     const shard = matchShard(match.id);
     const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
-    const [status, json, record] = await this.scripts.run<string[]>('append_message', keyList, [
+    const [status, json, record] = await this.scripts.runHot<string[]>('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),

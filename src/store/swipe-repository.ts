@@ -65,8 +65,8 @@ export class SwipeRepository {
     const [begun, fromInterests, toInterests, candidate] = await Promise.all([
       this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
       // a pass never makes a match, so it needs no shared interests
-      kind === 'pass' ? null : storedInterestsOf(this.redis, pool, fromId),
-      storedInterestsOf(this.redis, pool, toId),
+      kind === 'pass' ? null : storedInterestsOf(this.scripts, pool, fromId),
+      storedInterestsOf(this.scripts, pool, toId),
       ids.take(),
     ]);
     const [allowed, retryAfterMs, removed] = begun;
@@ -84,7 +84,7 @@ export class SwipeRepository {
     if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey));
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply] = await Promise.all([
-      this.scripts.run<string[]>('record_swipe', keyList, [
+      this.scripts.runHot<string[]>('record_swipe', keyList, [
         fromId,
         toId,
         kind,
@@ -120,7 +120,7 @@ export class SwipeRepository {
 
   /** lua/begin_swipe.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
   private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean): Promise<[number, number, number]> {
-    return this.scripts.run<[number, number, number]>(
+    return this.scripts.runHot<[number, number, number]>(
       'begin_swipe',
       [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId)],
       [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0],

@@ -183,7 +183,7 @@ function fromStored(pool: Pool, id: number, stored: string): UserRecord {
  * The interests of account `id` of `pool` as stored (a JSON array), or null when there is no such
  * account: what a swipe needs of both users, read without decoding the rest.
  */
-export async function storedInterestsOf(redis: RedisClient, pool: Pool, id: number): Promise<string | null> {
-  const stored = await redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
+export async function storedInterestsOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
+  const stored = await scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
   return stored === null ? null : storedInterests(stored);
 }

@@ -1,0 +1,100 @@
+import { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '../../src/store/redis.js';
+import { ScriptConnection } from '../../src/store/script-connection.js';
+import { Scripts } from '../../src/store/scripts.js';
+import { startRedis } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
+
+let redis: Awaited<ReturnType<typeof startRedis>>;
+let client: ReturnType<typeof createRedis>;
+let connection: ScriptConnection;
+let scripts: Scripts;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  client = createRedis({ kind: 'single', url: redis.url });
+  await client.connect();
+  connection = new ScriptConnection(redis.url);
+  await connection.connect();
+  scripts = new Scripts(client, connection);
+});
+afterAll(async () => {
+  await connection?.quit();
+  client?.disconnect();
+  await redis?.cleanup();
+});
+
+const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<number[]>;
+const rateLimit = (key: string) => hit(scripts.runHot.bind(scripts), key);
+const RATE_LIMIT_SHA = createHash('sha1').update(readFileSync(new URL('../../lua/rate_limit.lua', import.meta.url), 'utf8')).digest('hex');
+
+
+describe('ScriptConnection', () => {
+  it('answers like the main client, calls made together in order', async () => {
+    const calls = (run: Scripts['run'], prefix: string) => Array.from({ length: 30 }, (_, i) => hit(run, `${prefix}:${i % 3}`, `m${i}`));
+    const direct = await Promise.all(calls(scripts.runHot.bind(scripts), 'rl:direct'));
+    const main = await Promise.all(calls(scripts.run.bind(scripts), 'rl:main'));
+    // [allowed, hits so far]: the third figure is a time
+    expect(direct.map((r) => r.slice(0, 2))).toEqual(main.map((r) => r.slice(0, 2)));
+    expect(direct.map((r) => r[1])).toEqual(Array.from({ length: 30 }, (_, i) => Math.floor(i / 3) + 1));
+  });
+
+  it('reads hash fields like the main client, a missing field or hash as null', async () => {
+    await client.hset('h:lean', 'a', 'é1', 'b', '');
+    expect(await scripts.hgetHot('h:lean', 'a')).toBe('é1');
+    expect(await scripts.hgetHot('h:lean', 'missing')).toBeNull();
+    expect(await scripts.hmgetHot('h:lean', ['b', 'missing', 'a'])).toEqual(await client.hmget('h:lean', 'b', 'missing', 'a'));
+    expect(await scripts.hmgetHot('h:none', ['a'])).toEqual([null]);
+  });
+
+  it('sends the source when Redis does not know the script, which then knows it', async () => {
+    await client.script('FLUSH');
+    expect(await rateLimit('rl:flushed')).toEqual([1, 1, expect.any(Number)]);
+    expect(await client.script('EXISTS', RATE_LIMIT_SHA)).toEqual([1]);
+  });
+
+  it('rejects with the error Redis answers', async () => {
+    await client.set('rl:not-a-zset', 'x');
+    await expect(rateLimit('rl:not-a-zset')).rejects.toThrow(/WRONGTYPE/);
+  });
+
+  it('fails a call Redis does not answer in time, then works again', async () => {
+    const impatient = new ScriptConnection(redis.url, 200);
+    await impatient.connect();
+    const source = { lua: 'return 1', sha: createHash('sha1').update('return 1').digest('hex') };
+    const bystander = new Redis(redis.url);
+    await bystander.ping();
+    await client.client('PAUSE', 2_000, 'ALL');
+    // The bystander's PING is answered only when the pause is over: the call must fail before that.
+    const pauseOver = bystander.ping().then(() => 'pause over');
+    const first = await Promise.race([impatient.evalsha(source, [], []).then(() => 'answered', (error: Error) => error.message), pauseOver]);
+    expect(first).toBe('Command timed out');
+    await pauseOver;
+    bystander.disconnect();
+    await eventually('the script answering again', async () => impatient.evalsha(source, [], []).then((r) => r === 1, () => false));
+    await impatient.quit();
+  });
+
+  it('fails a call in flight when the connection drops, without sending it again', async () => {
+    await client.client('PAUSE', 2_000, 'WRITE');
+    const pending = rateLimit('rl:dropped');
+    // The paused call shows as a client blocked (flags=b) in EVALSHA.
+    const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
+    await eventually('a connection held', async () => (await held()) !== undefined);
+    await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
+    await expect(pending).rejects.toThrow('Connection is closed.');
+    await client.client('UNPAUSE');
+    await eventually('scripts after the drop', async () => rateLimit('rl:after-drop').then(() => true, () => false));
+    expect(await client.zcard('rl:dropped')).toBe(0);
+  });
+
+  it('fails at once while Redis is away, then reconnects by itself', async () => {
+    await redis.stop();
+    await expect(rateLimit('rl:away')).rejects.toThrow('Connection is closed.');
+    await redis.start();
+    await eventually('scripts back', async () => rateLimit('rl:back').then(() => true, () => false));
+  });
+});
