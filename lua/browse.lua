@@ -22,7 +22,8 @@
   covers its worst case. The caller reads the cards of the merged page's entries.
 
   The roster buckets are named here from ARGV[10] and an id (bucket = floor(id / ARGV[13])): every one
-  carries the partition's hash tag, so the script stays on the partition's slot.
+  carries the partition's hash tag, so the script stays on the partition's slot. A bucket is a string of
+  ARGV[14]-byte slots, one per id of the partition (src/store/roster.ts), read whole once per call.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account (counted, for the partition's size)
   KEYS[2] <pool>:<part>:roster              sorted set: the roster buckets holding an account
@@ -42,6 +43,7 @@
   ARGV[11] the partition (its ids are those equal to it modulo ARGV[12])
   ARGV[12] how many partitions there are
   ARGV[13] how many ids a roster bucket spans
+  ARGV[14] the width of a roster slot, in bytes (a big-endian unsigned code; 0: no account)
 
   Returns {stop_id, examined, id_1, id_2, ...}: stop_id is "" unless the budget ended the page early (then
   it is the position to resume from); examined is how many entries the call examined.
@@ -60,6 +62,8 @@ if ARGV[6] ~= '' then
 end
 local driver_limit, budget = tonumber(ARGV[8]), tonumber(ARGV[9])
 local roster_prefix, part, partitions, span = ARGV[10], tonumber(ARGV[11]), tonumber(ARGV[12]), tonumber(ARGV[13])
+local slot_bytes = tonumber(ARGV[14])
+local slot_format = '>I' .. slot_bytes
 local reads_roster = has_birth or genders ~= nil
 -- Lua's C stack caps the arguments of one redis.call; stay well under it.
 local CHUNK = 1000
@@ -96,38 +100,24 @@ local function per_member(command, key, members)
   return out
 end
 
--- The roster codes of `ids` (in order; false where the roster has none): per bucket touched, one HMGET,
--- or for many ids of one bucket (a walk's batch) the bucket read whole (a listpack is searched from its
--- start for each field an HMGET names; reading it once is cheaper).
-local WHOLE_BUCKET = 8
+-- The roster codes of `ids` (in order; false where the id names no account): each bucket touched is
+-- read whole (a few KiB) once per call, then its slots are decoded here.
+local buckets_read = {}
 local function roster_codes(ids)
-  local by_bucket, order = {}, {}
+  local codes = {}
   for i, id in ipairs(ids) do
     local bucket = math.floor(id / span)
-    if not by_bucket[bucket] then
-      by_bucket[bucket] = {}
-      order[#order + 1] = bucket
+    local bytes = buckets_read[bucket]
+    if not bytes then
+      bytes = redis.call('GET', roster_prefix .. bucket) or ''
+      buckets_read[bucket] = bytes
     end
-    local list = by_bucket[bucket]
-    list[#list + 1] = i
+    local at = math.floor((id % span) / partitions) * slot_bytes + 1
+    local code = 0
+    if #bytes >= at + slot_bytes - 1 then code = struct.unpack(slot_format, bytes, at) end
+    codes[i] = code > 0 and code
   end
-  local codes = {}
-  for _, bucket in ipairs(order) do
-    local positions, key = by_bucket[bucket], roster_prefix .. bucket
-    if #positions > WHOLE_BUCKET then
-      local entries = redis.call('HGETALL', key)
-      local code_of = {}
-      for j = 1, #entries, 2 do code_of[tonumber(entries[j])] = tonumber(entries[j + 1]) end
-      for _, i in ipairs(positions) do codes[i] = code_of[ids[i]] or false end
-      spent = spent + #positions
-    else
-      local members = {}
-      for j, i in ipairs(positions) do members[j] = ids[i] end
-      for j, code in ipairs(per_member('HMGET', key, members)) do
-        codes[positions[j]] = code and tonumber(code) or false
-      end
-    end
-  end
+  spent = spent + #ids
   return codes
 end
 

@@ -9,7 +9,7 @@
   indexes disagreeing with the profile.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
-  KEYS[2] <pool>:<part>:roster:<bucket>     hash: id -> roster code (the account's bucket)
+  KEYS[2] <pool>:<part>:roster:<bucket>     string of 4-byte slots: the account's roster bucket
   KEYS[3..]                                 first the ARGV[5] index sets the account leaves, then the
                                             index sets it is in now
   ARGV[1] id
@@ -17,6 +17,7 @@
   ARGV[3] the account as it is to be stored
   ARGV[4] its roster code
   ARGV[5] how many of the KEYS from KEYS[3] are sets to leave
+  ARGV[6] the byte offset of its slot in the roster bucket
 
   Returns 1 when applied, 0 when the account changed meanwhile (read again and retry), -1 when the
   account does not exist.
@@ -38,6 +39,6 @@ end
 for i = 3 + leaving, #KEYS do
   redis.call('SADD', KEYS[i], id)
 end
-redis.call('HSET', KEYS[2], id, ARGV[4])
+redis.call('SETRANGE', KEYS[2], ARGV[6], struct.pack('>I4', tonumber(ARGV[4])))
 redis.call('HSET', KEYS[1], id, ARGV[3])
 return 1

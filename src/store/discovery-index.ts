@@ -2,9 +2,9 @@ import type { RedisClient } from './redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from '../domain/browse-filters.js';
 import type { ProfileSource } from '../domain/profile.js';
 import type { Pool } from '../domain/pool.js';
-import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket } from './key-space.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket, rosterSlot } from './key-space.js';
 import { keys, rosterPrefix } from './keys.js';
-import { genderCode, rosterCode } from './roster.js';
+import { codeAt, genderCode, ROSTER_CODE_BYTES, rosterCode, rosterEntry } from './roster.js';
 import { decodeCard, type ProfileCard } from './profile-cards.js';
 import type { Scripts } from './scripts.js';
 
@@ -89,15 +89,14 @@ export function browseShare(budget: number, sets: number, readsRoster: boolean):
 
 type IndexedFields = Pick<ProfileCard, 'interests' | 'gender' | 'birthdate' | 'city' | 'state'>;
 
-/** What the indexes hold of one profile besides the account itself: the index sets it is in, and its roster bucket and code. */
-export type DiscoveryEntries = { sets: string[]; roster: string; bucket: number; code: number };
+/** What the indexes hold of one profile besides the account itself: the index sets it is in, and its roster slot and code. */
+export type DiscoveryEntries = { sets: string[]; roster: string; bucket: number; offset: number; code: number };
 
 /** The entries of account `id` (all in its index partition). */
 export function discoveryEntries(pool: Pool, id: number, profile: IndexedFields): DiscoveryEntries {
   const indexed = indexedProfile(profile);
-  const part = indexPartition(id);
-  const bucket = rosterBucket(id);
-  return { sets: setKeys(pool, part, indexed), roster: keys.roster(pool, part, bucket), bucket, code: rosterCode(indexed.birth, indexed.gender) };
+  const { key, bucket, offset } = rosterEntry(pool, id);
+  return { sets: setKeys(pool, indexPartition(id), indexed), roster: key, bucket, offset, code: rosterCode(indexed.birth, indexed.gender) };
 }
 
 /** The index sets a stored profile put its account into. */
@@ -187,11 +186,14 @@ export async function newestAccounts(redis: RedisClient, pool: Pool, viewer: num
       const lowest = Math.max(bucket * ROSTER_BUCKET_SPAN, 1);
       const probes: number[] = [];
       for (let id = first; id >= lowest && probes.length < perPartition; id -= INDEX_PARTITIONS) probes.push(id);
-      const [codes, next] = await Promise.all([
-        redis.hmget(keys.roster(pool, part, bucket), ...probes.map(String)),
+      // The probes' slots are consecutive: one range of the bucket holds them all.
+      const from = rosterSlot(probes[probes.length - 1]!);
+      const [bytes, next] = await Promise.all([
+        redis.getrangeBuffer(keys.roster(pool, part, bucket), from * ROSTER_CODE_BYTES, (rosterSlot(first) + 1) * ROSTER_CODE_BYTES - 1),
         redis.zrange(keys.rosterBuckets(pool, part), bucket - 1, '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1),
       ]);
-      const found = probes.filter((id, i) => codes[i] !== null && id !== viewer);
+      const codes = probes.map((id) => codeAt(bytes, from, rosterSlot(id)));
+      const found = probes.filter((id, i) => codes[i]! > 0 && id !== viewer);
       const last = probes[probes.length - 1]!;
       // Every id of the partition at or above `more` has been probed, and some below it may be accounts.
       let more: number | undefined;
@@ -266,6 +268,7 @@ async function browsePartition(scripts: Scripts, part: number, query: BrowseQuer
       part,
       INDEX_PARTITIONS,
       ROSTER_BUCKET_SPAN,
+      ROSTER_CODE_BYTES,
     ],
   );
   const rows = reply.slice(2).map((id) => ({ id: Number(id) }));

@@ -4,6 +4,7 @@ import type { FeedPosition } from '../domain/page-positions.js';
 import type { ProfileSource } from '../domain/profile.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates.js';
 import { newestAccounts } from './discovery-index.js';
+import { accountsInRosterBucket } from './roster.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from './key-space.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
@@ -196,7 +197,7 @@ export class FeedStore {
     const out: number[] = [];
     for (const part of ALL_PARTITIONS) {
       for (const bucket of await this.redis.zrange(keys.rosterBuckets(pool, part), '0', '-1')) {
-        const ids = await this.redis.hkeys(keys.roster(pool, part, Number(bucket)));
+        const ids = accountsInRosterBucket(await this.redis.getBuffer(keys.roster(pool, part, Number(bucket))), part, Number(bucket)).map(String);
         if (ids.length === 0) continue;
         const ranked = await this.redis.zmscore(keys.rankedFeeds(pool, part), ...ids);
         ids.forEach((member, i) => {

@@ -67,14 +67,16 @@ export const matchShard = (matchId: number | string): number => Number(matchId) 
 export const indexPartition = (id: number | string): number => Number(id) % INDEX_PARTITIONS;
 
 /**
- * How many ids of one index partition a roster bucket covers (keys.roster): few enough that a bucket
- * stays a compact listpack under Redis's default `hash-max-listpack-entries` (128).
+ * How many ids of one index partition a roster bucket holds, one fixed-width slot each (keys.roster):
+ * ids of a partition follow one another in its buckets.
  */
-export const ROSTER_BUCKET_IDS = 128;
+export const ROSTER_BUCKET_IDS = 1_024;
 /** The ids a roster bucket spans: bucket `b` of a partition holds its ids in [b × span, (b + 1) × span). */
 export const ROSTER_BUCKET_SPAN = ROSTER_BUCKET_IDS * INDEX_PARTITIONS;
 /** The roster bucket of an account (within its index partition). */
 export const rosterBucket = (id: number | string): number => Math.floor(Number(id) / ROSTER_BUCKET_SPAN);
+/** The slot of an account in its roster bucket. */
+export const rosterSlot = (id: number | string): number => Math.floor((Number(id) % ROSTER_BUCKET_SPAN) / INDEX_PARTITIONS);
 
 export const shardTag = (shard: number): string => SHARD_TAGS[shard]!;
 export const partitionTag = (partition: number): string => PARTITION_TAGS[partition]!;

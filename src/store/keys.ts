@@ -54,10 +54,10 @@ export const keys = {
   /** Set: ids of the partition's accounts in a state (normalised like cities). */
   stateIndex: (pool: Pool, part: number, state: string) => `${P}${pool}:${ip(part)}:disc:state:${state}`,
   /**
-   * Hash: one bucket of the partition's roster (key-space.ts: ROSTER_BUCKET_IDS ids of the partition,
-   * a compact listpack): account id → its roster code, birthdate (YYYYMMDD) × 10 + gender (src/store/roster.ts).
-   * Every account is in it: walks of the pool newest first (highest id first) probe it, and browse reads
-   * age and gender there.
+   * String: one bucket of the partition's roster (key-space.ts: ROSTER_BUCKET_IDS ids of the partition),
+   * a fixed-width slot of ROSTER_CODE_BYTES per id holding the account's roster code, birthdate
+   * (YYYYMMDD) × 10 + gender, or 0 where the id names no account (src/store/roster.ts). Every account is
+   * in it: walks of the pool newest first (highest id first) read it, and browse reads age and gender there.
    */
   roster: (pool: Pool, part: number, bucket: number) => `${rosterPrefix(pool, part)}${bucket}`,
   /** Sorted set: the partition's roster buckets that hold an account (bucket number → itself), so a walk steps over empty runs of ids. */

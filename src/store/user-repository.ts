@@ -58,13 +58,13 @@ export class UserRepository {
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
     if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
     const part = indexPartition(id);
-    const { sets, roster, bucket, code } = discoveryEntries(user.pool, id, record);
+    const { sets, roster, bucket, offset, code } = discoveryEntries(user.pool, id, record);
     let created: number;
     try {
       created = await this.scripts.run<number>(
         'create_user',
         [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
-        [id, encodeAccount(record, record), code, bucket],
+        [id, encodeAccount(record, record), code, bucket, offset],
       );
     } catch (error) {
       await this.releaseEmail(user.email, reservation);
@@ -124,9 +124,9 @@ export class UserRepository {
       if (!stored) return undefined;
       const previous = fromStored(pool, id, stored);
       const next: UserRecord = { ...previous, ...patch };
-      const { sets, roster, code } = discoveryEntries(pool, id, next);
+      const { sets, roster, offset, code } = discoveryEntries(pool, id, next);
       const leaving = setsOfAccount(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length]);
+      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
       if (applied === -1) return undefined;
       if (applied === 1) return { previous, user: next };
     }

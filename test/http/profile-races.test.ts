@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { birthdateNumber, normalizePlace } from '../../src/domain/browse-filters.js';
 import { normalizeInterests } from '../../src/domain/interests.js';
 import { keys } from '../../src/store/keys.js';
-import { indexPartition, rosterBucket } from '../../src/store/key-space.js';
-import { rosterCode } from '../../src/store/roster.js';
+import { indexPartition } from '../../src/store/key-space.js';
+import { readRosterCode, rosterCode } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
@@ -65,7 +65,7 @@ async function expectConsistent(id: number, token: string, applied: Patch) {
     ...(me.state ? [keys.stateIndex('agent', part, normalizePlace(me.state))] : []),
   ].sort();
   expect(await setsHolding(id)).toEqual(expected);
-  expect(Number(await redis.hget(keys.roster('agent', part, rosterBucket(id)), String(id)))).toBe(rosterCode(birthdateNumber(me.birthdate), me.gender));
+  expect(await readRosterCode(redis, 'agent', id)).toBe(rosterCode(birthdateNumber(me.birthdate), me.gender));
 }
 
 describe('concurrent PATCH /me on one account', () => {

@@ -8,8 +8,9 @@ import { FeedRanker } from '../../src/services/feed-ranker.js';
 import { browseShare, DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { ALL_PARTITIONS, INDEX_PARTITIONS, rosterBucket } from '../../src/store/key-space.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/store/key-space.js';
 import { rosterCode } from '../../src/store/roster.js';
+import { writeRosterCode as writeCode } from '../support/roster.js';
 import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { prng } from '../../bench/lib/profiles.js';
@@ -51,6 +52,7 @@ beforeAll(async () => {
 });
 afterAll(() => store?.cleanup());
 
+const writeRosterCode = (pool: 'agent' | 'member', id: number, code: number) => writeCode(redis, pool, id, code);
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 const service = (budget: number, driverLimit = 5_000) =>
@@ -165,8 +167,7 @@ describe('browse within a budget of entries examined', () => {
     await redis.sadd(keys.interestIndex('member', 0, 'driver'), ...ids);
     for (const other of ['one', 'two', 'three']) await redis.sadd(keys.interestIndex('member', 0, other), ...ids, 1_000_000, 2_000_000);
     for (const id of ids) {
-      await redis.hset(keys.roster('member', 0, rosterBucket(id)), String(id), rosterCode(19900101, 'woman'));
-      await redis.zadd(keys.rosterBuckets('member', 0), rosterBucket(id), rosterBucket(id));
+      await writeRosterCode('member', id, rosterCode(19900101, 'woman'));
     }
     const groups = (part: number): FilterGroup[] => ['driver', 'one', 'two', 'three'].map((i) => [keys.interestIndex('member', part, i)]);
     // the driver is a quarter of the first partition's share: reading it and checking its members

@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
-import { ALL_PARTITIONS, indexPartition, rosterBucket } from '../../src/store/key-space.js';
+import { ALL_PARTITIONS, indexPartition } from '../../src/store/key-space.js';
 import { rosterCode } from '../../src/store/roster.js';
+import { writeRosterCode } from '../support/roster.js';
 import { INDEX_SET_INTSET_ENTRIES as INTSET_LIMIT } from '../../src/store/redis-settings.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
@@ -228,8 +229,7 @@ describe('reading a feed', () => {
     // ids 4001..4450 given, some of them to registrations that never completed (no account)
     const accounts = range(4001, 4450).filter((id) => id % 11 !== 0);
     for (const id of [viewer, ...accounts]) {
-      await redis.hset(keys.roster(pool, indexPartition(id), rosterBucket(id)), String(id), rosterCode(19900101, 'other'));
-      await redis.zadd(keys.rosterBuckets(pool, indexPartition(id)), rosterBucket(id), rosterBucket(id));
+      await writeRosterCode(redis, pool, id, rosterCode(19900101, 'other'));
     }
     await redis.set(keys.userSeq(pool), 4450);
     // a ranked part longer than a page, with ties, and entries swiped since it was ranked

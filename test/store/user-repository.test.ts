@@ -1,9 +1,9 @@
 import type { RedisClient } from '../../src/store/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { emailBucket, indexPartition, rosterBucket } from '../../src/store/key-space.js';
+import { emailBucket, indexPartition } from '../../src/store/key-space.js';
 import { keys } from '../../src/store/keys.js';
-import { rosterCode } from '../../src/store/roster.js';
+import { readRosterCode, rosterCode, rosterEntry } from '../../src/store/roster.js';
 import { decodeCard } from '../../src/store/profile-cards.js';
 import type { Scripts } from '../../src/store/scripts.js';
 import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser } from '../../src/store/user-repository.js';
@@ -37,7 +37,7 @@ async function entriesOf(id: number) {
   }
   return {
     account: await redis.hget(keys.accounts('agent', part), member),
-    roster: await redis.hget(keys.roster('agent', part, rosterBucket(id)), member),
+    roster: await readRosterCode(redis, 'agent', id),
     sets: sets.sort(),
   };
 }
@@ -47,7 +47,7 @@ describe('an account and its discovery entries, in its index partition', () => {
     const user = (await users.create(newUser()))!;
     const entries = await entriesOf(user.id);
     expect(await users.find('agent', user.id)).toEqual(user);
-    expect(entries.roster).toBe(String(rosterCode(19900506, 'woman')));
+    expect(entries.roster).toBe(rosterCode(19900506, 'woman'));
     const part = indexPartition(user.id);
     expect(entries.sets).toEqual([keys.cityIndex('agent', part, 'lisbon'), keys.interestIndex('agent', part, 'kites'), keys.interestIndex('agent', part, 'moss'), keys.stateIndex('agent', part, 'south')].sort());
     expect(await users.find('member', user.id)).toBeUndefined();
@@ -60,7 +60,7 @@ describe('an account and its discovery entries, in its index partition', () => {
     const part = indexPartition(user.id);
     const latest = await entriesOf(user.id);
     expect(latest.sets).toEqual([keys.interestIndex('agent', part, 'newts'), keys.stateIndex('agent', part, 'north')].sort());
-    expect(latest.roster).toBe(String(rosterCode(19810203, 'other')));
+    expect(latest.roster).toBe(rosterCode(19810203, 'other'));
     expect(second.previous.interests).toEqual(['moss']);
     expect(await users.find('agent', user.id)).toEqual(second.user);
   });
@@ -69,11 +69,11 @@ describe('an account and its discovery entries, in its index partition', () => {
     const user = (await users.create(newUser({ interests: ['oboes'] })))!;
     const part = indexPartition(user.id);
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
-    const roster = keys.roster('agent', part, rosterBucket(user.id));
-    const changed = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [user.id, `${stored} `, stored, 1, 0]);
+    const { key: roster, offset } = rosterEntry('agent', user.id);
+    const changed = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [user.id, `${stored} `, stored, 1, 0, offset]);
     expect(changed).toBe(0);
-    expect(await redis.hget(roster, String(user.id))).toBe(String(rosterCode(19900506, 'woman')));
-    const missing = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0]);
+    expect(await readRosterCode(redis, 'agent', user.id)).toBe(rosterCode(19900506, 'woman'));
+    const missing = await scripts.run<number>('update_profile', [keys.accounts('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0, offset]);
     expect(missing).toBe(-1);
     expect((await users.update('agent', user.id, { interests: ['lutes'] }))?.user.interests).toEqual(['lutes']);
   });
