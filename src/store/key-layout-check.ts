@@ -6,8 +6,10 @@ import { describeRedis, UnsupportedRedisError } from './redis-requirements-check
 
 /**
  * The key layout this version reads and writes, recorded in Redis (keys.keyLayout) by the first process
- * that starts on an empty database. Raised whenever stored data changes form: 2 keeps each account in
- * its index partition, beside its discovery entries (layout 1 kept it in a hash of its own per shard).
+ * that starts on an empty database. Raised whenever stored data changes form: 2 keeps each account as
+ * one field of its index partition's accounts hash, beside its discovery entries and the roster (layout 1
+ * kept it in a hash of its own per shard, with a profile card, creation-time, birthdate and gender
+ * indexes in the partition and one key per e-mail).
  */
 export const KEY_LAYOUT = 2;
 
