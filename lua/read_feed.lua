@@ -1,10 +1,12 @@
 #!lua flags=no-writes
 --[[
-  The ranked part of one page of an account's feed: best first (score, then id, descending), never the
-  account itself nor anybody it swiped, strictly after the cursor position. Bounded: the ranked part
-  holds at most the feed size. The rest of the page (everyone else of the pool, newest first) lives in
-  the index partitions and is gathered by the caller (src/store/feed-store.ts), which looks its
-  candidates up in this account's feed and swipes with single-slot reads.
+  One page of an account's feed as of one instant: the ranked part best first (score, then id,
+  descending), never the account itself nor anybody it swiped, strictly after the cursor position; and,
+  when the caller passes the rest's candidates (everyone else of the pool newest first, gathered from the
+  index partitions by src/store/feed-store.ts), those of them neither in the ranked part nor swiped, to
+  fill the page. Both parts are read here together so that an account spread into the ranked part
+  between two reads is shown in one part or the other, never dropped from both. Bounded: the ranked part
+  holds at most the feed size, and the caller passes at most its scan limit of candidates.
 
   KEYS[1] <pool>:<shard>:feed:<id>          sorted set: candidate id -> score
   KEYS[2] <pool>:<shard>:swipes:<id>        hash: fields are the ids the account swiped
@@ -13,9 +15,11 @@
   ARGV[3] cursor part: "r" (ranked), "t" (the rest: no ranked entry is returned), or "" from the top
   ARGV[4] cursor score
   ARGV[5] cursor id
+  ARGV[6...] optional: the rest's candidate ids, newest first
 
-  Returns {ranked_size, id_1, score_1, id_2, score_2, ...}: ranked_size is how many entries the feed's
-  ranked part still holds; fewer entries than asked means the ranked part is done.
+  Returns {ranked_size, ranked_count, id_1, score_1, ..., id_n, score_n, rest_id_1, rest_id_2, ...}:
+  ranked_size is how many entries the feed's ranked part still holds, ranked_count how many ranked
+  entries follow (fewer than asked means the ranked part is done), then the rest's ids.
 
   Slot: one (hash of the account's shard tag)
 ]]
@@ -23,26 +27,38 @@ local feed, swipes = KEYS[1], KEYS[2]
 local self, want = ARGV[1], tonumber(ARGV[2])
 local part, cursor_score, cursor_id = ARGV[3], ARGV[4], ARGV[5]
 
-local out = {redis.call('ZCARD', feed)}
-if part == 't' then return out end
+local out = {redis.call('ZCARD', feed), 0}
 local count = 0
 
 local function after_cursor(score, member)
   return tonumber(score) < tonumber(cursor_score) or member < cursor_id
 end
 
-local top, offset = part == 'r' and cursor_score or '+inf', 0
-repeat
-  local rows = redis.call('ZRANGE', feed, top, '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, want, 'WITHSCORES')
-  offset = offset + want
-  for i = 1, #rows, 2 do
-    local member, score = rows[i], rows[i + 1]
-    if (part == '' or after_cursor(score, member)) and member ~= self and redis.call('HEXISTS', swipes, member) == 0 then
-      out[#out + 1] = member
-      out[#out + 1] = score
-      count = count + 1
-      if count >= want then return out end
+local function ranked_part()
+  local top, offset = part == 'r' and cursor_score or '+inf', 0
+  repeat
+    local rows = redis.call('ZRANGE', feed, top, '-inf', 'BYSCORE', 'REV', 'LIMIT', offset, want, 'WITHSCORES')
+    offset = offset + want
+    for i = 1, #rows, 2 do
+      local member, score = rows[i], rows[i + 1]
+      if (part == '' or after_cursor(score, member)) and member ~= self and redis.call('HEXISTS', swipes, member) == 0 then
+        out[#out + 1] = member
+        out[#out + 1] = score
+        count = count + 1
+        if count >= want then return end
+      end
     end
+  until #rows < want * 2
+end
+
+if part ~= 't' then ranked_part() end
+out[2] = count
+for i = 6, #ARGV do
+  if count >= want then break end
+  local member = ARGV[i]
+  if member ~= self and not redis.call('ZSCORE', feed, member) and redis.call('HEXISTS', swipes, member) == 0 then
+    out[#out + 1] = member
+    count = count + 1
   end
-until #rows < want * 2
+end
 return out

@@ -210,30 +210,40 @@ export class FeedStore {
 
   /**
    * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
-   * steps: the ranked part from the viewer's shard (lua/read_feed.lua); when it does not fill the page,
-   * the rest of the pool newest first, gathered across the partitions (each probes at most its share of
-   * `scanLimit` ids after the position, and the merge is cut where a partition may hold more, see
-   * restOfPool); when the feed was ranked, from the viewer's partition, alongside the first step; then
-   * the cards, one HMGET per partition.
+   * steps: the ranked part from the viewer's shard (lua/read_feed.lua), with the time it was ranked from
+   * the viewer's partition alongside; when that does not fill the page, the rest of the pool newest first
+   * is gathered across the partitions (each probes at most its share of `scanLimit` ids after the
+   * position, and the merge is cut where a partition may hold more, see newestAccounts), and the page is
+   * read again whole with those candidates, so the ranked part and the rest's exclusions come from one
+   * instant (an account spread into the ranked part meanwhile is in one of them); then the cards, one
+   * HMGET per partition.
    */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
-    const [[rankedSize, ...flat], rankedAt] = await Promise.all([
-      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '']),
-      this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id)),
-    ]);
-    const positions: FeedPosition[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
+    const page = (candidates: readonly number[] = []) =>
+      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [
+        id,
+        want,
+        after?.part ?? '',
+        after?.score ?? '',
+        after?.id ?? '',
+        ...candidates,
+      ]);
+    const [ranked, rankedAt] = await Promise.all([page(), this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id))]);
+    let reply = feedReply(ranked);
     let stop: FeedPosition | undefined;
-    if (positions.length < want) {
-      const rest = await this.restOfPool(pool, id, want - positions.length, after?.part === 't' ? after.id : undefined, scanLimit);
-      positions.push(...rest.rows);
-      stop = rest.stop;
+    if (reply.positions.length < want) {
+      const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
+      const newest = await newestAccounts(this.redis, pool, id, after?.part === 't' ? after.id : undefined, share);
+      if (newest.ids.length > 0) reply = feedReply(await page(newest.ids));
+      // Short, with partitions holding more below: the page ends where the walk may resume.
+      if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
     }
+    const { positions, rankedSize } = reply;
     const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
     const viewer = cards.get(id);
     return {
       ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
-      rankedSize: Number(rankedSize),
+      rankedSize,
       ...(viewer ? { viewer } : {}),
       rows: positions.map((row) => {
         const card = cards.get(row.id);
@@ -241,28 +251,6 @@ export class FeedStore {
       }),
       ...(stop ? { stop } : {}),
     };
-  }
-
-  /**
-   * Up to `want` accounts of the pool newest first (highest id first: ids are given in order of
-   * registration), strictly below `below` (none: from the newest), that are not the viewer, not in its
-   * ranked feed and not swiped by it. Each partition probes at most an equal share of `scanLimit` of its
-   * ids (newestAccounts); the merge stops where a partition may hold more, and when the page is not full
-   * by then it comes back short with that position to resume from.
-   */
-  private async restOfPool(pool: Pool, id: number, want: number, below: number | undefined, scanLimit: number) {
-    const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
-    const newest = await newestAccounts(this.redis, pool, id, below, share);
-    const candidates = newest.ids.map(String);
-    const rows: FeedPosition[] = [];
-    if (candidates.length > 0) {
-      const [inFeed, swiped] = await Promise.all([this.redis.zmscore(keys.feed(pool, id), ...candidates), this.redis.hmget(keys.swipes(pool, id), ...candidates)]);
-      for (let i = 0; i < candidates.length && rows.length < want; i++) {
-        if (inFeed[i] == null && swiped[i] == null) rows.push({ part: 't', id: Number(candidates[i]), score: 0 });
-      }
-    }
-    const stop = rows.length < want && newest.stop !== undefined ? { part: 't' as const, score: 0, id: newest.stop } : undefined;
-    return { rows, stop };
   }
 
   /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
@@ -290,6 +278,15 @@ function byPartition(ids: readonly string[]): Map<number, string[]> {
     else out.set(part, [id]);
   }
   return out;
+}
+
+/** The positions of lua/read_feed.lua's reply: its ranked entries, then the rest's. */
+function feedReply([rankedSize, rankedCount, ...flat]: ReadonlyArray<string | number>): { rankedSize: number; positions: FeedPosition[] } {
+  const positions: FeedPosition[] = [];
+  const rankedEnd = 2 * Number(rankedCount);
+  for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
+  for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
+  return { rankedSize: Number(rankedSize), positions };
 }
 
 /** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */

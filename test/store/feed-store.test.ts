@@ -259,3 +259,23 @@ describe('reading a feed', () => {
     }
   });
 });
+
+describe('reading a feed while accounts are spread into it', () => {
+  it('shows a newly spread account in the ranked part or in the rest, never in neither', async () => {
+    const pool = 'agent';
+    const viewer = 9000;
+    await writeRosterCode(redis, pool, viewer, rosterCode(19900101, 'other'));
+    await redis.zadd(keys.rankedFeeds(pool, indexPartition(viewer)), 1, viewer);
+    const missed: number[] = [];
+    for (let newcomer = 9001; newcomer <= 9200; newcomer++) {
+      await redis.del(keys.feed(pool, viewer));
+      await redis.zadd(keys.feedFloors(pool, indexPartition(viewer)), 0, String(viewer));
+      await writeRosterCode(redis, pool, newcomer, rosterCode(19900101, 'other'));
+      await redis.set(keys.userSeq(pool), newcomer);
+      // The newcomer's ranking spreads it into the viewer's feed while the viewer reads its first page.
+      const [page] = await Promise.all([feeds.read(pool, viewer, 5, undefined, 5_000), feeds.spread(pool, newcomer, [{ owner: viewer, score: 100 }], 50)]);
+      if (!page.rows.some((row) => row.id === newcomer)) missed.push(newcomer);
+    }
+    expect(missed).toEqual([]);
+  });
+});
