@@ -12,6 +12,7 @@ const SINGLE_ONLY = [
   'test/embedded-redis-crash.test.ts',
   'test/redis-topology.test.ts',
   'test/http/aborted-requests.test.ts',
+  'test/http/long-unmatch.test.ts',
   'test/http/pool-sequences.test.ts',
   'test/http/recovery.test.ts',
   'test/http/redis-full.test.ts',

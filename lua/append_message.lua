@@ -2,10 +2,15 @@
 --[[
   Appends a message to a current match's thread, if the sender is one of its two users. The message id
   comes from the shard's message counter (`count * shards + shard`), so ids in a thread increase in the
-  order messages were appended. What the message changes in other hash slots is written, in this same
-  script, as a pending record to the shard's outbox (pending id "m<message id>"): the match moved to the
-  top of both users' lists and the pool's, and the `message.created` event.
-  An Idempotency-Key names one request: its record is "<fingerprint>\n<message JSON>", and the same key
+  order messages were appended. The thread is the one copy of each message: the match's last message is
+  the thread's newest entry, events refer to the message, and an Idempotency-Key record keeps its id.
+  The thread is bounded: by count (the oldest beyond ARGV[9] are dropped), by age (messages older than
+  ARGV[10] ms are dropped, at most a few per call, oldest first) and as a whole (it expires when no
+  message was added for that long).
+  What the message changes in other hash slots is written, in this same script, as a pending record to
+  the shard's outbox (pending id "m<message id>"): the match moved to the top of both users' lists and the
+  pool's, and the `message.created` event (by message id: the event is built from the thread).
+  An Idempotency-Key names one request: its record is "<fingerprint>\n<message id>", and the same key
   with another fingerprint (another body) is refused without writing anything.
 
   KEYS[1] am:<pool>:{shard}:match:<id>
@@ -21,10 +26,14 @@
   ARGV[5] Idempotency-Key record lifetime, seconds
   ARGV[6] the number of shards, ARGV[7] this shard
   ARGV[8] the request's fingerprint (a hash of the body; no line break)
+  ARGV[9] the most messages a thread keeps
+  ARGV[10] the longest a message is kept, ms
+  ARGV[11] messages created before this are older than ARGV[10] (ISO-8601, compared as text)
 
   Returns {'not_found'} when the match is unknown, ended, or not the sender's; {'replay', message JSON}
-  when the Idempotency-Key was seen with this fingerprint, {'key_reused'} when it was seen with another
-  (nothing written either way); else {'ok', message JSON, pending record}.
+  when the Idempotency-Key was seen with this fingerprint ({'not_found'} if the thread no longer holds
+  that message), {'key_reused'} when it was seen with another (nothing written either way); else
+  {'ok', message JSON, pending record}.
 
   Slot: one (hash of the match's shard tag)
 ]]
@@ -35,7 +44,11 @@ if idem then
     local cut = string.find(done, '\n', 1, true)
     if not cut then return {'replay', done} end -- a record written before fingerprints were kept
     if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
-    return {'replay', string.sub(done, cut + 1)}
+    local kept = string.sub(done, cut + 1)
+    if string.sub(kept, 1, 1) == '{' then return {'replay', kept} end -- a record written before it kept the id alone
+    local found = redis.call('ZRANGE', KEYS[2], kept, kept, 'BYSCORE')
+    if not found[1] then return {'not_found'} end
+    return {'replay', found[1]}
   end
 end
 
@@ -43,16 +56,28 @@ local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
 local sender = ARGV[1]
 if not match[1] or match[3] or (match[1] ~= sender and match[2] ~= sender) then return {'not_found'} end
 
+local thread = KEYS[2]
 local id = redis.call('INCR', KEYS[3]) * tonumber(ARGV[6]) + tonumber(ARGV[7])
 local message = '{"id":' .. id .. ',' .. string.sub(ARGV[2], 2)
-redis.call('ZADD', KEYS[2], id, message)
-redis.call('HSET', KEYS[1], 'last_message', message)
+redis.call('ZADD', thread, id, message)
+
+-- Bounds: by count, then by age (a few of the oldest per call: each message added drops older ones
+-- faster than they can pile up), and the whole thread once quiet for the longest age.
+local most = tonumber(ARGV[9])
+if redis.call('ZCARD', thread) > most then redis.call('ZREMRANGEBYRANK', thread, 0, -most - 1) end
+for _ = 1, 4 do
+  local oldest = redis.call('ZRANGE', thread, 0, 0)[1]
+  local created = oldest and string.match(oldest, '"created_at":"([^"]*)"')
+  if not created or created >= ARGV[11] then break end
+  redis.call('ZREMRANGEBYRANK', thread, 0, 0)
+end
+redis.call('PEXPIRE', thread, ARGV[10])
 
 local users = '[' .. match[1] .. ',' .. match[2] .. ']'
 local pending = '[{"type":"match.touched","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"at":' .. ARGV[3] .. '},' ..
-  '{"type":"message.created","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"message":' .. message .. '}]'
+  '{"type":"message.created","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"message_id":' .. id .. '}]'
 redis.call('HSET', KEYS[4], 'm' .. id, pending)
 redis.call('ZADD', KEYS[5], ARGV[3], 'm' .. id)
 
-if idem then redis.call('SET', idem, ARGV[8] .. '\n' .. message, 'EX', ARGV[5]) end
+if idem then redis.call('SET', idem, ARGV[8] .. '\n' .. id, 'EX', ARGV[5]) end
 return {'ok', message, pending}

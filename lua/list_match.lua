@@ -2,14 +2,16 @@
 --[[
   Keeps one match list (a user's, or one partition of the pool's) in step with a match: lists a new match,
   moves it up on new activity, or takes it out once ended. A match once ended is never listed again, however
-  late a step that lists it arrives: the list's ended set remembers it. Idempotent: a follow-up step of
-  lua/record_swipe.lua, append_message.lua and end_match.lua.
+  late a step that lists it arrives: the list's ended set remembers it for ARGV[4] ms (far longer than a
+  pending record waits for its steps), trimmed by age here, so the set holds a day's unmatches at most.
+  Idempotent: a follow-up step of lua/record_swipe.lua, append_message.lua and end_match.lua.
 
   KEYS[1] the match list: match id -> last activity, ms
-  KEYS[2] the list's ended set: match ids
+  KEYS[2] the list's ended set: match id -> ended, ms
   ARGV[1] match id
   ARGV[2] add | touch | remove
   ARGV[3] activity, ms (add and touch)
+  ARGV[4] how long an ended match is remembered, ms
 
   Flagged allow-oom: it completes a match, message or unmatch Redis already took; one call changes one
   entry of a list and of its ended set.
@@ -17,11 +19,17 @@
   Slot: one (hash of the list's tag: the user's shard, or the pool partition's)
 ]]
 local id, mode = ARGV[1], ARGV[2]
+-- An ended set of the earlier layout (a plain set, never trimmed) gives way to the bounded one.
+if redis.call('TYPE', KEYS[2]).ok == 'set' then redis.call('UNLINK', KEYS[2]) end
 if mode == 'remove' then
-  redis.call('SADD', KEYS[2], id)
+  local t = redis.call('TIME')
+  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  redis.call('ZADD', KEYS[2], now, id)
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
   return redis.call('ZREM', KEYS[1], id)
 end
-if redis.call('SISMEMBER', KEYS[2], id) == 1 then return 0 end
+if redis.call('ZSCORE', KEYS[2], id) then return 0 end
 -- GT: a process whose clock lags cannot move a match back in the list; XX: a touch never lists anew.
 if mode == 'touch' then return redis.call('ZADD', KEYS[1], 'XX', 'GT', ARGV[3], id) end
 return redis.call('ZADD', KEYS[1], 'GT', ARGV[3], id)

@@ -154,7 +154,7 @@ export class Application {
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
     const tally = new SpectatorTally(this.redis);
-    const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count);
+    const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
     this.realtime = new Realtime({
       replay: new EventReplay(streams),
       live: new LiveEvents(this.pubsub),
@@ -174,8 +174,8 @@ export class Application {
       message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
     });
     this.matches = new MatchRepository(this.redis, this.scripts);
-    this.messages = new MessageRepository(this.redis, this.scripts);
-    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, logger)
+    this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
+    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger)
       .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();

@@ -1,3 +1,4 @@
+import type { Message } from '../domain/match.js';
 import type { Pool } from '../domain/pool.js';
 import type { PendingRef } from '../store/outbox-records.js';
 import type { UserRecord } from '../store/user-repository.js';
@@ -16,6 +17,8 @@ export type DomainEvent = {
   recipients: number[];
   dataFor: (recipientId: number) => unknown;
   spectator?: unknown;
+  /** A `message.created` event's message: its stream entries refer to it in its thread. */
+  message?: Message;
 };
 
 export interface EventPublisher {

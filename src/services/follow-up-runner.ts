@@ -4,9 +4,10 @@ import type { EventStreams } from '../store/event-streams.js';
 import { ALL_SHARDS } from '../store/key-space.js';
 import type { OutboxRecords, PendingRef } from '../store/outbox-records.js';
 import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { MessageRepository } from '../store/message-repository.js';
 import type { FollowUps } from './events.js';
 import type { Effect, FollowUpHandler } from './follow-ups.js';
-import { buildEvents, isPendingEvent, profilesNeeded, type PendingEvent } from './pending-events.js';
+import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from './pending-events.js';
 import { streamAppends } from './stream-event-publisher.js';
 
 const SWEEP_BATCH = 200;
@@ -30,6 +31,7 @@ export class FollowUpRunner implements FollowUps {
     private readonly records: OutboxRecords,
     private readonly streams: EventStreams,
     private readonly users: UserRepository,
+    private readonly messages: MessageRepository,
     private readonly logger: Logger,
   ) {}
 
@@ -102,13 +104,15 @@ export class FollowUpRunner implements FollowUps {
 
   private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known?: Map<number, UserRecord>) {
     const users = new Map(known);
-    const missing = profilesNeeded(events.map((e) => e.spec)).filter((id) => !users.has(id));
-    for (const user of await this.users.findMany(pool, missing)) if (user) users.set(user.id, user);
+    const specs = events.map((e) => e.spec);
+    const missing = profilesNeeded(specs).filter((id) => !users.has(id));
+    const [found, messages] = await Promise.all([this.users.findMany(pool, missing), this.messages.findMany(pool, messagesNeeded(specs))]);
+    for (const user of found) if (user) users.set(user.id, user);
     const recipients = new Set<number>();
     const appends = events.flatMap(({ spec, step }) =>
-      buildEvents(pool, [spec], users).flatMap(({ event, at }) => {
+      buildEvents(pool, [spec], users, messages).flatMap(({ event, at }) => {
         for (const recipient of event.recipients) recipients.add(recipient);
-        return streamAppends(event, at, spec.type === 'message.created' ? spec.match_id : undefined).map((entry) => this.streams.append(entry, `${step}@${entry.route}`));
+        return streamAppends(event, at).map((entry) => this.streams.append(entry, `${step}@${entry.route}`));
       }),
     );
     await Promise.all(appends);

@@ -25,6 +25,7 @@ export function messageCreated(pool: Pool, match: Match, message: Message): Doma
     type: 'message.created',
     pool,
     recipients: [...match.userIds],
+    message,
     dataFor: () => message,
     ...(pool === 'agent' ? { spectator: spectatorMessageCreated(message) } : {}),
   };

@@ -12,7 +12,8 @@ import { likeReceived, matchCreated, matchEnded, messageCreated } from './match-
 export type PendingEvent =
   | { type: 'like.received'; from: number; to: number; created_at: string }
   | { type: 'match.created'; match: { id: number; users: [number, number]; created_at: string; shared_interests: string[] } }
-  | { type: 'message.created'; match_id: number; users: [number, number]; message: Message }
+  /** The message is read from its thread when the event is built (`message` itself: a record written before that). */
+  | { type: 'message.created'; match_id: number; users: [number, number]; message_id?: number; message?: Message }
   | { type: 'match.ended'; match_id: number; users: [number, number]; ended_at: string };
 
 /** An event built from its spec, with the time it happened (the frame's `at`). */
@@ -33,8 +34,16 @@ export function profilesNeeded(specs: readonly PendingEvent[]): number[] {
   return [...ids];
 }
 
-/** The events of a record; an event whose account has disappeared is left out. */
-export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: Map<number, UserRecord>): BuiltEvent[] {
+/** The messages (match and message ids) whose events `specs` hold by id only. */
+export function messagesNeeded(specs: readonly PendingEvent[]): Array<{ matchId: number; messageId: number }> {
+  return specs.flatMap((spec) => (spec.type === 'message.created' && !spec.message && spec.message_id ? [{ matchId: spec.match_id, messageId: spec.message_id }] : []));
+}
+
+/**
+ * The events of a record; an event whose account has disappeared is left out, and so is a message's whose
+ * thread no longer holds it (`messages`: message id → message; the match ended, or the message was trimmed).
+ */
+export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: Map<number, UserRecord>, messages: Map<number, Message> = new Map()): BuiltEvent[] {
   const built: BuiltEvent[] = [];
   for (const spec of specs) {
     switch (spec.type) {
@@ -48,9 +57,11 @@ export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: M
         if (spec.match.users.every((id) => users.has(id))) built.push({ event: matchCreated(pool, match, users), at: spec.match.created_at });
         break;
       }
-      case 'message.created':
-        built.push({ event: messageCreated(pool, matchOf(spec.match_id, spec.users), spec.message), at: spec.message.created_at });
+      case 'message.created': {
+        const message = spec.message ?? messages.get(spec.message_id ?? 0);
+        if (message) built.push({ event: messageCreated(pool, matchOf(spec.match_id, spec.users), message), at: message.created_at });
         break;
+      }
       case 'match.ended':
         built.push({ event: matchEnded(pool, matchOf(spec.match_id, spec.users), spec.ended_at), at: spec.ended_at });
         break;

@@ -2,6 +2,7 @@ import { SPECTATOR_TOPIC, userTopic } from '../domain/event-topics.js';
 import type { EventStreams, StreamAppend } from '../store/event-streams.js';
 import { spectatorStreamKeys, userStreamKeys } from '../store/keys.js';
 import type { DomainEvent, EventPublisher, EventType } from './events.js';
+import { messageFrame, messageRef } from '../domain/message-frames.js';
 
 /** Length caps: memory guards far above a day's traffic, so the 24 h of replay holds in practice. */
 export const USER_STREAM_MAX_LENGTH = 10_000;
@@ -22,18 +23,20 @@ export class StreamEventPublisher implements EventPublisher {
 }
 
 /**
- * The stream entries of one event: one per recipient and, for agent matches, one for spectators.
- * `threadOf` marks a message's entries with its match.
+ * The stream entries of one event: one per recipient and, for agent matches, one for spectators. A
+ * message's entries refer to the message in its thread rather than hold it (see lua/append_event.lua).
  */
-export function streamAppends(event: DomainEvent, at: string, threadOf?: number): StreamAppend[] {
+export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
   const entries: StreamAppend[] = [];
+  const message = event.type === 'message.created' ? event.message : undefined;
   for (const recipient of new Set(event.recipients)) {
     entries.push({
       target: userStreamKeys(event.pool, recipient),
       route: userTopic(event.pool, recipient),
-      ...(threadOf !== undefined ? { threadOf } : {}),
       maxLength: USER_STREAM_MAX_LENGTH,
-      body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
+      ...(message
+        ? { body: messageFrame('u', message), message: { view: 'u' as const, ref: messageRef(message) } }
+        : { body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }) }),
     });
   }
   // Only agents are ever shown to spectators; a member event never reaches the spectator stream.
@@ -42,9 +45,10 @@ export function streamAppends(event: DomainEvent, at: string, threadOf?: number)
     entries.push({
       target: spectatorStreamKeys(),
       route: SPECTATOR_TOPIC,
-      ...(threadOf !== undefined ? { threadOf } : {}),
       maxLength: SPECTATOR_STREAM_MAX_LENGTH,
-      body: JSON.stringify({ type: event.type, at, synthetic: true, data }),
+      ...(message
+        ? { body: messageFrame('s', message), message: { view: 's' as const, ref: messageRef(message) } }
+        : { body: JSON.stringify({ type: event.type, at, synthetic: true, data }) }),
       tally: { type: event.type, at },
     });
   }

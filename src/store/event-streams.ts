@@ -1,22 +1,39 @@
 import type { RedisClient } from './redis.js';
 import type { Announcement, StoredEvent } from '../domain/stored-event.js';
-import type { StreamKeys } from './keys.js';
+import { messageFrame, parseMessageRef, type MessageView } from '../domain/message-frames.js';
+import type { Message } from '../domain/match.js';
+import { poolOfKey, type StreamKeys } from './keys.js';
+import { findMessages } from './message-repository.js';
 import type { Scripts } from './scripts.js';
 
 /**
  * One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it.
- * `threadOf` names the match of a message (not appended once the reader's thread of it is closed).
+ * `message` marks a message's event: the stream keeps only this reference to the message in its thread
+ * (`view` says whose view the frame is), never the body.
  */
-export type StreamAppend = { target: StreamKeys; route: string; maxLength: number; body: string; threadOf?: number; tally?: { type: string; at: string } };
+export type StreamAppend = {
+  target: StreamKeys;
+  route: string;
+  maxLength: number;
+  body: string;
+  message?: { view: MessageView; ref: string };
+  tally?: { type: string; at: string };
+};
 
 /** Counts an appended event that asked for it (`tally`): see SpectatorTally. */
 export type CountEvent = (type: string, at: string) => Promise<void>;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
+/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event.lua). */
+export const STEP_MARK_MS = 15 * 60 * 1000;
+
+type RawEntry = [string, string[]];
 
 /**
  * Event streams in Redis: appending (one Lua call per stream, in the stream's slot: trimmed by age and
  * length, announced on the slot's sharded pub/sub channel) and reading back after an entry id for replay.
+ * A message's entry refers to the message in its thread; reading builds its frame from there and skips
+ * the entry once the thread no longer holds the message.
  */
 export class EventStreams {
   constructor(
@@ -24,6 +41,7 @@ export class EventStreams {
     private readonly scripts: Scripts,
     private readonly retentionMs = DAY_MS,
     private readonly countEvent?: CountEvent,
+    private readonly stepMarkMs = STEP_MARK_MS,
   ) {}
 
   /**
@@ -31,32 +49,69 @@ export class EventStreams {
    * of a committed write) the entry is appended once however often the step runs.
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
-    const { target, tally } = entry;
-    const threadOf = entry.threadOf ?? 0;
+    const { target, tally, message } = entry;
     const id = await this.scripts.runHot<string>(
       'append_event',
-      [target.stream, target.applied, target.endedMatches, target.thread(threadOf)],
-      [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, entry.threadOf ?? ''],
+      [target.stream, target.applied],
+      [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? 'e', this.stepMarkMs, message?.ref ?? ''],
     );
     // Counted after the append, outside its script: a figure for people to read, at worst one short after a crash.
     if (id && tally && this.countEvent) await this.countEvent(tally.type, tally.at).catch(() => undefined);
     return id;
   }
 
-  /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first. */
+  /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first (fewer: the stream ends there). */
   async after(key: string, afterId: string, count: number): Promise<StoredEvent[]> {
-    const entries = (await this.redis.xrange(key, `(${afterId}`, '+', 'COUNT', count)) as Array<[string, string[]]>;
-    return toEvents(entries);
+    return withIds(await eventBodiesAfter(this.redis, key, afterId, count));
   }
 
-  /** The newest `count` events of `key`, newest first. */
+  /** The newest `count` events of `key`, newest first (fewer: the stream holds no more). */
   async newest(key: string, count: number): Promise<StoredEvent[]> {
-    return toEvents(await this.redis.xrevrange(key, '+', '-', 'COUNT', count));
+    return withIds(await gather(this.redis, key, count, (from, want) => this.redis.xrevrange(key, from === '' ? '+' : `(${from}`, '-', 'COUNT', want), ''));
   }
 }
 
-function toEvents(entries: Array<[string, string[]]>): StoredEvent[] {
-  return entries.map(([id, fields]) => ({ id, frame: frameWithId(id, fields[fields.indexOf('e') + 1] ?? '{}') }));
+/** An event as stored: its id and its frame without the id. */
+export type EventBody = { id: string; body: string };
+
+/** Up to `count` events of `key` after `afterId`, oldest first, each with its frame without the id (fewer: the stream ends there). */
+export function eventBodiesAfter(redis: RedisClient, key: string, afterId: string, count: number): Promise<EventBody[]> {
+  return gather(redis, key, count, (from, want) => redis.xrange(key, `(${from}`, '+', 'COUNT', want), afterId);
+}
+
+const withIds = (events: EventBody[]): StoredEvent[] => events.map(({ id, body }) => ({ id, frame: frameWithId(id, body) }));
+
+/**
+ * Reads pages of entries from `from` on until `count` events are found or the stream ends: entries whose
+ * message is gone are skipped, so a short answer still means the end.
+ */
+async function gather(redis: RedisClient, key: string, count: number, page: (from: string, want: number) => Promise<RawEntry[]>, from: string): Promise<EventBody[]> {
+  const out: EventBody[] = [];
+  while (out.length < count) {
+    const want = count - out.length;
+    const entries = await page(from, want);
+    out.push(...(await bodiesOf(redis, key, entries)));
+    if (entries.length < want) break;
+    from = entries[entries.length - 1]![0];
+  }
+  return out;
+}
+
+/** The frames (without ids) of stream entries: a message's built from its thread, left out once the thread no longer holds it. */
+async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): Promise<EventBody[]> {
+  const refs = entries.flatMap(([, [field, value]]) => (field === 'u' || field === 's' ? [parseMessageRef(value ?? '')] : [])).filter((ref) => ref !== undefined);
+  const messages = refs.length > 0 ? await findMessages(redis, poolOfKey(key), refs) : new Map<number, Message>();
+  const out: EventBody[] = [];
+  for (const [id, [field, value = '{}']] of entries) {
+    if (field === 'u' || field === 's') {
+      const ref = parseMessageRef(value);
+      const message = ref && messages.get(ref.messageId);
+      if (message) out.push({ id, body: messageFrame(field, message) });
+    } else {
+      out.push({ id, body: value });
+    }
+  }
+  return out;
 }
 
 /** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event.lua). */

@@ -87,13 +87,19 @@ export const keys = {
   pair: (pool: Pool, a: number, b: number) => `${P}${pool}:${shardTag(pairShard(a, b))}:pair:${Math.min(a, b)}:${Math.max(a, b)}`,
   /** Sorted set: the user's current matches, match id → last activity (ms). */
   userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
-  /** Set: the user's ended match ids: a late follow-up step never lists one again nor appends to its thread. */
+  /**
+   * Sorted set: the user's match ids ended in the last day → when (ms): a late follow-up step never lists
+   * one again. Trimmed by age as it is written (lua/list_match.lua).
+   */
   endedMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:ended:${id}`,
   /** Sorted set: the current matches of one index partition of the pool (by match id), match id → last activity (ms). */
   poolMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:matches`,
-  /** Set: the ended match ids of one index partition of the pool, the guard of its match list. */
+  /** Sorted set: the match ids of one index partition of the pool ended in the last day → when (ms), the guard of its match list. */
   poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
-  /** Sorted set: a match's messages, message id → the message as JSON. Deleted on unmatch. */
+  /**
+   * Sorted set: a match's messages, message id → the message as JSON: the one copy of each message body
+   * (events refer to it). Bounded by count and age (lua/append_message.lua); deleted on unmatch.
+   */
   messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
   /**
    * String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint, in the shard
@@ -132,12 +138,8 @@ export const rosterPrefix = (pool: Pool, part: number): string => `${P}${pool}:$
 /** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */
 export type StreamKeys = {
   stream: string;
-  /** Sorted set: the follow-up steps already appended in this slot, step id → ms (each is appended once). */
+  /** Sorted set: the follow-up steps recently appended in this slot, step id → ms (each is appended once). */
   applied: string;
-  /** Set: the matches whose threads are closed for this stream's reader (their messages are not appended). */
-  endedMatches: string;
-  /** List: the entry ids of one match's thread in this stream, removed again when the match ends. */
-  thread: (matchId: number) => string;
   /** Sharded pub/sub channel on which each new entry is announced. */
   channel: string;
 };
@@ -149,8 +151,6 @@ export function userStreamKeys(pool: Pool, id: number): StreamKeys {
   return {
     stream: keys.userEvents(pool, id),
     applied: `${P}${pool}:${u(id)}:applied`,
-    endedMatches: keys.endedMatches(pool, id),
-    thread: (matchId) => `${P}${pool}:${u(id)}:thread:${id}:${matchId}`,
     channel: shardChannel(shardTag(userShard(id))),
   };
 }
@@ -160,8 +160,6 @@ export function spectatorStreamKeys(): StreamKeys {
   return {
     stream: keys.spectatorEvents('agent'),
     applied: `${P}agent:${SPECTATOR_TAG}:applied`,
-    endedMatches: `${P}agent:${SPECTATOR_TAG}:ended`,
-    thread: (matchId) => `${P}agent:${SPECTATOR_TAG}:thread:${matchId}`,
     channel: shardChannel(SPECTATOR_TAG),
   };
 }
@@ -170,6 +168,13 @@ const shardChannel = (tag: string) => `${P}live:${tag}`;
 
 /** Every channel on which new event entries are announced: one per shard, and the spectator stream's. */
 export const liveEventChannels = (): string[] => [...ALL_SHARDS.map((shard) => shardChannel(shardTag(shard))), shardChannel(SPECTATOR_TAG)];
+
+/** The pool of a key of a pool (every such key is `am:<pool>:…`). */
+export function poolOfKey(key: string): Pool {
+  const pool = key.slice(P.length, key.indexOf(':', P.length));
+  if (pool !== 'agent' && pool !== 'member') throw new Error(`no pool in key ${key}`);
+  return pool;
+}
 
 /** The index partition of a match in the pool's match lists. */
 export const matchPartition = (matchId: number): number => indexPartition(matchId);

@@ -7,6 +7,7 @@ import { ALL_PARTITIONS, matchShard } from './key-space.js';
 import type { PendingRef } from './outbox-records.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
+import { newestMessages } from './message-repository.js';
 import type { Scripts } from './scripts.js';
 
 /** Matches, one hash each under their pool, listed per user and per pool by last activity. */
@@ -15,15 +16,16 @@ export class MatchRepository {
 
   /** The current match `id` of `pool`; undefined when unknown there or ended (unless `includeEnded`). */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
-    const match = fromHash(await this.redis.hgetall(keys.match(pool, id)));
+    const [hash, [last]] = await Promise.all([this.redis.hgetall(keys.match(pool, id)), newestMessages(this.redis, pool, [id])]);
+    const match = fromHash(hash, last ?? null);
     return match && (includeEnded || !match.endedAt) ? match : undefined;
   }
 
   /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
   async findMany(pool: Pool, ids: readonly number[]): Promise<Match[]> {
     if (ids.length === 0) return [];
-    const hashes = await Promise.all(ids.map((id) => this.redis.hgetall(keys.match(pool, id))));
-    return hashes.map(fromHash).filter((m): m is Match => m !== undefined && !m.endedAt);
+    const [hashes, lasts] = await Promise.all([Promise.all(ids.map((id) => this.redis.hgetall(keys.match(pool, id)))), newestMessages(this.redis, pool, ids)]);
+    return hashes.map((hash, i) => fromHash(hash, lasts[i] ?? null)).filter((m): m is Match => m !== undefined && !m.endedAt);
   }
 
   /** A user's current matches, latest activity first. */
@@ -59,14 +61,15 @@ export class MatchRepository {
   }
 }
 
-function fromHash(h: Record<string, string>): Match | undefined {
+/** A match from its hash; its last message is its thread's newest (the hash keeps none). */
+function fromHash(h: Record<string, string>, lastMessage: Message | null): Match | undefined {
   if (!h.id) return undefined;
   return {
     id: Number(h.id),
     userIds: [Number(h.user_a), Number(h.user_b)],
     createdAt: h.created_at ?? '',
     sharedInterests: h.shared_interests ? (JSON.parse(h.shared_interests) as string[]) : [],
-    lastMessage: h.last_message ? (JSON.parse(h.last_message) as Message) : null,
+    lastMessage,
     endedAt: h.ended_at ?? null,
   };
 }

@@ -23,9 +23,20 @@ export type AppendOutcome =
 /** What makes two sends with one Idempotency-Key the same request: the (validated) body. */
 const fingerprint = (draft: MessageDraft) => createHash('sha256').update(draft.body).digest('base64url');
 
-/** A match's thread: a sorted set of message JSON scored by message id. */
+/** How much history a thread keeps: at most `maxMessages`, none older than `maxAgeMs`. */
+export type ThreadBounds = { maxMessages: number; maxAgeMs: number };
+export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: 2_000, maxAgeMs: 30 * 24 * 60 * 60 * 1000 };
+
+/**
+ * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message
+ * (lua/append_message.lua).
+ */
 export class MessageRepository {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    private readonly bounds: ThreadBounds = DEFAULT_THREAD_BOUNDS,
+  ) {}
 
   /**
    * Appends a message to a current match of the sender's (checked again atomically: a match ended
@@ -45,12 +56,20 @@ export class MessageRepository {
       SHARDS,
       shard,
       fingerprint(draft),
+      this.bounds.maxMessages,
+      this.bounds.maxAgeMs,
+      new Date(now.getTime() - this.bounds.maxAgeMs).toISOString(),
     ]);
     if (status === 'key_reused') return { status: 'key_reused' };
     if (status === 'not_found' || !json) return { status: 'not_found' };
     const message = JSON.parse(json) as Message;
     const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };
     return { status: status === 'replay' ? 'replay' : 'created', message, pending };
+  }
+
+  /** Messages by match and message id: message id → message, for those their threads still keep. */
+  findMany(pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
+    return findMessages(this.redis, pool, refs);
   }
 
   /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
@@ -60,4 +79,20 @@ export class MessageRepository {
     const oldest = page.at(-1);
     return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
   }
+}
+
+/** Messages by reference (one read each in its thread's slot, sent together): message id → message, for those still kept. */
+export async function findMessages(redis: RedisClient, pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
+  const found = await Promise.all(refs.map(({ matchId, messageId }) => redis.zrangebyscore(keys.messages(pool, matchId), messageId, messageId)));
+  const out = new Map<number, Message>();
+  found.forEach((json, i) => {
+    if (json[0]) out.set(refs[i]!.messageId, JSON.parse(json[0]) as Message);
+  });
+  return out;
+}
+
+/** The newest message of each match's thread, in order (null where the thread is empty or gone). */
+export async function newestMessages(redis: RedisClient, pool: Pool, matchIds: readonly number[]): Promise<Array<Message | null>> {
+  const found = await Promise.all(matchIds.map((id) => redis.zrange(keys.messages(pool, id), '-1', '-1')));
+  return found.map((json) => (json[0] ? (JSON.parse(json[0]) as Message) : null));
 }

@@ -1,4 +1,5 @@
 import type { Pool } from '../domain/pool.js';
+import { eventBodiesAfter } from './event-streams.js';
 import { keys } from './keys.js';
 import type { RedisClient } from './redis.js';
 import type { Scripts } from './scripts.js';
@@ -106,10 +107,9 @@ export class WebhookStore {
     return this.redis.lrange(keys.webhookDeliveries(pool, userId, webhookId), 0, limit - 1);
   }
 
-  /** Up to `count` entries of the account's event stream after `afterId`, oldest first. */
-  async eventsAfter(pool: Pool, userId: number, afterId: string, count: number): Promise<StreamEntry[]> {
-    const entries = (await this.redis.xrange(keys.userEvents(pool, userId), `(${afterId}`, '+', 'COUNT', count)) as Array<[string, string[]]>;
-    return entries.map(([id, fields]) => ({ id, body: fields[fields.indexOf('e') + 1] ?? '{}' }));
+  /** Up to `count` events of the account's event stream after `afterId`, oldest first (fewer: the stream ends there). */
+  eventsAfter(pool: Pool, userId: number, afterId: string, count: number): Promise<StreamEntry[]> {
+    return eventBodiesAfter(this.redis, keys.userEvents(pool, userId), afterId, count);
   }
 }
 

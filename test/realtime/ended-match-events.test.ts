@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchShard } from '../../src/store/key-space.js';
-import { keys, spectatorStreamKeys, userStreamKeys } from '../../src/store/keys.js';
+import { keys } from '../../src/store/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
@@ -54,8 +54,7 @@ describe('an ended match', () => {
     const ofMatch = spectator.frames.filter((f) => f.data.match?.id === matchId || f.data.match_id === matchId || f.data.message?.match_id === matchId);
     expect(ofMatch.map((f) => f.type)).toEqual(['match.created', 'match.ended']);
     for (const message of sent) expect(messageFrames(await spectatorFrames(stack.app.redis), message.id)).toEqual([]);
-    const threads = [userStreamKeys('agent', a.user_id), userStreamKeys('agent', b.user_id), spectatorStreamKeys()].map((t) => t.thread(matchId));
-    for (const thread of threads) expect(await stack.app.redis.exists(thread)).toBe(0);
+    expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
   });
 
   it('takes a message committed before the unmatch but flushed after it nowhere', async () => {

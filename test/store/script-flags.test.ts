@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MessageRepository } from '../../src/store/message-repository.js';
 import { createLogger } from '../../src/logger.js';
 import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
 import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
@@ -25,7 +26,7 @@ const PENDING = JSON.stringify([
 ]);
 
 /** Writes that complete another write Redis already took; each says why in its header. */
-const ALLOWED_WHEN_FULL = ['append_event', 'close_thread', 'list_match'];
+const ALLOWED_WHEN_FULL = ['append_event', 'list_match'];
 
 describe('every Lua script declares itself', () => {
   it('as a write script (refused whole when Redis is full), a read-only one, or a listed completion write', () => {
@@ -74,7 +75,7 @@ describe('every Lua script declares itself', () => {
       expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
 
-      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts), createLogger('silent'));
+      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts), new MessageRepository(client, scripts), createLogger('silent'));
       runner.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);

@@ -25,7 +25,6 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
-  close_thread: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },
   create_webhook: { slots: 'one-slot' },
   delete_webhook: { slots: 'one-slot' },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/store/redis.js';
 import { FeedStore } from '../../src/store/feed-store.js';
 import { keys } from '../../src/store/keys.js';
+import { MessageRepository } from '../../src/store/message-repository.js';
 import { createLogger } from '../../src/logger.js';
 import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
 import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
@@ -24,7 +25,7 @@ beforeAll(async () => {
   const { scripts } = store;
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
-  followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), createLogger('silent'));
+  followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts), new MessageRepository(redis, scripts), createLogger('silent'));
   followUps.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
   feeds = new FeedStore(redis, scripts);
   const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;

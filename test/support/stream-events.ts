@@ -1,14 +1,15 @@
 import type { RedisClient } from '../../src/store/redis.js';
 import type { Pool } from '../../src/domain/pool.js';
+import { eventBodiesAfter } from '../../src/store/event-streams.js';
 import { keys } from '../../src/store/keys.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they check
 export type StreamFrame = { id: string; type: string; at: string; data: any };
 
-/** Every event still in a stream, oldest first, as the frames a replaying client would get. */
+/** Every event still in a stream, oldest first, as the frames a replaying client would get (a message's built from its thread). */
 export async function streamFrames(redis: RedisClient, key: string): Promise<StreamFrame[]> {
-  const entries = (await redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
-  return entries.map(([id, fields]) => ({ id, ...JSON.parse(fields[fields.indexOf('e') + 1]!) }));
+  const events = await eventBodiesAfter(redis, key, '0-0', 1_000_000);
+  return events.map(({ id, body }) => ({ id, ...JSON.parse(body) }));
 }
 
 export const userFrames = (redis: RedisClient, pool: Pool, userId: number) => streamFrames(redis, keys.userEvents(pool, userId));

@@ -36,7 +36,7 @@ describe('webhook deliveries and the outbox', () => {
     const draft = { match_id: match.id, sender_id: ada.user_id, body: 'hello', created_at: now.toISOString(), shared_interests_mentioned: [] };
     const outcome = await app.messages.append('agent', match, draft, now);
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
-    const dying = new FollowUpRunner(new OutboxRecords(app.redis), new EventStreams(app.redis, app.scripts), app.users, createLogger('silent'))
+    const dying = new FollowUpRunner(new OutboxRecords(app.redis), new EventStreams(app.redis, app.scripts), app.users, app.messages, createLogger('silent'))
       .register(new MatchFollowUps(new MatchFollowUpStore(app.scripts)))
       .onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) });
     await dying.complete('agent', outcome.pending);
