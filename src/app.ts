@@ -61,6 +61,7 @@ import { WebhookJobs } from './jobs/webhook-jobs.js';
 import { WebhookChains } from './services/webhook-chains.js';
 import { WebhookDeliverer, type RetryPolicy } from './services/webhook-deliverer.js';
 import { WebhookSender } from './jobs/webhook-sender.js';
+import type { DestinationPolicy } from './services/webhook-destinations.js';
 import { WebhookService } from './services/webhook-service.js';
 import { WebhookStore } from './store/webhook-store.js';
 
@@ -236,7 +237,7 @@ export class Application {
     this.outbox.onUserEvents(chains);
     this.webhooks = new WebhookService(store, chains, this.webhookJobs.queue, {
       maxPerAccount: config.WEBHOOK_MAX_PER_ACCOUNT,
-      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      destinations: webhookDestinations(config),
       secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
     });
     if (!config.EMBEDDED_WORKER) return;
@@ -299,7 +300,8 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
 }
 
 const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
-const webhookSender = (config: Config) => new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: 64 * 1024, allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
+const webhookDestinations = (config: Config): DestinationPolicy => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedPorts: config.WEBHOOK_ALLOWED_PORTS });
+const webhookSender = (config: Config) => new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: 64 * 1024, destinations: webhookDestinations(config) });
 
 /** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
 export async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {

@@ -6,13 +6,27 @@ const bool = z
 const int = (min: number, max: number) =>
   z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(min).max(max);
 
+const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65_535;
+
+/** Ports webhooks are delivered to when WEBHOOK_ALLOWED_PORTS is unset (and private destinations are not allowed). */
+export const DEFAULT_WEBHOOK_PORTS: readonly number[] = [80, 443];
+
+/** WEBHOOK_ALLOWED_PORTS: a comma list of ports, or `*` for any port. */
+const portList = z
+  .string()
+  .trim()
+  .refine((list) => list === '*' || list.split(',').every((port) => isPort(port.trim())), {
+    error: 'must be a comma-separated list of ports (1-65535), e.g. 80,443,8443, or * for any port',
+  })
+  .transform((list): readonly number[] | 'any' => (list === '*' ? 'any' : [...new Set(list.split(',').map(Number))].sort((a, b) => a - b)));
+
 function isHostPort(node: string): boolean {
   const match = /^[^\s,:]+:(\d{1,5})$/.exec(node);
-  return match !== null && Number(match[1]) >= 1 && Number(match[1]) <= 65_535;
+  return match !== null && isPort(match[1]!);
 }
 
 /** Every setting, read from the environment; README's configuration table documents each. */
-const configSchema = z.object({
+const settingsSchema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   REDIS_URL: z.url({ error: 'must be a URL such as redis://127.0.0.1:6379' }).optional(),
@@ -53,6 +67,7 @@ const configSchema = z.object({
   THREAD_MAX_AGE_DAYS: int(1, 3_650).default(30),
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  WEBHOOK_ALLOWED_PORTS: portList.optional(),
   WEBHOOK_MAX_PER_ACCOUNT: int(1, 100).default(5),
   WEBHOOK_TIMEOUT_MS: int(100, 60_000).default(5_000),
   WEBHOOK_MAX_ATTEMPTS: int(1, 50).default(12),
@@ -60,10 +75,19 @@ const configSchema = z.object({
   WEBHOOK_SECRET_OVERLAP_SECONDS: int(0, 30 * 86_400).default(86_400),
   WEBHOOK_CONCURRENCY: int(1, 1_000).default(16),
   WEBHOOK_LOCK_MS: int(500, 600_000).default(30_000),
-}).refine((config) => !(config.REDIS_URL && config.REDIS_CLUSTER_NODES), {
-  path: ['REDIS_CLUSTER_NODES'],
-  error: 'cannot be set together with REDIS_URL: set one of them',
 });
+
+const configSchema = settingsSchema
+  .refine((config) => !(config.REDIS_URL && config.REDIS_CLUSTER_NODES), {
+    path: ['REDIS_CLUSTER_NODES'],
+    error: 'cannot be set together with REDIS_URL: set one of them',
+  })
+  // Allowing private destinations trusts every destination (tests, the bench, local receivers on any port),
+  // unless the operator names the ports as well.
+  .transform((config) => ({
+    ...config,
+    WEBHOOK_ALLOWED_PORTS: config.WEBHOOK_ALLOWED_PORTS ?? (config.WEBHOOK_ALLOW_PRIVATE ? ('any' as const) : DEFAULT_WEBHOOK_PORTS),
+  }));
 
 export type Config = z.output<typeof configSchema>;
 export type ConfigInput = Partial<Record<keyof Config, string | number | boolean | undefined>>;
@@ -77,7 +101,7 @@ export class ConfigError extends Error {
 /** Reads the settings; throws ConfigError with one line per bad value. */
 export function loadConfig(env: Record<string, string | number | boolean | undefined> = process.env): Config {
   const picked: Record<string, unknown> = {};
-  for (const key of Object.keys(configSchema.shape)) {
+  for (const key of Object.keys(settingsSchema.shape)) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = typeof value === 'string' ? value : String(value);
   }

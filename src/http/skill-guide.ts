@@ -4,6 +4,8 @@
  * Python blocks are working clients of the event stream (test/http/docs.test.ts runs them all). The limits
  * it states are the service's settings (src/config.ts), so the guide tells the truth about this deployment.
  */
+import { DEFAULT_WEBHOOK_PORTS } from '../config.js';
+import { portsInWords } from '../services/webhook-destinations.js';
 
 /** The settings the guide states (named as in src/config.ts). */
 export type GuideLimits = {
@@ -24,6 +26,8 @@ export type GuideLimits = {
   MAX_CONNECTIONS_PER_IP: number;
   TOKEN_TTL_SECONDS: number;
   SPECTATOR_REPLAY_LIMIT: number;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  WEBHOOK_ALLOWED_PORTS: readonly number[] | 'any';
 };
 
 /** The defaults of src/config.ts. */
@@ -45,6 +49,8 @@ export const DEFAULT_GUIDE_LIMITS: GuideLimits = {
   MAX_CONNECTIONS_PER_IP: 256,
   TOKEN_TTL_SECONDS: 86_400,
   SPECTATOR_REPLAY_LIMIT: 500,
+  WEBHOOK_ALLOW_PRIVATE: false,
+  WEBHOOK_ALLOWED_PORTS: DEFAULT_WEBHOOK_PORTS,
 };
 
 /** "24 hours", "1 minute", "90 seconds": a whole number of the largest unit that fits (hours at most). */
@@ -53,6 +59,20 @@ export function duration(seconds: number): string {
     if (seconds >= size && seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? '' : 's'}`;
   }
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
+/** Where this deployment delivers webhooks, in a few sentences. */
+function webhookDestinations(limits: GuideLimits): string {
+  const ports = limits.WEBHOOK_ALLOWED_PORTS === 'any' ? 'on any port' : `on port ${portsInWords(limits.WEBHOOK_ALLOWED_PORTS)} (another port is a 400)`;
+  const failures = `A failed delivery says why in a few fixed words (\`could not connect to the receiver\`,
+\`the host name did not resolve\`, \`TLS failed\`, a timeout), or gives the HTTP status.`;
+  if (limits.WEBHOOK_ALLOW_PRIVATE) return `URLs must be \`http(s)\` ${ports}; this deployment delivers to private addresses too.
+${failures}`;
+  return `URLs must be \`http(s)\` ${ports}, at a public address: private, loopback,
+link-local and reserved addresses, IPv4 or IPv6, are a 400, and so is every IPv6 form of an IPv4 address
+(\`[::ffff:…]\`, NAT64 \`[64:ff9b::…]\`, 6to4 \`[2002:…]\`): write an IPv4 address as IPv4. A host name that comes
+to resolve to such an address later is not delivered to.
+${failures}`;
 }
 
 const per = (limit: number, windowSeconds: number) => `${limit} per ${windowSeconds === 60 ? 'minute' : duration(windowSeconds)}`;
@@ -422,7 +442,7 @@ function verify(secret, headers, body) { // body: the raw request text
 Also: \`GET /api/v1/webhooks\`, \`GET|PATCH|DELETE /api/v1/webhooks/{id}\`, \`POST /api/v1/webhooks/{id}/test\`
 (sends a \`webhook.ping\`), \`POST /api/v1/webhooks/{id}/rotate-secret\` (the old secret keeps signing for 24 h),
 \`GET /api/v1/webhooks/{id}/deliveries\` (recent attempts: status, latency, error, next retry). At most 5 per
-account; URLs must be public \`http(s)\` addresses.
+account. ${webhookDestinations(limits)}
 
 ## 6. Log out (the token stops working at once, and its WebSockets are closed with 4003)
 

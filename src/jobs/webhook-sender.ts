@@ -1,29 +1,31 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { guardedLookup, refusedLiteral } from '../services/webhook-destinations.js';
+import { guardedLookup, refusedBeforeConnecting, type DestinationPolicy, type HostResolver } from '../services/webhook-destinations.js';
 import type { SendResult, WebhookTransport } from '../services/webhook-scheduling.js';
 import { webhookHeaders } from '../services/webhook-signature.js';
+import { deliveryError } from './delivery-errors.js';
 
 export type SenderOptions = {
   /** Connect, send and answer within this (ms): a slow receiver cannot hold a worker. */
   timeoutMs: number;
   /** Bytes of the answer read at most; the rest is cut off. */
   maxResponseBytes: number;
-  allowPrivate: boolean;
+  destinations: DestinationPolicy;
+  /** How host names are resolved (the system resolver unless given). */
+  resolve?: HostResolver;
 };
-
 
 const USER_AGENT = 'AgentMatch-Webhooks/1';
 
 /**
  * Sends signed webhook deliveries: one POST, no redirect followed (a 3xx is a failure), the destination's
- * resolved address checked on every new connection, a total deadline and a cap on the answer read.
+ * port and resolved address checked on every new connection, a total deadline and a cap on the answer read.
  */
 export class WebhookSender implements WebhookTransport {
   private readonly agents: { http: HttpAgent; https: HttpsAgent };
 
   constructor(private readonly options: SenderOptions) {
-    const lookup = guardedLookup(options.allowPrivate);
+    const lookup = guardedLookup(options.destinations, options.resolve);
     this.agents = {
       http: new HttpAgent({ keepAlive: true, maxSockets: 64, lookup }),
       https: new HttpsAgent({ keepAlive: true, maxSockets: 64, lookup }),
@@ -34,7 +36,7 @@ export class WebhookSender implements WebhookTransport {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const url = new URL(target);
-    const refused = refusedLiteral(url, this.options.allowPrivate);
+    const refused = refusedBeforeConnecting(url, this.options.destinations);
     if (refused) return Promise.resolve({ error: refused, latencyMs: 0 });
     const secure = url.protocol === 'https:';
     return new Promise<SendResult>((resolve) => {
@@ -59,7 +61,7 @@ export class WebhookSender implements WebhookTransport {
         finish({ error: `timeout after ${this.options.timeoutMs} ms` });
         req.destroy();
       }, this.options.timeoutMs);
-      req.on('error', (error: Error) => finish({ error: error.message || 'connection failed' }));
+      req.on('error', (error: Error) => finish({ error: deliveryError(error) }));
       req.on('response', (res) => {
         const status = res.statusCode ?? 0;
         let read = 0;

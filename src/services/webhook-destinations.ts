@@ -1,27 +1,14 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import { refusedAddressKind, isRefusedAddress } from './refused-addresses.js';
 
-/**
- * Where webhooks may not point (unless the operator allows it with WEBHOOK_ALLOW_PRIVATE): private,
- * loopback, link-local, shared, multicast and reserved ranges, IPv4 and IPv6 (IPv4-mapped IPv6 as IPv4).
- */
-const refused = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) refused.addSubnet(net, bits, 'ipv4');
-for (const [net, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32],
-] as const) refused.addSubnet(net, bits, 'ipv6');
-
-/** Whether an IP address lies in a range webhooks may not reach. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return refused.check(mapped[1]!, 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return refused.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+/** Where webhooks may be delivered (WEBHOOK_ALLOW_PRIVATE, WEBHOOK_ALLOWED_PORTS). */
+export type DestinationPolicy = {
+  /** Any address may be reached: private, loopback, link-local and reserved ones too. */
+  allowPrivate: boolean;
+  /** The ports deliveries may go to, or any. */
+  allowedPorts: readonly number[] | 'any';
+};
 
 /** Why a destination is refused; `reason` is shown to the agent. */
 export class RefusedDestination extends Error {
@@ -30,14 +17,32 @@ export class RefusedDestination extends Error {
   }
 }
 
+/** How a host name becomes addresses: the system resolver, unless another is given (same answer shape). */
+export type HostResolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+const systemResolver: HostResolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
+
+const REFUSED_ADDRESSES = 'a private, loopback, link-local or reserved address';
+
 /** The URL's host without IPv6 brackets. */
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
+/** The port a URL connects to: its own, or its scheme's. */
+const portOf = (url: URL) => (url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80);
+
+/** "80 or 443", "80, 443 or 8443". */
+export const portsInWords = (ports: readonly number[]) => (ports.length === 1 ? String(ports[0]) : `${ports.slice(0, -1).join(', ')} or ${ports.at(-1)}`);
+
+/** The ports allowed, when `url`'s is not one of them. */
+function portsInstead(url: URL, policy: DestinationPolicy): readonly number[] | undefined {
+  return policy.allowedPorts === 'any' || policy.allowedPorts.includes(portOf(url)) ? undefined : policy.allowedPorts;
+}
+
 /**
- * Checks a webhook URL when it is saved: http or https, no credentials, and (unless private destinations
- * are allowed) a host that resolves only to public addresses (or not at all, yet). Deliveries check the resolved address again.
+ * Checks a webhook URL when it is saved: http or https, no credentials, an allowed port, and (unless private
+ * destinations are allowed) a host that resolves only to addresses webhooks may reach (or not at all, yet).
+ * Deliveries check the port and the resolved address again.
  */
-export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promise<URL> {
+export async function checkWebhookUrl(raw: string, policy: DestinationPolicy): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -46,35 +51,46 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedDestination('must use http or https');
   if (url.username || url.password) throw new RefusedDestination('must not carry a user name or password');
-  if (allowPrivate) return url;
+  const ports = portsInstead(url, policy);
+  if (ports) throw new RefusedDestination(`must use port ${portsInWords(ports)}, not ${portOf(url)}: webhooks are delivered to no other port`);
+  if (policy.allowPrivate) return url;
   const host = bareHost(url);
+  if (isIP(host)) {
+    const kind = refusedAddressKind(host);
+    if (kind) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} is ${kind}`);
+    return url;
+  }
   // A name that does not resolve yet is accepted: every delivery connection checks the address it reaches.
-  const addresses = isIP(host) ? [host] : await resolveAll(host);
-  if (addresses.some(isPrivateAddress)) throw new RefusedDestination('must not point to a private, loopback or link-local address');
+  if ((await resolveAll(host)).some(isRefusedAddress)) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} resolves to one`);
   return url;
 }
 
 function resolveAll(host: string): Promise<string[]> {
-  return new Promise((resolve) => dnsLookup(host, { all: true }, (error, found: LookupAddress[]) => resolve(error ? [] : found.map((a) => a.address))));
-}
-
-/** The refusal of an IP-literal destination at delivery time, or undefined when it may be reached. */
-export function refusedLiteral(url: URL, allowPrivate: boolean): string | undefined {
-  const host = bareHost(url);
-  if (allowPrivate || isIP(host) === 0) return undefined;
-  return isPrivateAddress(host) ? `refused: ${host} is a private, loopback or link-local address` : undefined;
+  return new Promise((done) => systemResolver(host, { all: true }, (error, found) => done(error ? [] : found.map((a) => a.address))));
 }
 
 /**
- * A DNS lookup for delivery connections that refuses private addresses: the address checked is the one
- * connected to, so a name that changes its answer between save and delivery cannot reach inside.
+ * The refusal of a delivery before any connection (a port not allowed, an IP-literal host that may not be
+ * reached), or undefined. Only what the URL itself says is named, never an address it resolved to.
  */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
+export function refusedBeforeConnecting(url: URL, policy: DestinationPolicy): string | undefined {
+  const ports = portsInstead(url, policy);
+  if (ports) return `refused: port ${portOf(url)} is not allowed (webhooks go to port ${portsInWords(ports)})`;
+  const host = bareHost(url);
+  if (policy.allowPrivate || isIP(host) === 0) return undefined;
+  return isRefusedAddress(host) ? `refused: ${host} is ${REFUSED_ADDRESSES}` : undefined;
+}
+
+/**
+ * A DNS lookup for delivery connections that refuses addresses webhooks may not reach: the address checked
+ * is the one connected to, so a name that changes its answer between save and delivery cannot reach inside.
+ */
+export function guardedLookup(policy: DestinationPolicy, resolve: HostResolver = systemResolver): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, found: LookupAddress[]) => {
+    resolve(hostname, { ...options, all: true }, (error, found) => {
       if (error) return callback(error, '', 0);
-      const usable = allowPrivate ? found : found.filter((a) => !isPrivateAddress(a.address));
-      if (usable.length === 0) return callback(new RefusedDestination(`refused: ${hostname} resolves to a private, loopback or link-local address`), '', 0);
+      const usable = policy.allowPrivate ? found : found.filter((a) => !isRefusedAddress(a.address));
+      if (usable.length === 0) return callback(new RefusedDestination(`refused: ${hostname} resolves to ${REFUSED_ADDRESSES}`), '', 0);
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, usable);
       callback(null, usable[0]!.address, usable[0]!.family);
     });

@@ -4,13 +4,13 @@ import type { Principal } from '../domain/principal.js';
 import { PING_EVENT, WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from '../domain/webhook-schemas.js';
 import type { WebhookFields, WebhookRecord, WebhookStore } from '../store/webhook-store.js';
 import type { WebhookChains } from './webhook-chains.js';
-import { checkWebhookUrl, RefusedDestination } from './webhook-destinations.js';
+import { checkWebhookUrl, RefusedDestination, type DestinationPolicy } from './webhook-destinations.js';
 import type { DeliveryScheduler } from './webhook-scheduling.js';
 import { newWebhookSecret } from './webhook-signature.js';
 
 export type WebhookPolicy = {
   maxPerAccount: number;
-  allowPrivate: boolean;
+  destinations: DestinationPolicy;
   /** How long the previous secret still signs deliveries after a rotation (ms). */
   secretOverlapMs: number;
 };
@@ -115,7 +115,7 @@ export class WebhookService {
 
   private async checkedUrl(raw: string): Promise<string> {
     try {
-      return (await checkWebhookUrl(raw, this.policy.allowPrivate)).href;
+      return (await checkWebhookUrl(raw, this.policy.destinations)).href;
     } catch (error) {
       if (error instanceof RefusedDestination) throw errors.invalidField('url', error.reason);
       throw error;

@@ -118,6 +118,8 @@ describe('GET /skill.md', () => {
     expect(guide).toMatch(/\| `match_kept` \| you passed on someone you are matched with: the pass is stored but the match stays/);
     expect(guide).toMatch(/\| `pair_ended` \| you liked someone after an unmatch: stored, and nothing else happens/);
     expect(guide).toMatch(/Node 20 has none without a flag/);
+    expect(guide).toContain('URLs must be `http(s)` on port 80 or 443 (another port is a 400), at a public address');
+    expect(guide).toContain('every IPv6 form of an IPv4 address');
   });
 
   it('has Node.js and Python clients that print a stream\'s events, resume with since, and stop on a revoked token', async () => {

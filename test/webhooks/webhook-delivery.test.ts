@@ -196,6 +196,20 @@ describe('webhook deliveries', () => {
     await eventually('the logged ping', async () => (await deliveries(bo, hook.id))[0]?.event_id === res.body.event_id);
   });
 
+  it('a ping that cannot connect is logged in fixed words, never with the address or port it tried', async () => {
+    const bo = await registerAgent(stack.api);
+    const gone = await receiver();
+    await gone.stop();
+    const hook = await createHook(bo, `http://localhost:${gone.port}/hooks`);
+    const res = await stack.api.post(`/api/v1/webhooks/${hook.id}/test`, { token: bo.token });
+    expect(res.status, res.text).toBe(202);
+    const [attempt] = await eventually('the logged ping', async () => {
+      const log = await deliveries(bo, hook.id);
+      return log[0]?.event_id === res.body.event_id && log;
+    });
+    expect(attempt).toMatchObject({ outcome: 'failed', status: null, error: 'could not connect to the receiver' });
+  });
+
   it('a rotated secret signs at once, the previous one keeps signing during the overlap', async () => {
     const bo = await registerAgent(stack.api);
     const r = await receiver();

@@ -33,6 +33,7 @@ const deliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 
 const WEBHOOK_DOC = 'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
+const URL_DOC = 'url: http or https, port 80 or 443 by default, at a public address (private, loopback, link-local and reserved addresses, IPv4 or IPv6, and every IPv6 form of an IPv4 address are refused with 400).';
 
 export function webhookRoutes({ webhooks }: Deps): Route[] {
   return [
@@ -42,7 +43,7 @@ export function webhookRoutes({ webhooks }: Deps): Route[] {
       auth: true,
       body: true,
       doc: {
-        summary: `Create a webhook: your events (event_types, or every type when omitted) are POSTed to url. ${WEBHOOK_DOC} The answer shows the signing secret (whsec_…) this once. At most 5 webhooks per account by default.`,
+        summary: `Create a webhook: your events (event_types, or every type when omitted) are POSTed to url. ${URL_DOC} ${WEBHOOK_DOC} The answer shows the signing secret (whsec_…) this once. At most 5 webhooks per account by default.`,
         tags: ['webhooks'],
         body: newWebhookSchema,
         response: { status: 201, schema: createdWebhookSchema, description: 'The webhook and its signing secret.' },
