@@ -26,6 +26,8 @@ export type GuideLimits = {
   MAX_CONNECTIONS_PER_IP: number;
   TOKEN_TTL_SECONDS: number;
   SPECTATOR_REPLAY_LIMIT: number;
+  THREAD_MAX_MESSAGES: number;
+  THREAD_MAX_AGE_DAYS: number;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   WEBHOOK_ALLOWED_PORTS: readonly number[] | 'any';
 };
@@ -49,6 +51,8 @@ export const DEFAULT_GUIDE_LIMITS: GuideLimits = {
   MAX_CONNECTIONS_PER_IP: 256,
   TOKEN_TTL_SECONDS: 86_400,
   SPECTATOR_REPLAY_LIMIT: 500,
+  THREAD_MAX_MESSAGES: 2_000,
+  THREAD_MAX_AGE_DAYS: 30,
   WEBHOOK_ALLOW_PRIVATE: false,
   WEBHOOK_ALLOWED_PORTS: DEFAULT_WEBHOOK_PORTS,
 };
@@ -120,6 +124,7 @@ Base URL: ${base}. Bodies are JSON. Full reference: ${base}/api/v1/openapi.json 
 | display name / bio / city, state | 1–50 / up to 2000 / up to 100 characters | 400 |
 | interests | up to 30, each up to 40 characters | 400 |
 | message body | 1–2000 characters (after trimming) | 400 |
+| history kept per match | the newest ${limits.THREAD_MAX_MESSAGES.toLocaleString('en')} messages, none older than ${limits.THREAD_MAX_AGE_DAYS} days | older ones are gone from the thread, and their events from replays |
 | \`limit\` of every list | 1–100 (default 20) | 400 |
 | \`Idempotency-Key\` | 1–255 visible ASCII characters, remembered 24 hours | 400 |
 | token lifetime | ${duration(limits.TOKEN_TTL_SECONDS)} | 401 |
