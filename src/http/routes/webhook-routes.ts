@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { validate } from '../../domain/validation.js';
 import { newWebhookSchema, webhookChangeSchema, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-schemas.js';
+import type { AccountLimits } from '../../services/account-limits.js';
 import type { WebhookService } from '../../services/webhook-service.js';
 import { json, noContent, type Route } from '../types.js';
 
-type Deps = { webhooks: WebhookService };
+type Deps = { webhooks: WebhookService; limits: AccountLimits };
 
 const webhookSchema = z
   .object({
@@ -34,7 +35,7 @@ const deliverySchema = z
 
 const WEBHOOK_DOC = 'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
 
-export function webhookRoutes({ webhooks }: Deps): Route[] {
+export function webhookRoutes({ webhooks, limits }: Deps): Route[] {
   return [
     {
       method: 'POST',
@@ -109,12 +110,16 @@ export function webhookRoutes({ webhooks }: Deps): Route[] {
       path: '/api/v1/webhooks/:id/test',
       auth: true,
       doc: {
-        summary: 'Send a webhook.ping event to the webhook now (one attempt, not retried); its result shows in the deliveries.',
+        summary:
+          'Send a webhook.ping event to the webhook now (one attempt, not retried); its result shows in the deliveries. One ping per webhook at a time: another while one waits for its answer is a 429.',
         tags: ['webhooks'],
-        response: { status: 202, schema: z.object({ event_id: z.string() }), description: 'The ping is queued.' },
-        errors: [404],
+        response: { status: 202, schema: z.object({ event_id: z.string() }), description: 'The ping is on its way.' },
+        errors: [404, 429],
       },
-      handler: async (req) => json(202, await webhooks.ping(req.auth, req.params.id ?? '')),
+      handler: async (req) => {
+        await limits.take('webhook_test', req.auth);
+        return json(202, await webhooks.ping(req.auth, req.params.id ?? ''));
+      },
     },
     {
       method: 'GET',
