@@ -1,7 +1,8 @@
 #!lua
 --[[
-  Fixed-window rate limit for one account: counts one hit and says whether it is within the limit. The
-  window starts at the first hit and lasts its length; hits past the limit count too but never lengthen it.
+  Fixed-window rate limit for one account or one client address: counts one hit and says whether it is
+  within the limit. The window starts at the first hit and lasts its length; hits past the limit count too
+  but never lengthen it.
   lua/begin_swipe.lua counts swipes the same way, inside the swipe's first step.
 
   KEYS[1] the counter (string with a TTL)
@@ -10,7 +11,7 @@
 
   Returns {allowed (1|0), ms until the window ends}
 
-  Slot: one (hash of rl:<name>:<pool>:<id>)
+  Slot: one (hash of rl:<name>:<pool>:<id>, or of rl:<name>:<address>)
 ]]
 local hits = redis.call('INCR', KEYS[1])
 if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end

@@ -60,6 +60,7 @@ import { webhookRoutes } from './http/routes/webhook-routes.js';
 import { WebhookJobs } from './jobs/webhook-jobs.js';
 import { WebhookChains } from './services/webhook-chains.js';
 import { WebhookDeliverer, type RetryPolicy } from './services/webhook-deliverer.js';
+import { WebhookPings } from './services/webhook-pings.js';
 import { WebhookSender } from './jobs/webhook-sender.js';
 import type { DestinationPolicy } from './services/webhook-destinations.js';
 import { WebhookService } from './services/webhook-service.js';
@@ -108,6 +109,9 @@ export class Application {
   webhooks!: WebhookService;
   webhookJobs?: WebhookJobs;
   private webhookSender?: WebhookSender;
+  /** Test pings go out from this process, over a sender of their own (see WebhookPings). */
+  private pingSender?: WebhookSender;
+  private webhookPings?: WebhookPings;
   port = 0;
   private stopping?: Promise<void>;
 
@@ -169,26 +173,36 @@ export class Application {
     const addressLimits = new AddressLimits(this.rateLimiter, {
       register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
       login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
+      spectator: { limit: config.SPECTATOR_RATE_LIMIT, windowSeconds: config.SPECTATOR_RATE_WINDOW_SECONDS },
     });
     const accountLimits = new AccountLimits(this.rateLimiter, {
       discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
       message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
+      profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
+      webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
     });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
-    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger)
+    const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
+    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
-    this.spectator = new SpectatorService(this.matches, this.messages, this.users, {
-      tally,
-      agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
-      processKey: randomUUID(),
-      watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
-    });
+    this.spectator = new SpectatorService(
+      this.matches,
+      this.messages,
+      this.users,
+      {
+        tally,
+        agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
+        processKey: randomUUID(),
+        watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
+      },
+      config.SPECTATOR_CACHE_MS,
+    );
     this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
     this.watcherReports.unref();
 
@@ -201,12 +215,12 @@ export class Application {
     });
     const routes: Route[] = [
       ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
-      ...accountRoutes({ accounts: this.accounts, limits: addressLimits }),
+      ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...likeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
-      ...spectatorRoutes({ spectator: this.spectator }),
-      ...webhookRoutes({ webhooks: this.webhooks }),
+      ...spectatorRoutes({ spectator: this.spectator, limits: addressLimits }),
+      ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
     ];
@@ -235,14 +249,16 @@ export class Application {
     this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), retry, logger });
     const chains = new WebhookChains(store, this.webhookJobs.queue);
     this.outbox.onUserEvents(chains);
-    this.webhooks = new WebhookService(store, chains, this.webhookJobs.queue, {
+    const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
+    this.pingSender = webhookSender(config);
+    this.webhookPings = new WebhookPings(store, this.pingSender, count, logger, config.WEBHOOK_TIMEOUT_MS);
+    this.webhooks = new WebhookService(store, chains, this.webhookPings, {
       maxPerAccount: config.WEBHOOK_MAX_PER_ACCOUNT,
       destinations: webhookDestinations(config),
       secretOverlapMs: config.WEBHOOK_SECRET_OVERLAP_SECONDS * 1000,
     });
     if (!config.EMBEDDED_WORKER) return;
     this.webhookSender = webhookSender(config);
-    const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
     const deliverer = new WebhookDeliverer(store, chains, streams, this.webhookSender, retry, count, logger);
     await this.webhookJobs.startWorker(deliverer, { concurrency: config.WEBHOOK_CONCURRENCY, lockDurationMs: config.WEBHOOK_LOCK_MS, stalledIntervalMs: Math.ceil(config.WEBHOOK_LOCK_MS / 2) });
   }
@@ -257,7 +273,9 @@ export class Application {
       const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
       await settleBy(closeBy, this.rankingJobs?.stop());
       await settleBy(closeBy, this.webhookJobs?.stop());
+      await settleBy(closeBy, this.webhookPings?.drain());
       this.webhookSender?.close();
+      this.pingSender?.close();
       await settleBy(closeBy, this.outboxSweeper?.stop());
       clearInterval(this.watcherReports);
       this.realtime?.stop();

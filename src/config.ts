@@ -3,8 +3,11 @@ import { z } from 'zod';
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''], { error: 'must be true or false' })
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
-const int = (min: number, max: number) =>
-  z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(min).max(max);
+/** A whole number within [min, max]; any problem (not a number, a fraction, out of range) names the range. */
+const int = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
 
 const isPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65_535;
 
@@ -42,22 +45,29 @@ const settingsSchema = z.object({
   TOKEN_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   TOKEN_TTL_SECONDS: int(60, 60 * 60 * 24 * 365).default(86_400),
   SPECTATOR_REPLAY_LIMIT: int(1, 10_000).default(500),
-  WS_MAX_PER_IP: int(1, 1_000_000).default(256),
-  WS_MAX_PER_TOKEN: int(1, 10_000).default(8),
-  WS_UPGRADE_RATE_LIMIT: int(1, 1_000_000).default(120),
+  WS_MAX_PER_IP: int(1, 100_000).default(256),
+  WS_MAX_PER_TOKEN: int(1, 1_000).default(8),
+  WS_UPGRADE_RATE_LIMIT: int(1, 100_000).default(120),
   WS_UPGRADE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
-  REGISTER_RATE_LIMIT: int(1, 1_000_000).default(5),
+  REGISTER_RATE_LIMIT: int(1, 100_000).default(5),
   REGISTER_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
-  LOGIN_RATE_LIMIT: int(1, 1_000_000).default(10),
+  LOGIN_RATE_LIMIT: int(1, 100_000).default(10),
   LOGIN_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
-  DISCOVERY_RATE_LIMIT: int(1, 1_000_000).default(600),
+  DISCOVERY_RATE_LIMIT: int(1, 100_000).default(600),
   DISCOVERY_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
-  LIKE_RATE_LIMIT: int(1, 1_000_000).default(600),
+  LIKE_RATE_LIMIT: int(1, 100_000).default(600),
   LIKE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
-  MESSAGE_RATE_LIMIT: int(1, 1_000_000).default(300),
+  MESSAGE_RATE_LIMIT: int(1, 100_000).default(300),
   MESSAGE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  PROFILE_RATE_LIMIT: int(1, 100_000).default(30),
+  PROFILE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  WEBHOOK_TEST_RATE_LIMIT: int(1, 100_000).default(10),
+  WEBHOOK_TEST_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  SPECTATOR_RATE_LIMIT: int(1, 100_000).default(600),
+  SPECTATOR_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  SPECTATOR_CACHE_MS: int(0, 60_000).default(1_000),
   TRUST_PROXY: bool.default(false),
-  MAX_CONNECTIONS_PER_IP: int(0, 1_000_000).default(256),
+  MAX_CONNECTIONS_PER_IP: int(0, 100_000).default(256),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
@@ -65,6 +75,7 @@ const settingsSchema = z.object({
   EVENT_STEP_MARK_SECONDS: int(60, 86_400).default(900),
   THREAD_MAX_MESSAGES: int(10, 1_000_000).default(2_000),
   THREAD_MAX_AGE_DAYS: int(1, 3_650).default(30),
+  OUTBOX_MAX_ATTEMPTS: int(1, 1_000).default(20),
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_ALLOWED_PORTS: portList.optional(),
@@ -107,10 +118,10 @@ export function loadConfig(env: Record<string, string | number | boolean | undef
   }
   const result = configSchema.safeParse(picked);
   if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => {
-      const key = String(issue.path[0]);
-      return `config: ${key}=${JSON.stringify(picked[key])} ${issue.message}`;
-    }),
-  );
+  const lines = result.error.issues.map((issue) => {
+    const key = String(issue.path[0]);
+    return `config: ${key}=${JSON.stringify(picked[key])} ${issue.message}`;
+  });
+  // A value can break several checks that share one message (a negative fraction): one line for it.
+  throw new ConfigError([...new Set(lines)]);
 }

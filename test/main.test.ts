@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
 import { freePort } from '../src/store/free-port.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
 
@@ -68,12 +69,13 @@ describe('npm start (the embedded default)', () => {
   });
 
   it('prints one clear line per bad setting and exits non-zero', async () => {
-    const proc = run({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5', LOG_LEVEL: 'loud' });
+    const proc = run({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5', LOG_LEVEL: 'loud', LIKE_RATE_LIMIT: '1000000000' });
     expect(await proc.exited).toBe(1);
     const lines = proc.output().trim().split('\n').filter((l) => l.startsWith('config:'));
-    expect(lines).toHaveLength(3);
-    expect(proc.output()).toMatch(/config: PORT="eighty"/);
-    expect(proc.output()).toMatch(/config: TOKEN_TTL_SECONDS="5"/);
+    expect(lines).toHaveLength(4);
+    expect(lines).toContain('config: PORT="eighty" must be a whole number from 0 to 65535');
+    expect(lines).toContain('config: TOKEN_TTL_SECONDS="5" must be a whole number from 60 to 31536000');
+    expect(lines).toContain('config: LIKE_RATE_LIMIT="1000000000" must be a whole number from 1 to 100000');
   });
 
   it('says how to get Redis when REDIS_URL is unreachable', async () => {
@@ -87,5 +89,35 @@ describe('npm start (the embedded default)', () => {
     const proc = run({ PORT: String(await freePort()), REDIS_URL: '', PATH: '/nonexistent', DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-match-nopath-')) });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/redis-server is not on PATH: install Redis/);
+  });
+});
+
+describe('numeric settings', () => {
+  /** The one start-up line a bad value of `name` gets. */
+  const problem = (name: string, value: string): string => {
+    try {
+      loadConfig({ [name]: value });
+    } catch (error) {
+      if (error instanceof ConfigError && error.problems.length === 1) return error.problems[0]!;
+      throw error;
+    }
+    return 'accepted';
+  };
+  const numeric = Object.entries(loadConfig({})).filter((entry): entry is [string, number] => typeof entry[1] === 'number');
+
+  it('each have a range, named in the line of a value outside it, that holds the default', () => {
+    expect(numeric.length).toBeGreaterThan(20);
+    for (const [name, fallback] of numeric) {
+      const line = problem(name, '1000000000000');
+      const range = new RegExp(`^config: ${name}="1000000000000" must be a whole number from (\\d+) to (\\d+)$`).exec(line);
+      expect(range, line).not.toBeNull();
+      const [min, max] = [Number(range![1]), Number(range![2])];
+      expect(fallback, name).toBeGreaterThanOrEqual(min);
+      expect(fallback, name).toBeLessThanOrEqual(max);
+      expect([problem(name, String(min)), problem(name, String(max))], name).toEqual(['accepted', 'accepted']);
+      for (const bad of [String(min - 1), String(max + 1), 'lots', '1.5']) {
+        expect(problem(name, bad)).toBe(`config: ${name}=${JSON.stringify(bad)} must be a whole number from ${min} to ${max}`);
+      }
+    }
   });
 });

@@ -72,9 +72,12 @@ function benchServiceEnv(port: number, dataDir: string, metricsToken: string, re
     SHUTDOWN_GRACE_MS: '3000',
     METRICS_TOKEN: metricsToken,
     // The bench's few agents do the work of thousands: per-account limits would cap the load, not the service.
-    DISCOVERY_RATE_LIMIT: '1000000',
-    LIKE_RATE_LIMIT: '1000000',
-    MESSAGE_RATE_LIMIT: '1000000',
+    DISCOVERY_RATE_LIMIT: '100000',
+    DISCOVERY_RATE_WINDOW_SECONDS: '1',
+    LIKE_RATE_LIMIT: '100000',
+    LIKE_RATE_WINDOW_SECONDS: '1',
+    MESSAGE_RATE_LIMIT: '100000',
+    MESSAGE_RATE_WINDOW_SECONDS: '1',
     // The spectator fleet holds 1,000 sockets per source address.
     MAX_CONNECTIONS_PER_IP: '5000',
     // The spectator scenario holds about a thousand sockets per loopback address, past the default cap.

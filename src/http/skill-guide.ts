@@ -19,6 +19,12 @@ export type GuideLimits = {
   LIKE_RATE_WINDOW_SECONDS: number;
   MESSAGE_RATE_LIMIT: number;
   MESSAGE_RATE_WINDOW_SECONDS: number;
+  PROFILE_RATE_LIMIT: number;
+  PROFILE_RATE_WINDOW_SECONDS: number;
+  WEBHOOK_TEST_RATE_LIMIT: number;
+  WEBHOOK_TEST_RATE_WINDOW_SECONDS: number;
+  SPECTATOR_RATE_LIMIT: number;
+  SPECTATOR_RATE_WINDOW_SECONDS: number;
   WS_UPGRADE_RATE_LIMIT: number;
   WS_UPGRADE_RATE_WINDOW_SECONDS: number;
   WS_MAX_PER_TOKEN: number;
@@ -44,6 +50,12 @@ export const DEFAULT_GUIDE_LIMITS: GuideLimits = {
   LIKE_RATE_WINDOW_SECONDS: 60,
   MESSAGE_RATE_LIMIT: 300,
   MESSAGE_RATE_WINDOW_SECONDS: 60,
+  PROFILE_RATE_LIMIT: 30,
+  PROFILE_RATE_WINDOW_SECONDS: 60,
+  WEBHOOK_TEST_RATE_LIMIT: 10,
+  WEBHOOK_TEST_RATE_WINDOW_SECONDS: 60,
+  SPECTATOR_RATE_LIMIT: 600,
+  SPECTATOR_RATE_WINDOW_SECONDS: 60,
   WS_UPGRADE_RATE_LIMIT: 120,
   WS_UPGRADE_RATE_WINDOW_SECONDS: 60,
   WS_MAX_PER_TOKEN: 8,
@@ -116,6 +128,9 @@ Base URL: ${base}. Bodies are JSON. Full reference: ${base}/api/v1/openapi.json 
 | feed and browse reads per account (together) | ${per(limits.DISCOVERY_RATE_LIMIT, limits.DISCOVERY_RATE_WINDOW_SECONDS)} | 429 |
 | swipes per account | ${per(limits.LIKE_RATE_LIMIT, limits.LIKE_RATE_WINDOW_SECONDS)} | 429, nothing recorded |
 | messages sent per account | ${per(limits.MESSAGE_RATE_LIMIT, limits.MESSAGE_RATE_WINDOW_SECONDS)} | 429, nothing stored |
+| profile changes (\`PATCH /api/v1/me\`) per account | ${per(limits.PROFILE_RATE_LIMIT, limits.PROFILE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429, nothing changed |
+| webhook test pings per account | ${per(limits.WEBHOOK_TEST_RATE_LIMIT, limits.WEBHOOK_TEST_RATE_WINDOW_SECONDS)}; one at a time per webhook (until its receiver answers or the attempt times out) | 429, nothing sent |
+| public spectator reads (\`GET /api/v1/spectator/...\` JSON, together) per client address | ${per(limits.SPECTATOR_RATE_LIMIT, limits.SPECTATOR_RATE_WINDOW_SECONDS)} | 429 |
 | \`/api/v1/ws\` connections per account | ${per(limits.WS_UPGRADE_RATE_LIMIT, limits.WS_UPGRADE_RATE_WINDOW_SECONDS)} | 429 at the upgrade |
 | open WebSockets per token / per address | ${limits.WS_MAX_PER_TOKEN} / ${limits.WS_MAX_PER_IP} | 429 at the upgrade |
 | open connections per address (HTTP and WebSocket) | ${limits.MAX_CONNECTIONS_PER_IP === 0 ? 'no limit' : limits.MAX_CONNECTIONS_PER_IP} | the connection is closed at once |
@@ -130,8 +145,8 @@ Base URL: ${base}. Bodies are JSON. Full reference: ${base}/api/v1/openapi.json 
 | token lifetime | ${duration(limits.TOKEN_TTL_SECONDS)} | 401 |
 | events replayed with \`since\` | your last 24 hours at least; the spectator stream its newest ${limits.SPECTATOR_REPLAY_LIMIT} | \`replay.truncated\` frame |
 
-Per-account limits count in fixed windows: \`Retry-After\` is the time until the window ends. Characters
-are counted as Unicode code points (an emoji is one).
+Per-account limits and the spectator reads count in fixed windows: \`Retry-After\` is the time until the
+window ends. Characters are counted as Unicode code points (an emoji is one).
 
 ## 1. Register (once) and keep the token
 
@@ -445,7 +460,8 @@ function verify(secret, headers, body) { // body: the raw request text
 \`\`\`
 
 Also: \`GET /api/v1/webhooks\`, \`GET|PATCH|DELETE /api/v1/webhooks/{id}\`, \`POST /api/v1/webhooks/{id}/test\`
-(sends a \`webhook.ping\`), \`POST /api/v1/webhooks/{id}/rotate-secret\` (the old secret keeps signing for 24 h),
+(sends a \`webhook.ping\`; one at a time per webhook: a second one while the first waits for its answer is a
+429), \`POST /api/v1/webhooks/{id}/rotate-secret\` (the old secret keeps signing for 24 h),
 \`GET /api/v1/webhooks/{id}/deliveries\` (recent attempts: status, latency, error, next retry). At most 5 per
 account. ${webhookDestinations(limits)}
 

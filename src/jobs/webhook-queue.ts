@@ -26,10 +26,9 @@ export class WebhookQueue implements DeliveryScheduler {
   }
 
   async schedule(job: DeliveryJob): Promise<void> {
-    const ping = job.ping !== undefined;
-    await this.queue.add(ping ? 'ping' : 'deliver', job, {
+    await this.queue.add('deliver', job, {
       jobId: `${job.webhookId}.${job.eventId}`,
-      attempts: ping ? 1 : this.maxAttempts,
+      attempts: this.maxAttempts,
       backoff: { type: WEBHOOK_BACKOFF },
     });
   }

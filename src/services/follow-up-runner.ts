@@ -8,9 +8,17 @@ import type { MessageRepository } from '../store/message-repository.js';
 import type { FollowUps } from './events.js';
 import type { Effect, FollowUpHandler } from './follow-ups.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from './pending-events.js';
+import { isConnectionError, isStoreFullError } from './store-failures.js';
 import { streamAppends } from './stream-event-publisher.js';
 
 const SWEEP_BATCH = 200;
+
+/**
+ * When the sweeper gives up on a record: after `maxAttempts` sweeps failed to complete it (failures of the
+ * record itself: an unreachable or full Redis is no fault of the record and counts for nothing), it moves the
+ * record to the dead letter and tells `buried`.
+ */
+export type DeadLetterPolicy = { maxAttempts: number; buried?: (pool: Pool) => void };
 
 /** Told, within the follow-up step, that events were appended to an account's stream (webhooks queue their deliveries). */
 export interface UserEventsListener {
@@ -33,6 +41,7 @@ export class FollowUpRunner implements FollowUps {
     private readonly users: UserRepository,
     private readonly messages: MessageRepository,
     private readonly logger: Logger,
+    private readonly deadLetter: DeadLetterPolicy = { maxAttempts: 20 },
   ) {}
 
   register(handler: FollowUpHandler): this {
@@ -58,7 +67,10 @@ export class FollowUpRunner implements FollowUps {
     }
   }
 
-  /** Completes every record committed at least `olderThanMs` ago, in every shard; returns how many. */
+  /**
+   * Completes every record committed at least `olderThanMs` ago, in every shard; returns how many. A record
+   * that fails counts one attempt more, and goes to the dead letter at the policy's last.
+   */
   async sweep(olderThanMs: number): Promise<number> {
     const committedBy = Date.now() - olderThanMs;
     const counts = await Promise.all(
@@ -70,7 +82,7 @@ export class FollowUpRunner implements FollowUps {
               await this.run(pool, shard, id, record);
               completed++;
             } catch (error) {
-              this.logger.error({ err: error, pool, pendingId: id }, 'could not complete pending follow-up steps');
+              await this.failed(pool, shard, id, record, error);
             }
           }
           return completed;
@@ -78,6 +90,30 @@ export class FollowUpRunner implements FollowUps {
       ),
     );
     return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Counts a failed sweep of a record; at the last attempt, moves the record to the dead letter. */
+  private async failed(pool: Pool, shard: number, pendingId: string, record: string, error: unknown): Promise<void> {
+    const context = { err: error, pool, shard, pendingId };
+    if (isConnectionError(error) || isStoreFullError(error)) {
+      this.logger.warn(context, 'could not complete pending follow-up steps: Redis is unreachable or full; the next sweep retries');
+      return;
+    }
+    try {
+      const attempts = await this.records.noteFailure(pool, shard, pendingId);
+      const { maxAttempts } = this.deadLetter;
+      if (attempts < maxAttempts) {
+        this.logger.warn({ ...context, attempts, maxAttempts }, 'could not complete pending follow-up steps; the next sweep retries');
+        return;
+      }
+      const lastError = error instanceof Error ? error.message : String(error);
+      if (!(await this.records.bury(pool, shard, pendingId, record, { attempts, lastError }))) return;
+      this.deadLetter.buried?.(pool);
+      this.logger.error({ ...context, attempts }, `pending follow-up steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`);
+    } catch (uncounted) {
+      const stepError = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ err: uncounted, pool, shard, pendingId, stepError }, 'could not complete pending follow-up steps, nor count the failure; the next sweep retries');
+    }
   }
 
   /**

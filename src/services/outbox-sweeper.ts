@@ -4,7 +4,8 @@ import type { FollowUpRunner } from './follow-up-runner.js';
 /**
  * Every process sweeps the outboxes on a timer: records older than `everyMs` were left behind by a process
  * that crashed (or lost Redis) between a commit and its follow-up steps, and are completed now. Sweeps never
- * overlap.
+ * overlap. A record that keeps failing goes to the dead letter after a bounded number of sweeps (see
+ * FollowUpRunner.sweep).
  */
 export class OutboxSweeper {
   private timer?: NodeJS.Timeout;

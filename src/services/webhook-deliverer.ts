@@ -6,8 +6,9 @@ import { userStreamKeys } from '../store/keys.js';
 import type { WebhookRecord, WebhookStore } from '../store/webhook-store.js';
 import type { Logger } from '../logger.js';
 import { USER_STREAM_MAX_LENGTH } from './stream-event-publisher.js';
+import { attemptEntry, describeResult as describe, isSuccess, secretsOf, type Attempt } from './webhook-attempts.js';
 import { eventTypeOf, type WebhookChains } from './webhook-chains.js';
-import type { DeliveryJob, OutcomeCounter, SendResult, WebhookTransport } from './webhook-scheduling.js';
+import type { DeliveryJob, OutcomeCounter, WebhookTransport } from './webhook-scheduling.js';
 
 /** What a job does next: nothing (done), or try again after `retryInMs`. */
 export type DeliveryStep = { retryInMs?: number; error?: string };
@@ -42,9 +43,7 @@ export class WebhookDeliverer {
   async run(job: DeliveryJob, attempt: number, final: boolean): Promise<DeliveryStep> {
     const { pool, userId, webhookId } = job;
     const hook = await this.store.find(pool, userId, webhookId);
-    if (!hook) return {};
-    if (job.ping !== undefined) return this.ping(job, hook, job.ping);
-    if (!hook.enabled) return {};
+    if (!hook?.enabled) return {};
     const next = await this.chains.next(pool, userId, hook);
     if (!next) return {};
     // A job whose event was delivered already (or whose chain moved on) only makes sure the chain goes on.
@@ -74,14 +73,6 @@ export class WebhookDeliverer {
     return { retryInMs, error: describe(result) };
   }
 
-  private async ping(job: DeliveryJob, hook: WebhookRecord, frame: string): Promise<DeliveryStep> {
-    const result = await this.sender.send(hook.url, secretsOf(hook), job.eventId, frame);
-    const ok = isSuccess(result);
-    this.count(ok ? 'ping_delivered' : 'ping_failed');
-    await this.log(job.pool, job.userId, hook.id, { eventId: job.eventId, type: 'webhook.ping', attempt: 1, result, outcome: ok ? 'delivered' : 'failed' });
-    return {};
-  }
-
   /** Disables the webhook once and tells the account on its event stream (socket and replay). */
   async disable(pool: Pool, userId: number, hook: WebhookRecord, reason: string): Promise<void> {
     const at = new Date().toISOString();
@@ -96,32 +87,8 @@ export class WebhookDeliverer {
     });
   }
 
-  private async log(
-    pool: Pool,
-    userId: number,
-    webhookId: string,
-    a: { eventId: string; type: string; attempt: number; result: SendResult; outcome: string; retryInMs?: number },
-  ) {
-    const entry = {
-      event_id: a.eventId,
-      event_type: a.type,
-      attempt: a.attempt,
-      outcome: a.outcome,
-      status: a.result.status ?? null,
-      latency_ms: a.result.latencyMs,
-      error: a.result.error ?? (isSuccess(a.result) ? null : `HTTP ${a.result.status}`),
-      at: new Date().toISOString(),
-      next_retry_at: a.retryInMs === undefined ? null : new Date(Date.now() + a.retryInMs).toISOString(),
-    };
-    await this.store.logAttempt(pool, userId, webhookId, JSON.stringify(entry)).catch((error: unknown) => this.logger.warn({ err: error }, 'could not log a webhook delivery attempt'));
+  private async log(pool: Pool, userId: number, webhookId: string, attempt: Attempt) {
+    await this.store.logAttempt(pool, userId, webhookId, attemptEntry(attempt)).catch((error: unknown) => this.logger.warn({ err: error }, 'could not log a webhook delivery attempt'));
   }
-}
-
-const isSuccess = (result: SendResult) => result.status !== undefined && result.status >= 200 && result.status < 300;
-const describe = (result: SendResult) => result.error ?? `HTTP ${result.status}`;
-
-/** The secrets a delivery is signed with: the current one, and during a rotation's overlap the previous one. */
-function secretsOf(hook: WebhookRecord): string[] {
-  return hook.previousSecret && (hook.previousSecretUntil ?? 0) > Date.now() ? [hook.secret, hook.previousSecret] : [hook.secret];
 }
 

@@ -1,10 +1,11 @@
 import type { Pool } from '../domain/pool.js';
 
 /**
- * One delivery job: the next event (`eventId`) of a webhook's chain, or a test ping (`ping`: the frame to
- * send). A chain has one job at a time: its id is `<webhook id>.<event id>`, so adding it twice is a no-op.
+ * One delivery job: the next event (`eventId`) of a webhook's chain. A chain has one job at a time: its id
+ * is `<webhook id>.<event id>`, so adding it twice is a no-op. (Test pings are not jobs: see WebhookPings.
+ * A ping job queued by an earlier version finds its event is not the chain's next and only kicks the chain.)
  */
-export type DeliveryJob = { pool: Pool; userId: number; webhookId: string; eventId: string; ping?: string };
+export type DeliveryJob = { pool: Pool; userId: number; webhookId: string; eventId: string };
 
 /** Queues delivery jobs (jobs/webhook-queue.ts with BullMQ). */
 export interface DeliveryScheduler {

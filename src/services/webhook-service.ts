@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, errors } from '../domain/errors.js';
 import type { Principal } from '../domain/principal.js';
-import { PING_EVENT, WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from '../domain/webhook-schemas.js';
+import { WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from '../domain/webhook-schemas.js';
 import type { WebhookFields, WebhookRecord, WebhookStore } from '../store/webhook-store.js';
 import type { WebhookChains } from './webhook-chains.js';
 import { checkWebhookUrl, RefusedDestination, type DestinationPolicy } from './webhook-destinations.js';
-import type { DeliveryScheduler } from './webhook-scheduling.js';
+import type { WebhookPings } from './webhook-pings.js';
 import { newWebhookSecret } from './webhook-signature.js';
 
 export type WebhookPolicy = {
@@ -34,7 +34,7 @@ export class WebhookService {
   constructor(
     private readonly store: WebhookStore,
     private readonly chains: WebhookChains,
-    private readonly scheduler: DeliveryScheduler,
+    private readonly pings: WebhookPings,
     private readonly policy: WebhookPolicy,
   ) {}
 
@@ -92,13 +92,9 @@ export class WebhookService {
     return { secret, previous_secret_expires_at: new Date(until).toISOString() };
   }
 
-  /** Queues one `webhook.ping` delivery (not part of the event chain, not retried); its attempt shows in the deliveries. */
+  /** Sends one `webhook.ping` (not part of the event chain, not retried); its attempt shows in the deliveries. */
   async ping(who: Principal, id: string): Promise<{ event_id: string }> {
-    const hook = await this.found(who, id);
-    const eventId = `ping_${randomBytes(8).toString('hex')}`;
-    const frame = JSON.stringify({ id: eventId, type: PING_EVENT, at: new Date().toISOString(), data: { webhook_id: hook.id } });
-    await this.scheduler.schedule({ pool: who.pool, userId: who.userId, webhookId: hook.id, eventId, ping: frame });
-    return { event_id: eventId };
+    return this.pings.send(who.pool, who.userId, await this.found(who, id));
   }
 
   /** The latest delivery attempts, newest first. */

@@ -106,9 +106,12 @@ export const keys = {
    * of the write it guards (the pair's for a swipe, the match's for a message).
    */
   idempotency: (pool: Pool, shard: number, userId: number, endpoint: string, key: string) => `${P}${pool}:${shardTag(shard)}:idem:${userId}:${endpoint}:${key}`,
-  /** Sorted set: a sliding-window rate-limit log. */
+  /**
+   * A client address's rate limit of one kind: a sorted set, the sliding-window log (registrations, logins,
+   * WebSocket upgrades), or a string with TTL, the fixed-window counter (spectator reads).
+   */
   rateLimit: (name: string, subject: string) => `${P}rl:${name}:${subject}`,
-  /** String with TTL: an account's fixed-window request counter for one kind of request (discovery, like, message). */
+  /** String with TTL: an account's fixed-window request counter for one kind of request (discovery, like, message, profile, webhook_test). */
   accountRateLimit: (name: string, pool: Pool, id: number) => `${P}${pool}:${u(id)}:rl:${name}:${id}`,
   /** Stream: the events told to one user (entry id = event id), trimmed by age and length. */
   userEvents: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:events:${id}`,
@@ -116,12 +119,22 @@ export const keys = {
   shardOutbox: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox`,
   /** Sorted set: the shard outbox's pending ids by commit time (ms), for the sweeper. */
   shardOutboxDue: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:outbox:due`,
+  /** String with TTL: how many sweeps failed to complete one pending record (errors of the record, not of an unreachable Redis). */
+  outboxFailures: (pool: Pool, shard: number, pendingId: string) => `${P}${pool}:${shardTag(shard)}:outbox:failures:${pendingId}`,
+  /**
+   * Hash: the dead letter of every outbox, `<pool>:<shard>:<pending id>` → JSON of a record the sweeper gave
+   * up on (OUTBOX_MAX_ATTEMPTS failed sweeps): the record, its attempts, the last error, when, and the keys to
+   * put it back into. Read by operators (README, "Events after a crash"); nothing in the service reads it.
+   */
+  outboxDeadLetter: () => `${P}outbox:dead`,
   /** Set: the ids of an account's webhooks (at most WEBHOOK_MAX_PER_ACCOUNT). */
   webhooks: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:webhooks:${id}`,
   /** Hash: one webhook of an account (url, event types, secrets, enabled, delivery cursor in the account's stream). */
   webhook: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook:${id}:${webhookId}`,
   /** List: a webhook's most recent delivery attempts (JSON), newest first. */
   webhookDeliveries: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-log:${id}:${webhookId}`,
+  /** String with TTL: the id of the test ping in flight to a webhook (one at a time), lasting the delivery timeout at most. */
+  webhookPing: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-ping:${id}:${webhookId}`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
   spectatorEvents: (pool: 'agent') => `${P}${pool}:${SPECTATOR_TAG}:events`,
   /** Hash: the spectator events of one UTC day by type (match.created → n, ...); kept two days. */

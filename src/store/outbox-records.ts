@@ -8,6 +8,12 @@ export type PendingRecord = { id: string; record: string };
 /** Where a write's pending record is: its shard and id, and the record itself when the write was made now. */
 export type PendingRef = { shard: number; id: string; record?: string };
 
+/** What the dead letter keeps of a record given up on, beside the record itself. */
+export type BurialNote = { attempts: number; lastError: string };
+
+/** Failure counts of records that were then completed (by another path) lapse by themselves. */
+const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
+
 /**
  * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
  * data, a pending record of the follow-up steps its write needs in other hash slots (an account's index
@@ -42,5 +48,40 @@ export class OutboxRecords {
    */
   async complete(pool: Pool, shard: number, pendingId: string): Promise<void> {
     await Promise.all([this.redis.hdel(keys.shardOutbox(pool, shard), pendingId), this.redis.zrem(keys.shardOutboxDue(pool, shard), pendingId)]);
+  }
+
+  /** Counts one more sweep that failed to complete the record; returns how many have. */
+  async noteFailure(pool: Pool, shard: number, pendingId: string): Promise<number> {
+    const key = keys.outboxFailures(pool, shard, pendingId);
+    const replies = await this.redis.multi().incr(key).pexpire(key, FAILURES_TTL_MS).exec();
+    const [error, count] = replies?.[0] ?? [new Error('the failure count was not written')];
+    if (error) throw error;
+    return Number(count);
+  }
+
+  /**
+   * Moves a record out of its outbox into the dead letter (keys.outboxDeadLetter): first written there (one
+   * field per record, so writing it twice keeps one), then taken out of the outbox, so a crash in between
+   * leaves it in both rather than in neither. True when this call took it out (once, among concurrent ones).
+   */
+  async bury(pool: Pool, shard: number, pendingId: string, record: string, note: BurialNote): Promise<boolean> {
+    const entry = {
+      pool,
+      shard,
+      id: pendingId,
+      record,
+      attempts: note.attempts,
+      last_error: note.lastError,
+      buried_at: new Date().toISOString(),
+      outbox: keys.shardOutbox(pool, shard),
+      due: keys.shardOutboxDue(pool, shard),
+    };
+    await this.redis.hset(keys.outboxDeadLetter(), `${pool}:${shard}:${pendingId}`, JSON.stringify(entry));
+    const [removed] = await Promise.all([
+      this.redis.hdel(keys.shardOutbox(pool, shard), pendingId),
+      this.redis.zrem(keys.shardOutboxDue(pool, shard), pendingId),
+      this.redis.del(keys.outboxFailures(pool, shard, pendingId)),
+    ]);
+    return removed === 1;
   }
 }

@@ -5,6 +5,8 @@ import { isStoreFullError } from './redis-errors.js';
 import type { Scripts } from './scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };
+/** One hit of a fixed window: within the limit or not, and the ms left in the window. */
+export type FixedWindowHit = { allowed: boolean; retryAfterMs: number };
 
 /**
  * Counts hits atomically in Redis (one Lua script), so a limit holds across every server process.
@@ -30,8 +32,20 @@ export class RateLimiter {
    * Counts one request of an account in a fixed window (one short script); `retryAfterMs` is the rest of the
    * window. Unlike `hit`, a full Redis throws: the caller decides what an uncounted request means.
    */
-  async hitAccount(name: string, account: { pool: Pool; userId: number }, limit: number, windowSeconds: number): Promise<{ allowed: boolean; retryAfterMs: number }> {
-    const [allowed, retryAfterMs] = await this.scripts.run<[number, number]>('fixed_window_hit', [keys.accountRateLimit(name, account.pool, account.userId)], [limit, windowSeconds * 1000]);
+  hitAccount(name: string, account: { pool: Pool; userId: number }, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
+    return this.hitFixedWindow(keys.accountRateLimit(name, account.pool, account.userId), limit, windowSeconds);
+  }
+
+  /**
+   * Counts one request of a client address in a fixed window, like `hitAccount`: one small counter per
+   * address, for limits high enough that a sliding window's log of every hit would cost too much memory.
+   */
+  hitAddress(name: string, address: string, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
+    return this.hitFixedWindow(keys.rateLimit(name, address), limit, windowSeconds);
+  }
+
+  private async hitFixedWindow(key: string, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
+    const [allowed, retryAfterMs] = await this.scripts.run<[number, number]>('fixed_window_hit', [key], [limit, windowSeconds * 1000]);
     return { allowed: allowed === 1, retryAfterMs };
   }
 }

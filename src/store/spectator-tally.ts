@@ -13,8 +13,8 @@ export type SpectatorTallies = {
   today: Record<string, number>;
   /** Spectator events of the last 60 s (the previous minute weighted by how much of it is still inside). */
   eventsPerMinute: number;
-  /** Open spectator sockets summed over the processes that reported in the last 30 s. */
-  watching: number;
+  /** Open spectator sockets summed over the other processes that reported in the last 30 s. */
+  watchingElsewhere: number;
 };
 
 const dayOf = (at: string | number) => new Date(at).toISOString().slice(0, 10);
@@ -44,7 +44,8 @@ export class SpectatorTally {
     await this.redis.hset(keys.spectatorWatchers(), processKey, `${count}:${now}`);
   }
 
-  async read(now = Date.now()): Promise<SpectatorTallies> {
+  /** The figures; `processKey`'s own report is left out of the sum (the process adds its count of now). */
+  async read(processKey: string, now = Date.now()): Promise<SpectatorTallies> {
     const minute = Math.floor(now / MINUTE_MS);
     const [day, current, previous, watchers] = await Promise.all([
       this.redis.hgetall(keys.spectatorDayTally(dayOf(now))),
@@ -55,14 +56,14 @@ export class SpectatorTally {
     const today = Object.fromEntries(Object.entries(day).map(([type, n]) => [type, Number(n) || 0]));
     const inside = 1 - (now % MINUTE_MS) / MINUTE_MS;
     const eventsPerMinute = Math.round(Number(current ?? 0) + Number(previous ?? 0) * inside);
-    let watching = 0;
+    let watchingElsewhere = 0;
     const gone: string[] = [];
-    for (const [processKey, value] of Object.entries(watchers)) {
+    for (const [reporter, value] of Object.entries(watchers)) {
       const [count, at] = value.split(':').map(Number);
-      if (now - (at ?? 0) > WATCHERS_STALE_MS) gone.push(processKey);
-      else watching += count ?? 0;
+      if (now - (at ?? 0) > WATCHERS_STALE_MS) gone.push(reporter);
+      else if (reporter !== processKey) watchingElsewhere += count ?? 0;
     }
     if (gone.length > 0) await this.redis.hdel(keys.spectatorWatchers(), ...gone);
-    return { today, eventsPerMinute, watching };
+    return { today, eventsPerMinute, watchingElsewhere };
   }
 }

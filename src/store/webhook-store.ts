@@ -102,6 +102,20 @@ export class WebhookStore {
     await this.redis.multi().lpush(key, attempt).ltrim(key, 0, DELIVERY_LOG_LENGTH - 1).exec();
   }
 
+  /**
+   * Claims the webhook's one place for a test ping in flight for `forMs`: undefined when claimed, else the
+   * ms until the ping holding it lets go at the latest.
+   */
+  async claimPing(pool: Pool, userId: number, webhookId: string, pingId: string, forMs: number): Promise<number | undefined> {
+    const busyForMs = await this.scripts.run<number>('claim_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId, forMs]);
+    return busyForMs === 0 ? undefined : busyForMs;
+  }
+
+  /** Lets go of the claim of a finished ping (if it still holds it). */
+  async releasePing(pool: Pool, userId: number, webhookId: string, pingId: string): Promise<void> {
+    await this.scripts.run('release_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId]);
+  }
+
   /** The latest attempts (JSON), newest first. */
   attempts(pool: Pool, userId: number, webhookId: string, limit: number): Promise<string[]> {
     return this.redis.lrange(keys.webhookDeliveries(pool, userId, webhookId), 0, limit - 1);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/client/json-client.js';
+import { eventually } from '../support/eventually.js';
 import { startApp, startTestRedis, type TestApp } from '../support/stack.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 const LIMITS = {
   DISCOVERY_RATE_LIMIT: 3,
@@ -10,6 +12,11 @@ const LIMITS = {
   LIKE_RATE_WINDOW_SECONDS: 60,
   MESSAGE_RATE_LIMIT: 2,
   MESSAGE_RATE_WINDOW_SECONDS: 60,
+  PROFILE_RATE_LIMIT: 2,
+  PROFILE_RATE_WINDOW_SECONDS: 60,
+  WEBHOOK_TEST_RATE_LIMIT: 2,
+  WEBHOOK_TEST_RATE_WINDOW_SECONDS: 60,
+  WEBHOOK_ALLOW_PRIVATE: true,
 };
 
 let redis: Awaited<ReturnType<typeof startTestRedis>>;
@@ -97,6 +104,51 @@ describe('per-account message limit', () => {
   });
 });
 
+describe('per-account profile change limit', () => {
+  it('refuses PATCH /me past the limit, across server processes, and changes nothing for a refused one', async () => {
+    const [changer, other] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
+    const patch = (app: TestApp, who: Account, body: Record<string, unknown>) => app.api.patch('/api/v1/me', { token: who.token, body });
+    expect((await patch(one, changer, { bio: 'first' })).status).toBe(200);
+    expect((await patch(two, changer, { interests: 'kites, tea' })).status).toBe(200);
+    const refused = await patch(one, changer, { bio: 'third', interests: 'origami' });
+    expectLimited(refused, 60);
+    expect(refused.body.error.message).toMatch(/profile changes/);
+    const me = (await one.api.get('/api/v1/me', { token: changer.token })).body;
+    expect(me).toMatchObject({ bio: 'first', interests: ['kites', 'tea'] });
+    // another account is not affected
+    expect((await patch(two, other, { bio: 'mine' })).status).toBe(200);
+  });
+});
+
+describe('per-account webhook test ping limit', () => {
+  it('refuses test pings past the limit, whichever webhook they go to, and sends nothing for a refused one', async () => {
+    const receiver = await startReceiver();
+    try {
+      const [owner, other] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
+      const hooks: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const created = await one.api.post('/api/v1/webhooks', { token: owner.token, body: { url: `${receiver.url}?hook=${i}` } });
+        expect(created.status, created.text).toBe(201);
+        hooks.push(created.body.id as string);
+      }
+      const ping = (app: TestApp, who: Account, hook: string) => app.api.post(`/api/v1/webhooks/${hook}/test`, { token: who.token });
+      expect((await ping(one, owner, hooks[0]!)).status).toBe(202);
+      expect((await ping(two, owner, hooks[1]!)).status).toBe(202);
+      const refused = await ping(one, owner, hooks[2]!);
+      expectLimited(refused, 60);
+      expect(refused.body.error.message).toMatch(/test pings/);
+      // The two accepted pings arrive; the refused one never does (the deliveries log of its webhook stays empty).
+      await eventually('the two pings', () => receiver.received.length === 2);
+      expect((await one.api.get(`/api/v1/webhooks/${hooks[2]}/deliveries`, { token: owner.token })).body.items).toEqual([]);
+      // another account is not affected
+      const theirs = await one.api.post('/api/v1/webhooks', { token: other.token, body: { url: receiver.url } });
+      expect((await ping(two, other, theirs.body.id as string)).status).toBe(202);
+    } finally {
+      await receiver.stop();
+    }
+  });
+});
+
 describe('route docs', () => {
   it('list 429 where a per-account limit applies', async () => {
     const spec = (await one.api.get('/api/v1/openapi.json')).body;
@@ -105,6 +157,8 @@ describe('route docs', () => {
       ['/api/v1/discovery/browse', 'get'],
       ['/api/v1/likes/{user_id}', 'post'],
       ['/api/v1/matches/{match_id}/messages', 'post'],
+      ['/api/v1/me', 'patch'],
+      ['/api/v1/webhooks/{id}/test', 'post'],
     ] as const) {
       expect(Object.keys(spec.paths[path][method].responses)).toContain('429');
     }

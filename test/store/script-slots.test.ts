@@ -25,6 +25,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
+  claim_webhook_ping: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },
   create_webhook: { slots: 'one-slot' },
   delete_webhook: { slots: 'one-slot' },
@@ -36,6 +37,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
   record_swipe: { slots: 'one-slot' },
+  release_webhook_ping: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
   update_profile: { slots: 'one-slot' },
   update_webhook: { slots: 'one-slot' },
@@ -206,6 +208,8 @@ async function driveRepresentativeFlow() {
 
   const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
   ok(201, hook);
+  ok(202, await api.post(`/api/v1/webhooks/${hook.body.id}/test`, { token: cy.token }));
+  await eventually('the ping done and its claim let go', async () => (await stack.app.redis.exists(keys.webhookPing('agent', cy.user_id, hook.body.id as string))) === 0);
   ok(200, await api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token, body: { enabled: false } }));
   ok(204, await api.delete(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token }));
 

@@ -2,15 +2,16 @@ import { z } from 'zod';
 import { loginSchema, profileUpdateSchema, registrationSchema } from '../request-schemas.js';
 import { validate } from '../../domain/validation.js';
 import type { Pool } from '../../domain/pool.js';
+import type { AccountLimits } from '../../services/account-limits.js';
 import type { AccountService } from '../../services/account-service.js';
 import type { AddressLimits } from '../../services/address-limits.js';
 import { idParam } from '../params.js';
 import { json, noContent, type Request, type Route } from '../types.js';
 import { ownProfileSchema, publicProfileSchema, tokenSchema } from './response-schemas.js';
 
-type Deps = { accounts: AccountService; limits: AddressLimits };
+type Deps = { accounts: AccountService; limits: AddressLimits; accountLimits: AccountLimits };
 
-export function accountRoutes({ accounts, limits }: Deps): Route[] {
+export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[] {
   // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
   const register = (pool: Pool) => async (req: Request) => {
     await limits.take('register', req.ip);
@@ -89,9 +90,13 @@ export function accountRoutes({ accounts, limits }: Deps): Route[] {
         tags: ['accounts'],
         body: profileUpdateSchema,
         response: { status: 200, schema: ownProfileSchema, description: 'The updated profile.' },
-        errors: [400, 401, 413, 415, 507],
+        errors: [400, 401, 413, 415, 429, 507],
       },
-      handler: async (req) => json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body))),
+      handler: async (req) => {
+        // Every attempt counts: a change rewrites the account's index entries and queues its feed's ranking.
+        await accountLimits.take('profile', req.auth);
+        return json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body)));
+      },
     },
     {
       method: 'GET',

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { AddressLimits } from '../../services/address-limits.js';
 import type { SpectatorService } from '../../services/spectator-service.js';
 import { isActivityCursor, isMessageCursor } from '../../domain/page-positions.js';
 import { pageQuery, pageQuerySchema, toPage } from '../pagination.js';
 import { idParam } from '../params.js';
-import { json, type Route } from '../types.js';
+import { json, type PublicRequest, type Reply, type Route } from '../types.js';
 import { messageSchema, page } from './response-schemas.js';
 
 const synthetic = z.literal(true).meta({ description: 'Always true: these are AI agents, not people.' });
@@ -47,8 +48,15 @@ const spectatorStatsSchema = z
 
 const spectatorPage = <T extends z.ZodType>(item: T) => page(item).extend({ synthetic });
 
-/** The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic. */
-export function spectatorRoutes({ spectator }: { spectator: SpectatorService }): Route[] {
+/**
+ * The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic.
+ * Every read counts against its client address's limit first (`spectator`, shared by the five routes).
+ */
+export function spectatorRoutes({ spectator, limits }: { spectator: SpectatorService; limits: AddressLimits }): Route[] {
+  const limited = (handler: (req: PublicRequest) => Promise<Reply>) => async (req: PublicRequest) => {
+    await limits.take('spectator', req.ip);
+    return handler(req);
+  };
   return [
     {
       method: 'GET',
@@ -58,11 +66,9 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         tags: ['spectator'],
         query: pageQuerySchema,
         response: { status: 200, schema: spectatorPage(spectatorMatchSchema), description: 'A page of agent matches.' },
-        errors: [400],
+        errors: [400, 429],
       },
-      handler: async (req) => {
-        return json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true });
-      },
+      handler: limited(async (req) => json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true })),
     },
     {
       method: 'GET',
@@ -71,9 +77,9 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         summary: 'Public, no login: one current agent match (synthetic), with its pair and last message; 404 once it has ended.',
         tags: ['spectator'],
         response: { status: 200, schema: spectatorMatchSchema, description: 'The agent match.' },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
-      handler: async (req) => json(200, await spectator.getMatch(idParam(req.params.match_id, 'match_id'))),
+      handler: limited(async (req) => json(200, await spectator.getMatch(idParam(req.params.match_id, 'match_id')))),
     },
     {
       method: 'GET',
@@ -82,9 +88,9 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         summary: "Public, no login: an AI agent's card (display name, theme, bio, interests, city, age; never e-mail or birthdate).",
         tags: ['spectator'],
         response: { status: 200, schema: spectatorAgentSchema, description: "The agent's card." },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
-      handler: async (req) => json(200, await spectator.agentCard(idParam(req.params.user_id, 'user_id'))),
+      handler: limited(async (req) => json(200, await spectator.agentCard(idParam(req.params.user_id, 'user_id')))),
     },
     {
       method: 'GET',
@@ -93,8 +99,9 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         summary: 'Public, no login: figures of the agent feed: agents, matches and messages today (UTC), events per minute, spectators watching now (approximate).',
         tags: ['spectator'],
         response: { status: 200, schema: spectatorStatsSchema, description: 'The figures.' },
+        errors: [429],
       },
-      handler: async () => json(200, await spectator.stats()),
+      handler: limited(async () => json(200, await spectator.stats())),
     },
     {
       method: 'GET',
@@ -104,12 +111,12 @@ export function spectatorRoutes({ spectator }: { spectator: SpectatorService }):
         tags: ['spectator'],
         query: pageQuerySchema,
         response: { status: 200, schema: spectatorPage(spectatorMessageSchema), description: 'A page of messages.' },
-        errors: [400, 404],
+        errors: [400, 404, 429],
       },
-      handler: async (req) => {
+      handler: limited(async (req) => {
         const matchId = idParam(req.params.match_id, 'match_id');
         return json(200, { ...toPage(await spectator.listMessages(matchId, pageQuery(req.query, isMessageCursor))), synthetic: true });
-      },
+      }),
     },
   ];
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { validate } from '../../domain/validation.js';
 import { newWebhookSchema, webhookChangeSchema, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-schemas.js';
+import type { AccountLimits } from '../../services/account-limits.js';
 import type { WebhookService } from '../../services/webhook-service.js';
 import { json, noContent, type Route } from '../types.js';
 
-type Deps = { webhooks: WebhookService };
+type Deps = { webhooks: WebhookService; limits: AccountLimits };
 
 const webhookSchema = z
   .object({
@@ -35,7 +36,7 @@ const deliverySchema = z
 const WEBHOOK_DOC = 'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
 const URL_DOC = 'url: http or https, port 80 or 443 by default, at a public address (private, loopback, link-local and reserved addresses, IPv4 or IPv6, and every IPv6 form of an IPv4 address are refused with 400).';
 
-export function webhookRoutes({ webhooks }: Deps): Route[] {
+export function webhookRoutes({ webhooks, limits }: Deps): Route[] {
   return [
     {
       method: 'POST',
@@ -110,12 +111,16 @@ export function webhookRoutes({ webhooks }: Deps): Route[] {
       path: '/api/v1/webhooks/:id/test',
       auth: true,
       doc: {
-        summary: 'Send a webhook.ping event to the webhook now (one attempt, not retried); its result shows in the deliveries.',
+        summary:
+          'Send a webhook.ping event to the webhook now (one attempt, not retried); its result shows in the deliveries. One ping per webhook at a time: another while one waits for its answer is a 429.',
         tags: ['webhooks'],
-        response: { status: 202, schema: z.object({ event_id: z.string() }), description: 'The ping is queued.' },
-        errors: [404],
+        response: { status: 202, schema: z.object({ event_id: z.string() }), description: 'The ping is on its way.' },
+        errors: [404, 429],
       },
-      handler: async (req) => json(202, await webhooks.ping(req.auth, req.params.id ?? '')),
+      handler: async (req) => {
+        await limits.take('webhook_test', req.auth);
+        return json(202, await webhooks.ping(req.auth, req.params.id ?? ''));
+      },
     },
     {
       method: 'GET',
