@@ -34,8 +34,12 @@ export const nullEventPublisher: EventPublisher = { publish: async () => {} };
  */
 export interface FollowUps {
   /**
-   * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves profile
-   * reads), or, without it (an Idempotency-Key replay), the record still pending under its id, if any.
+   * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves reads of
+   * the profiles and messages its events show), or, without it (an Idempotency-Key replay), the record
+   * still pending under its id, if any.
    */
-  complete(pool: Pool, pending: PendingRef, known?: Map<number, UserRecord>): Promise<void>;
+  complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
 }
+
+/** What the caller of a write already holds of what its events show: profiles by user id, messages by message id. */
+export type Known = { users?: ReadonlyMap<number, UserRecord>; messages?: ReadonlyMap<number, Message> };

@@ -3,9 +3,10 @@ import { POOLS, type Pool } from '../domain/pool.js';
 import type { EventStreams } from '../store/event-streams.js';
 import { ALL_SHARDS } from '../store/key-space.js';
 import type { OutboxRecords, PendingRef } from '../store/outbox-records.js';
-import type { UserRecord, UserRepository } from '../store/user-repository.js';
+import type { UserRepository } from '../store/user-repository.js';
 import type { MessageRepository } from '../store/message-repository.js';
-import type { FollowUps } from './events.js';
+import type { Message } from '../domain/match.js';
+import type { FollowUps, Known } from './events.js';
 import type { Effect, FollowUpHandler } from './follow-ups.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from './pending-events.js';
 import { isConnectionError, isStoreFullError } from './store-failures.js';
@@ -58,7 +59,7 @@ export class FollowUpRunner implements FollowUps {
     return this;
   }
 
-  async complete(pool: Pool, pending: PendingRef, known?: Map<number, UserRecord>): Promise<void> {
+  async complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void> {
     try {
       const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
       if (record) await this.run(pool, pending.shard, pending.id, record, known, false);
@@ -120,7 +121,7 @@ export class FollowUpRunner implements FollowUps {
    * Carries out a record's steps, then deletes it. The request path does not wait for the deletion (all
    * its effects are in place by then); should it be lost, the sweeper runs the idempotent steps again.
    */
-  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Map<number, UserRecord>, awaitDeletion = true): Promise<void> {
+  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Known, awaitDeletion = true): Promise<void> {
     const effects = JSON.parse(record) as Effect[];
     const steps: Promise<unknown>[] = [];
     const events: Array<{ spec: PendingEvent; step: string }> = [];
@@ -138,12 +139,15 @@ export class FollowUpRunner implements FollowUps {
     deleted.catch((error: unknown) => this.logger.debug({ err: error, pool, pendingId }, 'pending record not deleted; the sweeper will'));
   }
 
-  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known?: Map<number, UserRecord>) {
-    const users = new Map(known);
+  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known: Known = {}) {
+    const users = new Map(known.users);
+    const messages = new Map(known.messages);
     const specs = events.map((e) => e.spec);
     const missing = profilesNeeded(specs).filter((id) => !users.has(id));
-    const [found, messages] = await Promise.all([this.users.findMany(pool, missing), this.messages.findMany(pool, messagesNeeded(specs))]);
+    const unread = messagesNeeded(specs).filter((ref) => !messages.has(ref.messageId));
+    const [found, read] = await Promise.all([this.users.findMany(pool, missing), unread.length > 0 ? this.messages.findMany(pool, unread) : new Map<number, Message>()]);
     for (const user of found) if (user) users.set(user.id, user);
+    for (const [id, message] of read) messages.set(id, message);
     const recipients = new Set<number>();
     const appends = events.flatMap(({ spec, step }) =>
       buildEvents(pool, [spec], users, messages).flatMap(({ event, at }) => {

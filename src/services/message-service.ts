@@ -41,7 +41,8 @@ export class MessageService {
       throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
     }
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
-    await this.followUps.complete(caller.pool, outcome.pending);
+    // The message as stored is in hand: its event is built from it rather than read back from the thread.
+    await this.followUps.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });
     return outcome.message;
   }
 

@@ -90,7 +90,7 @@ export class SwipeService {
     // Showing a match needs the target's profile; a new match's events need the swiper's too.
     const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
     const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
-    if (pending) await this.followUps.complete(pool, pending, users);
+    if (pending) await this.followUps.complete(pool, pending, { users });
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
