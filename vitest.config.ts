@@ -39,6 +39,9 @@ export default defineConfig({
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits for a condition; vitest's 1 s default is a wall-clock bound a busy machine can miss.
+    // The same generous bound as `eventually` (test/support/eventually.ts): it is not what a test asserts.
+    expect: { poll: { timeout: 10_000 } },
     maxWorkers: 2,
     reporters: ['default'],
   },

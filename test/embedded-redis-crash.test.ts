@@ -78,7 +78,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
         loading = false;
         await Promise.all(writers);
         // Its redis-server does not outlive it: it shuts down by itself, gracefully.
-        await eventually('no redis-server left on the directory', () => processesIn(redisDir).length === 0, 5_000);
+        await eventually('no redis-server left on the directory', () => processesIn(redisDir).length === 0);
         service = await start();
       }
 
@@ -108,7 +108,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
       for (const pid of processesIn(redisDir)) process.kill(pid, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('a redis-server left running on the directory by a dead owner', () => {

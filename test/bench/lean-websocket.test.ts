@@ -6,14 +6,10 @@ import { WebSocketServer, type WebSocket as ServerSocket } from 'ws';
 import { FrameReader, maskedFrame, OPCODE } from '../../bench/lib/frame-reader.js';
 import { LeanWebSocket } from '../../bench/lib/lean-websocket.js';
 import { openSpectatorClient, type SpectatorClient, type SpectatorClientKind } from '../../bench/lib/spectator-clients.js';
+import { eventually } from '../support/eventually.js';
 
-const until = async (check: () => boolean, timeoutMs = 5_000) => {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
+/** The last frame a test sends each client: one socket's frames arrive in order, so what came twice came before it. */
+const MARKER = '[bench:end]';
 
 /** A server frame (unmasked), as a server would write it. */
 function serverFrame(opcode: number, payload: Buffer, fin = true): Buffer {
@@ -81,17 +77,20 @@ describe('lean WebSocket client of the bench', () => {
   it.each(['lean', 'ws'] as SpectatorClientKind[])('%s client: counts every message a ws server sends, no more, no less', async (kind) => {
     const { url, sockets } = await wsServer();
     const counts: number[] = [];
+    const atMarker: Array<number | undefined> = [];
     const clients: SpectatorClient[] = [];
     for (let i = 0; i < 20; i++) {
       counts.push(0);
-      clients.push(await openSpectatorClient(url, 'websocket', kind, { timeoutMs: 5_000, onEvent: () => counts[i]!++, onClose: () => {} }));
+      atMarker.push(undefined);
+      const onEvent = (data: Buffer) => (data.includes(MARKER) ? (atMarker[i] = counts[i]) : counts[i]!++);
+      clients.push(await openSpectatorClient(url, 'websocket', kind, { timeoutMs: 10_000, onEvent, onClose: () => {} }));
     }
     cleanups.push(() => clients.forEach((c) => c.terminate()));
-    await until(() => sockets.length === 20);
+    await eventually('20 sockets on the server', () => sockets.length === 20);
     for (let n = 0; n < 300; n++) for (const socket of sockets) socket.send(`{"n":${n},"body":"${'b'.repeat(n * 7)} [bench:r-${n}]"}`);
-    await until(() => counts.every((c) => c === 300));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(counts.every((c) => c === 300)).toBe(true);
+    for (const socket of sockets) socket.send(`{"n":-1,"body":"${MARKER}"}`);
+    await eventually('every client at the marker', () => atMarker.every((n) => n !== undefined));
+    expect(atMarker).toEqual(Array<number>(20).fill(300));
     expect(clients.every((c) => c.open)).toBe(true);
   });
 
@@ -99,14 +98,14 @@ describe('lean WebSocket client of the bench', () => {
     const { url, sockets } = await wsServer();
     const closes: number[] = [];
     const socket = await LeanWebSocket.connect(url, { onMessage: () => {}, onClose: (code) => closes.push(code) });
-    await until(() => sockets.length === 1);
+    await eventually('the socket on the server', () => sockets.length === 1);
     const pong = new Promise<string>((resolve) => sockets[0]!.once('pong', (data) => resolve(data.toString())));
     sockets[0]!.ping('are you there');
     expect(await pong).toBe('are you there');
     const serverClose = new Promise<number>((resolve) => sockets[0]!.once('close', (code) => resolve(code)));
     sockets[0]!.close(4001, 'bye');
     expect(await serverClose).toBe(4001);
-    await until(() => closes.length === 1);
+    await eventually('the close reported', () => closes.length === 1);
     expect(closes).toEqual([4001]);
     expect(socket.open).toBe(false);
   });
@@ -121,25 +120,34 @@ describe('lean WebSocket client of the bench', () => {
 
   it('speaks Engine.IO v4 to a Socket.IO server: joins, counts each event once, answers its pings', async () => {
     const http: HttpServer = createServer();
-    const io = new SocketIoServer(http, { transports: ['websocket'], perMessageDeflate: false, pingInterval: 100, pingTimeout: 200 });
+    // Pings every 100 ms; a pong may take long on a busy machine without the server giving up on the client.
+    const io = new SocketIoServer(http, { transports: ['websocket'], perMessageDeflate: false, pingInterval: 100, pingTimeout: 10_000 });
+    const pongs: number[] = [];
+    io.engine.on('connection', (socket: { on(event: 'heartbeat', listener: () => void): void }) => {
+      const n = pongs.push(0) - 1;
+      socket.on('heartbeat', () => pongs[n]!++);
+    });
     await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
     cleanups.push(() => new Promise((resolve) => void io.close(() => resolve())));
     const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/socket.io/?EIO=4&transport=websocket`;
     const counts: number[] = [];
+    const atMarker: Array<number | undefined> = [];
     const closes: number[] = [];
     const clients: SpectatorClient[] = [];
     for (let i = 0; i < 20; i++) {
       counts.push(0);
-      clients.push(await openSpectatorClient(url, 'engine.io', 'lean', { timeoutMs: 5_000, onEvent: () => counts[i]!++, onClose: (code) => closes.push(code) }));
+      atMarker.push(undefined);
+      const onEvent = (data: Buffer) => (data.includes(MARKER) ? (atMarker[i] = counts[i]) : counts[i]!++);
+      clients.push(await openSpectatorClient(url, 'engine.io', 'lean', { timeoutMs: 10_000, onEvent, onClose: (code) => closes.push(code) }));
     }
     cleanups.push(() => clients.forEach((c) => c.terminate()));
     expect(io.engine.clientsCount).toBe(20);
-    // Longer than the ping timeout: a client that did not answer pings would be dropped.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Every client answers the server's pings (Engine.IO counts each pong as a heartbeat).
+    await eventually('three pongs from every client', () => pongs.length === 20 && pongs.every((n) => n >= 3));
     for (let n = 0; n < 50; n++) io.emit('message.created', { type: 'message.created', data: { body: `hello [bench:e-${n}]` } });
-    await until(() => counts.every((c) => c === 50));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(counts.every((c) => c === 50)).toBe(true);
+    io.emit('message.created', { type: 'message.created', data: { body: MARKER } });
+    await eventually('every client at the marker', () => atMarker.every((n) => n !== undefined));
+    expect(atMarker).toEqual(Array<number>(20).fill(50));
     expect(closes).toEqual([]);
     expect(io.engine.clientsCount).toBe(20);
   });

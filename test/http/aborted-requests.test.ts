@@ -4,6 +4,7 @@ import { freePort } from '../../src/store/free-port.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
+import { within } from '../support/within.js';
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {
@@ -13,7 +14,6 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 afterEach(killChildren);
-
 
 /** A POST whose body stops half-way: the client promises 1,000 bytes and sends 10. */
 function startHalfBody(port: number): Promise<Socket> {
@@ -33,15 +33,14 @@ describe('a request whose client goes away while sending the body', () => {
   });
 
   it('is settled at once: the in-flight count goes down and shutdown does not wait for it', async () => {
-    server = await startApp(redis.url, { SHUTDOWN_GRACE_MS: 20_000 });
+    // A grace period of two minutes: a stop that waited for it could not pass for one that did not, on any machine.
+    server = await startApp(redis.url, { SHUTDOWN_GRACE_MS: 120_000 });
     const socket = await startHalfBody(server.app.port);
     await eventually('the request in flight', () => server.app.http.inFlightCount === 1);
     socket.destroy();
     await eventually('nothing in flight', () => server.app.http.inFlightCount === 0);
-    // Nothing is in flight any more, so stopping takes far less than the 20 s grace period.
-    const started = Date.now();
-    await server.app.stop();
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Nothing is in flight any more, so stopping takes a moment (closing Redis), nowhere near the grace period.
+    await within(server.app.stop(), 20_000, 'the stop, with a grace period of 120 s');
   });
 });
 
@@ -50,19 +49,17 @@ describe('SIGTERM', () => {
     const port = await freePort();
     const service = spawnTsx(['src/main.ts', 'serve'], { PORT: String(port), HOST: '127.0.0.1', REDIS_URL: redis.url, SHUTDOWN_GRACE_MS: '1000' });
     await service.waitFor(/listening on/);
-    // A request still sending its body when the signal comes: it may use the grace period, no more.
+    // A request still sending its body when the signal comes: it may use the grace period, no more. It never
+    // ends and Redis never comes back, so a process that waited for either would never exit: 1 s of grace
+    // and up to 2 s of closing take about 3 s, and 30 s tells the two apart on any machine.
     const socket = await startHalfBody(port);
     await redis.stop();
     try {
-      const started = Date.now();
       service.child.kill('SIGTERM');
-      const code = await Promise.race([service.exited, new Promise((r) => setTimeout(() => r('still running after 10 s'), 10_000))]);
-      expect(code).toBe(0);
-      // 1 s of grace plus a few seconds at most for closing the connections to the unreachable Redis.
-      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(await within(service.exited, 30_000, 'the exit after SIGTERM')).toBe(0);
     } finally {
       socket.destroy();
       await redis.start();
     }
-  });
+  }, 60_000);
 });

@@ -76,8 +76,8 @@ describe('reading a request body', () => {
   it('rejects with BODY_ABORTED when the client goes away mid-body', async () => {
     const seen = nextOutcome();
     const socket = connect(server.port, '127.0.0.1');
-    socket.write('POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nhalf of it');
-    await new Promise((r) => setTimeout(r, 50));
+    // Gone once the head and part of the body are on their way (written to the kernel), not before.
+    await new Promise((resolve) => socket.write('POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nhalf of it', resolve));
     socket.destroy();
     await seen;
     expect(outcomes.at(-1)!.error).toBe(BODY_ABORTED);

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connectionsByPeer } from '../../src/http/kernel-connections.js';
 import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { startStack } from '../support/stack.js';
@@ -65,7 +66,10 @@ describe('connections per client address', () => {
 
     // Room made by closing some is usable again, once the address at its cap is rechecked (each second).
     for (const c of conns.filter((c) => !c.closed).slice(0, 5)) c.socket.destroy();
-    // An address found at its cap is refused for a second before the kernel is asked again: wait it out.
+    // The kernel no longer lists them once the server has closed its ends (what the recheck reads)...
+    await eventually('five connections gone from the kernel table', () => connectionsByPeer(stack.app.port)?.get(ip) === CAP - 5);
+    // ...and an address found at its cap is refused for a second before the kernel is asked again: wait it
+    // out (the server's own clock; a busy machine only makes the wait longer, never too short).
     await new Promise((r) => setTimeout(r, 1_200));
     const again: Held[] = [];
     for (let i = 0; i < 5; i++) {

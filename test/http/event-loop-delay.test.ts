@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventLoopDelay } from '../../src/http/event-loop-delay.js';
+import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
 
 const block = (ms: number) => {
@@ -9,33 +10,33 @@ const block = (ms: number) => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('event-loop delay gauge', () => {
-  /** Blocks the loop for 100 ms at a time, with short breaks, until `untilMs` after `started`. */
-  const stall = async (started: number, untilMs: number) => {
-    while (performance.now() - started < untilMs) {
-      block(100);
-      await sleep(15);
-    }
-  };
-
   it('reports a blocked loop as delay in ms (beyond the 10 ms sampling interval)', async () => {
     const gauge = new EventLoopDelay().start(60_000);
     try {
-      const started = performance.now();
-      await sleep(600);
-      await stall(started, 1_200);
-      expect(gauge.readP99Ms()).toBeGreaterThan(60);
+      // Blocks of 100 ms between short breaks until the gauge has samples enough to answer from this window;
+      // a busy machine only takes more rounds.
+      await eventually('the blocked loop reported', () => {
+        block(100);
+        return gauge.readP99Ms() > 60;
+      }, 20_000);
     } finally {
       gauge.stop();
     }
   });
 
   it('answers with the last full window while a new one has too few samples', async () => {
-    const gauge = new EventLoopDelay().start(1_000);
+    const windowMs = 3_000;
+    const gauge = new EventLoopDelay().start(windowMs);
+    // Timers fire in the order they fall due: this one, due just after the gauge's first window ends, runs
+    // right after the gauge has started a new, empty window, however late both are.
+    const windowEnded = sleep(windowMs + 5);
     try {
-      const started = performance.now();
-      await sleep(500);
-      await stall(started, 1_150);
-      await sleep(100);
+      // Ten blocks of 100 ms early in the first window: well over 1 % of its samples are 100 ms late.
+      for (let i = 0; i < 10; i++) {
+        block(100);
+        await sleep(15);
+      }
+      await windowEnded;
       expect(gauge.readP99Ms()).toBeGreaterThan(60);
     } finally {
       gauge.stop();

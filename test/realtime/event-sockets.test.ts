@@ -3,6 +3,7 @@ import type { DomainEvent } from '../../src/services/events.js';
 import { keys } from '../../src/store/keys.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
+import { eventually } from '../support/eventually.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startTwoApps>>;
@@ -178,6 +179,7 @@ describe('slow consumers', () => {
     const slow = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     const fast = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     const spectator = await connect(one.baseUrl, '/api/v1/spectator/stream');
+    const socketsOpen = one.app.realtime.sockets!.size;
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     const big = 'x'.repeat(60_000);
     const total = 300; // ~18 MB: past the kernel's socket buffers and the 1 MiB allowance
@@ -187,8 +189,9 @@ describe('slow consumers', () => {
     const fastFrames = await fast.waitFor(total, 20_000);
     expect(fastFrames.map((f) => f.data.n)).toEqual(Array.from({ length: total }, (_, i) => i));
     await spectator.waitForFrame((f) => f.data.n === total - 1, 10_000);
-    // Give the sweep (every 250 ms) a few turns to see the backlog: a paused client cannot observe the close.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The sweep (every 250 ms) finds the backlog and ends the socket, which the server then forgets at once;
+    // the paused client cannot see the close until it reads again.
+    await eventually('the slow socket ended by the sweep', () => one.app.realtime.sockets!.size === socketsOpen - 1);
     (slow.ws as unknown as { _socket: { resume(): void } })._socket.resume();
     const closed = await slow.closed;
     expect(closed).toEqual({ code: 4008, reason: 'too slow; reconnect with since=<last id>' });

@@ -16,6 +16,7 @@ import { createRedis, createSubscriberRedis } from '../../src/store/redis.js';
 import { Scripts } from '../../src/store/scripts.js';
 import { startTestRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
+import { within } from '../support/within.js';
 
 let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
 const redis = () => clients[0]!;
@@ -65,23 +66,25 @@ describe('idle sockets', () => {
         ws.once('open', () => resolve(ws));
       });
     const [polite, silent] = await Promise.all([open(true), open(false)]);
-    let pinged = 0;
-    silent.on('ping', () => pinged++);
-    const started = Date.now();
-    const silentClosed = new Promise<number>((resolve) => silent.once('close', () => resolve(Date.now() - started)));
+    const pings = { polite: 0, silent: 0 };
+    polite.on('ping', () => pings.polite++);
+    silent.on('ping', () => pings.silent++);
+    const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
     const frames: string[] = [];
     polite.on('message', (data) => frames.push((data as Buffer).toString()));
 
-    const afterMs = await silentClosed;
-    expect(pinged).toBeGreaterThan(0);
-    // Closed by the idle timeout (8 s here), not left open: 13 s leaves room for a busy machine.
-    expect(afterMs).toBeLessThan(13_000);
+    // Closed by the server (this client never closes it) after its pings went unanswered. How soon depends
+    // on the idle timeout (8 s here) and on the machine: the bound only says it is not left open.
+    await within(silentClosed, 60_000, 'the silent socket closed by the server');
+    expect(pings.silent).toBeGreaterThan(0);
+    // The socket that answers has been pinged and answered twice, and is still there.
+    await eventually('the polite socket pinged twice', () => pings.polite >= 2, 60_000);
     expect(polite.readyState).toBe(WebSocket.OPEN);
     expect(sockets.size).toBe(1);
 
     await publisher.publish({ type: 'match.ended', pool: 'agent', recipients: [], dataFor: () => null, spectator: { match_id: 1 } });
-    await eventually('the frame delivered', () => frames.length > 0, 5_000);
+    await eventually('the frame delivered', () => frames.length > 0);
     expect(frames.map((f) => JSON.parse(f).type)).toEqual(['match.ended']);
     polite.close();
-  }, 20_000);
+  }, 150_000);
 });

@@ -94,7 +94,7 @@ describe('the socket sweeper', () => {
     (slow as unknown as { _socket: { pause(): void } })._socket.pause();
     fillUntil('slow', SLOW_BYTES);
     sweeper.start();
-    await expect.poll(() => ended.find((e) => e.name === 'slow')?.close, { timeout: 2_000 }).toEqual(CLOSE.tooSlow);
+    await expect.poll(() => ended.find((e) => e.name === 'slow')?.close).toEqual(CLOSE.tooSlow);
     sweeper.stop();
     expect(ended.map((e) => e.name)).not.toContain('keeping');
     slow.terminate();

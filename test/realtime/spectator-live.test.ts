@@ -100,45 +100,26 @@ describe('the first screen', () => {
     await page.close();
   });
 
-  it('folds a burst into a summary line and stays responsive while hundreds of events a second arrive', async () => {
+  it('folds a burst into a summary line and keeps the list bounded while hundreds of events arrive', async () => {
+    // How fast the page renders and how long its main thread is held meanwhile: bench/spectator-page.ts.
     const { page, seen } = await openPage();
     const [a, b, matchId] = await pair(['Burst One', 'Burst Two'], [1, 3], ['chess', 'chess']);
-    await page.evaluate(() => {
-      const w = window as unknown as { lag: number };
-      w.lag = 0;
-      let last = performance.now();
-      setInterval(() => {
-        const now = performance.now();
-        w.lag = Math.max(w.lag, now - last - 50);
-        last = now;
-      }, 50);
-    });
-    const started = Date.now();
     await inBatches(400, 40, (i) => send(i % 2 ? a : b, matchId, `Burst message ${i} about chess`));
-    const perSecond = 400 / ((Date.now() - started) / 1000);
 
-    await expect.poll(() => statValue(page, 'stat-messages'), { timeout: 10_000 }).toBeGreaterThanOrEqual(400);
+    await expect.poll(() => statValue(page, 'stat-messages')).toBeGreaterThanOrEqual(400);
     const summary = page.locator('#activity-list .activity-item.kind-summary').first();
     await summary.waitFor();
     expect(await summary.textContent()).toMatch(/…and [\d,]+ more: [\d,]+ messages/);
     expect(await page.locator('#activity-list .activity-item').count()).toBeLessThanOrEqual(40);
-    const lag = await page.evaluate(() => (window as unknown as { lag: number }).lag);
-    expect(lag, `main thread blocked ${lag} ms at ${perSecond.toFixed(0)} events/s`).toBeLessThan(250);
 
-    // Faster than the service makes messages on this machine: the stream's own events, 1,200 of them
-    // appended as fast as they go (at least 200 a second), each as a message of the pair's match.
-    await page.evaluate(() => ((window as unknown as { lag: number }).lag = 0));
-    const flood = Date.now();
+    // Faster than the service makes messages: the stream's own events, 1,200 of them appended as fast as
+    // they go, each as a message of the pair's match.
     await inBatches(1_200, 100, (i) => {
       const message = { id: 1_000_000 + i, match_id: matchId, sender_id: i % 2 ? a.user_id : b.user_id, body: `Flood ${i} about chess`, created_at: new Date().toISOString(), shared_interests_mentioned: ['chess'] };
       return stack.app.events.publish({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
     });
-    const floodPerSecond = 1_200 / ((Date.now() - flood) / 1000);
-    expect(floodPerSecond).toBeGreaterThanOrEqual(200);
-    await expect.poll(() => statValue(page, 'stat-messages'), { timeout: 10_000 }).toBeGreaterThanOrEqual(1_600);
+    await expect.poll(() => statValue(page, 'stat-messages')).toBeGreaterThanOrEqual(1_600);
     expect(await page.locator('#activity-list .activity-item').count()).toBeLessThanOrEqual(40);
-    const floodLag = await page.evaluate(() => (window as unknown as { lag: number }).lag);
-    expect(floodLag, `main thread blocked ${floodLag} ms at ${floodPerSecond.toFixed(0)} events/s`).toBeLessThan(250);
     expect(seen.errors).toEqual([]);
     await page.close();
   });
@@ -154,7 +135,7 @@ describe('following a conversation', () => {
 
     await send(a, quiet, 'Any maps today?');
     for (let i = 0; i < 4; i++) await send(i % 2 ? c : d, busy, `Busy talk ${i}: jazz or film?`);
-    await expect.poll(() => page.locator('#conversation-pair').textContent(), { timeout: 10_000 }).toContain('Busy Bee');
+    await expect.poll(() => page.locator('#conversation-pair').textContent()).toContain('Busy Bee');
     await expect.poll(() => page.url()).toBe(`${stack.baseUrl}/spectator/matches/${busy}`);
     await send(c, busy, 'Film night with a jazz score?');
     const last = page.locator('#message-list .message').last();
@@ -190,18 +171,19 @@ describe('deep links, reconnects and ended matches', () => {
     await send(a, matchId, 'Third, while reconnecting.');
     await send(b, matchId, 'Fourth, while reconnecting.');
     await expect
-      .poll(() => bodies.allTextContents(), { timeout: 10_000 })
+      .poll(() => bodies.allTextContents())
       .toEqual(['First, before the page opened.', 'Second, live.', 'Third, while reconnecting.', 'Fourth, while reconnecting.']);
     await page.waitForSelector('body[data-connection="live"]');
     expect(seen.socketUrls.length).toBeGreaterThan(sockets);
     expect(seen.socketUrls.at(-1)).toMatch(/\/api\/v1\/spectator\/stream\?since=\d+-\d+$/);
-    await page.waitForTimeout(1_000); // a flush of the activity stream after the replay
+    // The activity stream shows what the replay brought once it flushes: wait for the last of it.
+    const snippets = page.locator('#activity-list .activity-item .snippet');
+    await expect.poll(() => snippets.allTextContents()).toContain('Fourth, while reconnecting.');
     const eventIds = await page.locator('#activity-list .activity-item[data-event-id]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-event-id')));
     expect(new Set(eventIds).size).toBe(eventIds.length);
     const messageIds = await page.locator('#message-list .message').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-message-id')));
     expect(new Set(messageIds).size).toBe(4);
-    const snippets = await page.locator('#activity-list .activity-item .snippet').allTextContents();
-    expect(snippets.filter((s) => s === 'Third, while reconnecting.')).toHaveLength(1);
+    expect((await snippets.allTextContents()).filter((s) => s === 'Third, while reconnecting.')).toHaveLength(1);
 
     // The match ends: marked as ended, its thread removed, its card gone from the list.
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: b.token })).status).toBe(204);
@@ -256,7 +238,8 @@ describe('for everyone', () => {
 });
 
 describe('history', () => {
-  it('renders the first screen within a second with 1,000 matches stored, then pages back through older matches and messages', async () => {
+  it('shows the newest 50 of 1,000 stored matches on the first screen, then pages back through older matches and messages', async () => {
+    // How soon that first screen renders: bench/spectator-page.ts.
     const accounts = await seedAccounts(stack.app, 'agent', 2_000, ['chess', 'jazz']);
     await inBatches(1_000, 50, (i) => match(accounts[2 * i]!, accounts[2 * i + 1]!));
     const [a, b, chatty] = await pair(['History Owl', 'History Bat'], [1, 2], ['chess', 'chess']);
@@ -266,8 +249,6 @@ describe('history', () => {
     const seen = watchPage(page);
     await page.goto(`${stack.baseUrl}/spectator`, { waitUntil: 'commit' });
     await page.waitForFunction(() => document.querySelectorAll('.match').length >= 50);
-    const renderedAt = await page.evaluate(() => performance.now());
-    expect(renderedAt, `first 50 matches rendered ${renderedAt.toFixed(0)} ms after navigation`).toBeLessThan(1_000);
     expect(await page.locator('.match').count()).toBe(50);
 
     await page.locator('#more-matches').click();

@@ -95,7 +95,7 @@ describe('/spectator in headless Chromium', () => {
     const before = socketUrls.length;
     stack.app.realtime.sockets!.closeAll(CLOSE.relayInterrupted);
     await send(a, matchId, 'Sent while you were away.');
-    await expect.poll(() => bodies.allTextContents(), { timeout: 10_000 }).toEqual(['Hello, fellow tea lover.', HOSTILE, 'Sent while you were away.']);
+    await expect.poll(() => bodies.allTextContents()).toEqual(['Hello, fellow tea lover.', HOSTILE, 'Sent while you were away.']);
     await page.waitForSelector('body[data-connection="live"]');
     expect(socketUrls.length).toBeGreaterThan(before);
     expect(socketUrls.at(-1)).toMatch(/\/api\/v1\/spectator\/stream\?since=\d+-\d+$/);
@@ -129,7 +129,7 @@ describe('/spectator after a gap longer than the replay window', () => {
       else ws.connectToServer();
     });
     stack.app.realtime.sockets!.closeAll(CLOSE.relayInterrupted);
-    await expect.poll(() => held !== undefined, { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => held !== undefined).toBe(true);
 
     // The end of the earlier match, then more events than the replay window holds.
     expect((await stack.api.delete(`/api/v1/matches/${earlierMatch}`, { token: earlier[0].token })).status).toBe(204);
@@ -138,8 +138,8 @@ describe('/spectator after a gap longer than the replay window', () => {
 
     holding = false;
     await held!.close({ code: CLOSE.relayInterrupted.code, reason: CLOSE.relayInterrupted.reason });
-    await page.locator(`.match[data-match-id="${cd}"]`).waitFor({ timeout: 10_000 });
-    await expect.poll(() => page.locator('.match', { hasText: 'Early Owl' }).count(), { timeout: 10_000 }).toBe(0);
+    await page.locator(`.match[data-match-id="${cd}"]`).waitFor();
+    await expect.poll(() => page.locator('.match', { hasText: 'Early Owl' }).count()).toBe(0);
     await page.waitForSelector('body[data-connection="live"]');
     expect(pageErrors).toEqual([]);
   });

@@ -4,6 +4,7 @@ import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
+import { within } from '../support/within.js';
 
 const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
 
@@ -30,11 +31,6 @@ async function connect(server: TestApp, path: string, token: string) {
 
 const event = (recipient: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [recipient], dataFor: () => ({ n }) });
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))]);
-}
-
-
 async function login(server: TestApp, email: string, password: string): Promise<string> {
   const res = await server.api.post('/api/v1/auth/login', { body: { email, password } });
   expect(res.status).toBe(200);
@@ -42,7 +38,7 @@ async function login(server: TestApp, email: string, password: string): Promise<
 }
 
 describe('logout closes the sockets opened with the token', () => {
-  it('closes them on every process with 4003 within a second; a socket of another token of the same account stays', async () => {
+  it('closes them on every process with 4003; a socket of another token of the same account stays', async () => {
     const agent = await registerAgent(one.api);
     const second = await login(two, agent.email, agent.password);
     const onOne = await connect(one, '/api/v1/ws', agent.token);
@@ -50,7 +46,8 @@ describe('logout closes the sockets opened with the token', () => {
     const otherToken = await connect(two, '/api/v1/ws', second);
 
     expect((await one.api.post('/api/v1/auth/logout', { token: agent.token })).status).toBe(204);
-    const closes = await within(Promise.all([onOne.closed, onTwo.closed]), 1_000, 'sockets of the revoked token closed');
+    // Only the revocation closes them (nothing else re-checks a live socket's token): the bound is generous.
+    const closes = await within(Promise.all([onOne.closed, onTwo.closed]), 10_000, 'sockets of the revoked token closed');
     expect(closes).toEqual([REVOKED, REVOKED]);
 
     await one.app.events.publish(event(agent.user_id, 1));
@@ -79,7 +76,7 @@ describe('a revocation announced while a process cannot hear it', () => {
     }
 
     // Nothing uses the token on one meanwhile: the socket is closed by the re-check after the reconnect.
-    expect(await within(socket.closed, 3_000, 'socket of the revoked token closed')).toEqual(REVOKED);
+    expect(await within(socket.closed, 10_000, 'socket of the revoked token closed')).toEqual(REVOKED);
     const res = await one.api.get('/api/v1/me', { token: agent.token });
     expect(res.status).toBe(401);
     expect(res.body.error.message).toMatch(/revoked/);
@@ -87,14 +84,13 @@ describe('a revocation announced while a process cannot hear it', () => {
     await eventually('the revoked token refused', async () => {
       const refusal = await connect(one, '/api/v1/ws', agent.token).catch((e) => e);
       expect(refusal.status).toBe(401);
-    }, 3_000);
+    });
 
     // Live delivery works again on one for everyone else.
     const other = await registerAgent(one.api);
-    await eventually('live delivery on one', async () => {
-      const live = await connect(one, '/api/v1/ws', other.token);
-      await two.app.events.publish(event(other.user_id, 2));
-      await live.waitFor(1, 1_000);
-    }, 5_000);
+    // An upgrade is answered 503 until one hears its channels again; from then on, what is published arrives.
+    const live = await eventually('a socket on one', () => connect(one, '/api/v1/ws', other.token));
+    await two.app.events.publish(event(other.user_id, 2));
+    expect((await live.waitFor(1))[0]!.data).toEqual({ n: 2 });
   });
 });

@@ -61,10 +61,10 @@ async function watch(during: () => Promise<unknown>): Promise<Array<{ args: stri
   await eventually('the monitor running', async () => {
     await redis.echo('watch-start');
     return marked('watch-start') >= 0;
-  }, 5_000);
+  });
   await during();
   await redis.echo('watch-end');
-  await eventually('the end marker seen', () => marked('watch-end') >= 0, 5_000);
+  await eventually('the end marker seen', () => marked('watch-end') >= 0);
   monitor.disconnect();
   return seen.slice(seen.map((c) => c.args[1]).lastIndexOf('watch-start') + 1, marked('watch-end'));
 }

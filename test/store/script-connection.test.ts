@@ -17,7 +17,8 @@ beforeAll(async () => {
   redis = await startRedis();
   client = createRedis({ kind: 'single', url: redis.url });
   await client.connect();
-  connection = new ScriptConnection(redis.url);
+  // Calls here wait for Redis however long a busy machine takes: only the test of the timeout has a short one.
+  connection = new ScriptConnection(redis.url, 60_000);
   await connection.connect();
   scripts = new Scripts(client, connection);
 });
@@ -67,11 +68,17 @@ describe('ScriptConnection', () => {
     const source = { lua: 'return 1', sha: createHash('sha1').update('return 1').digest('hex') };
     const bystander = new Redis(redis.url);
     await bystander.ping();
-    await client.client('PAUSE', 2_000, 'ALL');
-    // The bystander's PING is answered only when the pause is over: the call must fail before that.
-    const pauseOver = bystander.ping().then(() => 'pause over');
-    const first = await Promise.race([impatient.evalsha(source, [], []).then(() => 'answered', (error: Error) => error.message), pauseOver]);
-    expect(first).toBe('Command timed out');
+    // Writes (a script counts as one) wait while Redis is paused; a pause of a minute, 300 times the timeout,
+    // is lifted by the test once the call has failed.
+    await client.client('PAUSE', 60_000, 'WRITE');
+    // The bystander's write is answered only when the pause is over: the call must fail before that.
+    const pauseOver = bystander.set('bystander', '1').then(() => 'pause over');
+    try {
+      const first = await Promise.race([impatient.evalsha(source, [], []).then(() => 'answered', (error: Error) => error.message), pauseOver]);
+      expect(first).toBe('Command timed out');
+    } finally {
+      await client.client('UNPAUSE');
+    }
     await pauseOver;
     bystander.disconnect();
     await eventually('the script answering again', async () => impatient.evalsha(source, [], []).then((r) => r === 1, () => false));
@@ -79,14 +86,18 @@ describe('ScriptConnection', () => {
   });
 
   it('fails a call in flight when the connection drops, without sending it again', async () => {
-    await client.client('PAUSE', 2_000, 'WRITE');
+    // Held until the test has found and killed its connection, however long that takes.
+    await client.client('PAUSE', 60_000, 'WRITE');
     const pending = rateLimit('rl:dropped');
-    // The paused call shows as a client blocked (flags=b) in EVALSHA.
-    const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
-    await eventually('a connection held', async () => (await held()) !== undefined);
-    await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
-    await expect(pending).rejects.toThrow('Connection is closed.');
-    await client.client('UNPAUSE');
+    try {
+      // The paused call shows as a client blocked (flags=b) in EVALSHA.
+      const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
+      await eventually('a connection held', async () => (await held()) !== undefined);
+      await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
+      await expect(pending).rejects.toThrow('Connection is closed.');
+    } finally {
+      await client.client('UNPAUSE');
+    }
     await eventually('scripts after the drop', async () => rateLimit('rl:after-drop').then(() => true, () => false));
     expect(await client.zcard('rl:dropped')).toBe(0);
   });

@@ -3,7 +3,10 @@ import WebSocket from 'ws';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they wait for
 export type Frame = { id: string; type: string; at: string; data: any; synthetic?: boolean };
 
-/** A `ws` client that records every frame and lets a test wait for the ones it expects. */
+/**
+ * A `ws` client that records every frame and lets a test wait for the ones it expects. The waits' bounds are
+ * as generous as `eventually`'s: a busy machine must not fail a test that waits for a frame.
+ */
 export class EventSocket {
   readonly frames: Frame[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
@@ -38,7 +41,7 @@ export class EventSocket {
   }
 
   /** Waits until `count` frames have arrived (all of them, in order). */
-  async waitFor(count: number, timeoutMs = 5_000): Promise<Frame[]> {
+  async waitFor(count: number, timeoutMs = 10_000): Promise<Frame[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.frames.length < count) {
       const left = deadline - Date.now();
@@ -55,7 +58,7 @@ export class EventSocket {
   }
 
   /** Waits for the first frame matching `predicate`. */
-  async waitForFrame(predicate: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame> {
+  async waitForFrame(predicate: (frame: Frame) => boolean, timeoutMs = 10_000): Promise<Frame> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.frames.find(predicate);
@@ -69,7 +72,7 @@ export class EventSocket {
    * gets its frames in order, so a test proves that something did not arrive by sending a marker after it
    * and expecting what came before the marker, rather than by waiting a while.
    */
-  async framesBefore(marker: (frame: Frame) => boolean, timeoutMs = 5_000): Promise<Frame[]> {
+  async framesBefore(marker: (frame: Frame) => boolean, timeoutMs = 10_000): Promise<Frame[]> {
     const found = await this.waitForFrame(marker, timeoutMs);
     return this.frames.slice(0, this.frames.indexOf(found));
   }

@@ -39,7 +39,9 @@ describe('webhook deliveries and crashes', () => {
     const [ada, bo] = [await registerAgent(server.api), await registerAgent(server.api)];
     const r = await receiver((_, n) => (n === 0 ? { hang: true } : { status: 200 }));
     const hook = (await server.api.post('/api/v1/webhooks', { token: bo.token, body: { url: r.url } })).body as { id: string };
-    const workerEnv = { ...redis.env, ...HOOKS, WEBHOOK_LOCK_MS: '1000', WEBHOOK_TIMEOUT_MS: '30000' };
+    // A lock that lapses soon after the kill, yet long enough that a live worker on a busy machine renews
+    // it in time (every half lock): a lapse there would deliver the event a third time.
+    const workerEnv = { ...redis.env, ...HOOKS, WEBHOOK_LOCK_MS: '5000', WEBHOOK_TIMEOUT_MS: '30000' };
 
     const first = spawnTsx(['src/main.ts', 'worker'], workerEnv);
     await first.waitFor(/worker started/);
