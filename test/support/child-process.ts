@@ -19,7 +19,7 @@ export function spawnTsx(args: string[], env: Record<string, string>) {
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   /** Resolves once the output matches `pattern`; fails if the child exits first or time runs out. */
-  const waitFor = async (pattern: RegExp, ms = 20_000) => {
+  const waitFor = async (pattern: RegExp, ms = 60_000) => {
     const started = Date.now();
     while (!pattern.test(output)) {
       if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; output:\n${output}`);
@@ -43,7 +43,7 @@ export function start(command: string, args: string[], env: Record<string, strin
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
   const exited = new Promise<Finished>((resolve) => child.once('close', (code) => resolve({ code, ...out })));
-  const waitFor = async (pattern: RegExp, ms = 20_000) => {
+  const waitFor = async (pattern: RegExp, ms = 60_000) => {
     const started = Date.now();
     while (!pattern.test(out.stdout)) {
       if (Date.now() - started > ms) throw new Error(`timed out waiting for ${pattern}; stdout:\n${out.stdout}\nstderr:\n${out.stderr}`);
