@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
+import { matchedPair as pairOf, sendMessage } from '../support/matched-pair.js';
 import { startStack } from '../support/stack.js';
 import { whereStored } from '../support/stored-values.js';
 
@@ -16,19 +17,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function matchedPair() {
-  const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
-  await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
-  const res = await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token });
-  expect(res.body.matched).toBe(true);
-  return { a, b, matchId: res.body.match.id as number };
-}
-
-async function send(from: SeededAccount, matchId: number, body: string, headers: Record<string, string> = {}) {
-  const res = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: from.token, body: { body }, headers });
-  expect(res.status).toBe(201);
-  return res.body as { id: number; body: string };
-}
+const matchedPair = () => pairOf(stack);
+const send = (from: SeededAccount, matchId: number, body: string, headers: Record<string, string> = {}) => sendMessage(stack, from, matchId, body, headers);
 
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, token ? { token } : {});

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchShard } from '../../src/store/key-space.js';
 import { keys } from '../../src/store/keys.js';
 import { EventSocket } from '../support/event-socket.js';
-import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
+import { type SeededAccount } from '../support/seeded-accounts.js';
+import { matchedPair as pairOf, sendMessage } from '../support/matched-pair.js';
 import { startStack } from '../support/stack.js';
 import { messageFrames, spectatorFrames, userFrames } from '../support/stream-events.js';
 
@@ -16,19 +17,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function matchedPair() {
-  const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
-  await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
-  const res = await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token });
-  expect(res.body.matched).toBe(true);
-  return { a, b, matchId: res.body.match.id as number };
-}
-
-async function send(from: SeededAccount, matchId: number, body: string) {
-  const res = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: from.token, body: { body } });
-  expect(res.status).toBe(201);
-  return res.body as { id: number };
-}
+const matchedPair = () => pairOf(stack);
+const send = (from: SeededAccount, matchId: number, body: string) => sendMessage(stack, from, matchId, body);
 
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, token ? { token } : {});
