@@ -5,9 +5,13 @@ import type { RateLimiter } from '../store/rate-limiter.js';
 export type AddressLimit = { limit: number; windowSeconds: number };
 
 /** The limits counted per client address (before there is an account to count against). */
-export type AddressLimitName = 'register' | 'login';
+export type AddressLimitName = 'register' | 'login' | 'spectator';
 
-const WHAT: Record<AddressLimitName, string> = { register: 'registrations from this address', login: 'login attempts from this address' };
+const WHAT: Record<AddressLimitName, string> = {
+  register: 'registrations from this address',
+  login: 'login attempts from this address',
+  spectator: 'spectator stream connections from this address',
+};
 
 /** Per-address request limits: a sliding window per address in Redis, shared by every server process. */
 export class AddressLimits {
