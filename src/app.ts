@@ -174,6 +174,7 @@ export class Application {
       register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
       login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
       spectator: { limit: config.SPECTATOR_RATE_LIMIT, windowSeconds: config.SPECTATOR_RATE_WINDOW_SECONDS },
+      spectator_stream: { limit: config.SPECTATOR_UPGRADE_RATE_LIMIT, windowSeconds: config.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS },
     });
     const accountLimits = new AccountLimits(this.rateLimiter, {
       discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
@@ -228,6 +229,7 @@ export class Application {
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
+      addressLimits,
       policy: {
         spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT,
         maxPerIp: config.WS_MAX_PER_IP,

@@ -49,6 +49,8 @@ const settingsSchema = z.object({
   WS_MAX_PER_TOKEN: int(1, 1_000).default(8),
   WS_UPGRADE_RATE_LIMIT: int(1, 100_000).default(120),
   WS_UPGRADE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  SPECTATOR_UPGRADE_RATE_LIMIT: int(1, 100_000).default(60),
+  SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   REGISTER_RATE_LIMIT: int(1, 100_000).default(5),
   REGISTER_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   LOGIN_RATE_LIMIT: int(1, 100_000).default(10),
@@ -67,7 +69,8 @@ const settingsSchema = z.object({
   SPECTATOR_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   SPECTATOR_CACHE_MS: int(0, 60_000).default(1_000),
   TRUST_PROXY: bool.default(false),
-  MAX_CONNECTIONS_PER_IP: int(0, 100_000).default(256),
+  // Above WS_MAX_PER_IP's default, so that a client opening too many sockets is refused by the socket cap's full answer first.
+  MAX_CONNECTIONS_PER_IP: int(0, 100_000).default(512),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),

@@ -82,6 +82,8 @@ function benchServiceEnv(port: number, dataDir: string, metricsToken: string, re
     MAX_CONNECTIONS_PER_IP: '5000',
     // The spectator scenario holds about a thousand sockets per loopback address, past the default cap.
     WS_MAX_PER_IP: '100000',
+    // ... and opens them within seconds: past the default spectator upgrades per address and minute.
+    SPECTATOR_UPGRADE_RATE_LIMIT: '100000',
     // The webhooks scenario's receiver listens on a loopback address.
     WEBHOOK_ALLOW_PRIVATE: 'true',
   };

@@ -1,11 +1,15 @@
 import type { HttpResponse, TemplatedApp } from 'uWebSockets.js';
+import { AppError } from '../domain/errors.js';
 import type { Logger } from '../logger.js';
+import { writeErrorAndClose } from './error-reply.js';
 import { addressKey, connectionsByPeer, kernelConnectionsReadable } from './kernel-connections.js';
 
 /** How long an address found at its cap is refused before the kernel is asked again. */
 const RECHECK_AT_CAP_MS = 1_000;
 /** How often every count is rebuilt from the kernel, which also forgets addresses that went away. */
 const SWEEP_MS = 30_000;
+/** What a refused client is told to wait (one of its own connections may have closed by then). */
+const RETRY_AFTER_SECONDS = 5;
 
 /**
  * Caps the connections one peer address (the socket's, never X-Forwarded-For) holds open at once, so that
@@ -13,7 +17,9 @@ const SWEEP_MS = 30_000;
  * close (-1) to `app.filter`, but a closing socket no longer has an address (its descriptor is gone), so a
  * close cannot be told apart from another. The counts here are therefore upper bounds: one more per open.
  * When an address reaches the cap, its true number of connections to this port is read from the kernel
- * (WebSocket connections included) and a connection past the cap is closed at once, before it is read.
+ * (WebSocket connections included) and a connection past the cap is answered at once, before it is read,
+ * with a 429 that needs nothing of the request (the same for every refusal), then closed: the client learns
+ * why and when to retry instead of seeing a reset, and the descriptor is given back at once.
  */
 export class ConnectionCap {
   private readonly counts = new Map<string, number>();
@@ -22,6 +28,7 @@ export class ConnectionCap {
   private port = 0;
   private sweep?: NodeJS.Timeout;
   private readonly enabled: boolean;
+  private readonly refusal: AppError;
   refused = 0;
 
   constructor(
@@ -30,6 +37,13 @@ export class ConnectionCap {
     logger: Logger,
   ) {
     this.enabled = max > 0 && kernelConnectionsReadable();
+    this.refusal = new AppError(
+      'rate_limited',
+      `Too many open connections from this address (at most ${max}); close one before opening another.`,
+      undefined,
+      { retryAfterSeconds: RETRY_AFTER_SECONDS },
+      { retry_after_seconds: RETRY_AFTER_SECONDS, limit: max },
+    );
     if (max > 0 && !this.enabled) logger.warn('MAX_CONNECTIONS_PER_IP needs /proc/net/tcp (Linux) to count connections: the cap is off here');
     if (this.enabled) {
       app.filter((res, change) => {
@@ -69,7 +83,7 @@ export class ConnectionCap {
     }
     this.counts.set(key, this.counts.get(key)! - 1);
     this.refused++;
-    res.close();
+    writeErrorAndClose(res, this.refusal);
   }
 
   private recount() {

@@ -27,6 +27,8 @@ export type GuideLimits = {
   SPECTATOR_RATE_WINDOW_SECONDS: number;
   WS_UPGRADE_RATE_LIMIT: number;
   WS_UPGRADE_RATE_WINDOW_SECONDS: number;
+  SPECTATOR_UPGRADE_RATE_LIMIT: number;
+  SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: number;
   WS_MAX_PER_TOKEN: number;
   WS_MAX_PER_IP: number;
   MAX_CONNECTIONS_PER_IP: number;
@@ -58,9 +60,11 @@ export const DEFAULT_GUIDE_LIMITS: GuideLimits = {
   SPECTATOR_RATE_WINDOW_SECONDS: 60,
   WS_UPGRADE_RATE_LIMIT: 120,
   WS_UPGRADE_RATE_WINDOW_SECONDS: 60,
+  SPECTATOR_UPGRADE_RATE_LIMIT: 60,
+  SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: 60,
   WS_MAX_PER_TOKEN: 8,
   WS_MAX_PER_IP: 256,
-  MAX_CONNECTIONS_PER_IP: 256,
+  MAX_CONNECTIONS_PER_IP: 512,
   TOKEN_TTL_SECONDS: 86_400,
   SPECTATOR_REPLAY_LIMIT: 500,
   THREAD_MAX_MESSAGES: 2_000,
@@ -132,8 +136,9 @@ Base URL: ${base}. Bodies are JSON. Full reference: ${base}/api/v1/openapi.json 
 | webhook test pings per account | ${per(limits.WEBHOOK_TEST_RATE_LIMIT, limits.WEBHOOK_TEST_RATE_WINDOW_SECONDS)}; one at a time per webhook (until its receiver answers or the attempt times out) | 429, nothing sent |
 | public spectator reads (\`GET /api/v1/spectator/...\` JSON, together) per client address | ${per(limits.SPECTATOR_RATE_LIMIT, limits.SPECTATOR_RATE_WINDOW_SECONDS)} | 429 |
 | \`/api/v1/ws\` connections per account | ${per(limits.WS_UPGRADE_RATE_LIMIT, limits.WS_UPGRADE_RATE_WINDOW_SECONDS)} | 429 at the upgrade |
+| \`/api/v1/spectator/stream\` connections per client address | ${per(limits.SPECTATOR_UPGRADE_RATE_LIMIT, limits.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429 at the upgrade |
 | open WebSockets per token / per address | ${limits.WS_MAX_PER_TOKEN} / ${limits.WS_MAX_PER_IP} | 429 at the upgrade |
-| open connections per address (HTTP and WebSocket) | ${limits.MAX_CONNECTIONS_PER_IP === 0 ? 'no limit' : limits.MAX_CONNECTIONS_PER_IP} | the connection is closed at once |
+| open connections per address (HTTP and WebSocket) | ${limits.MAX_CONNECTIONS_PER_IP === 0 ? 'no limit' : limits.MAX_CONNECTIONS_PER_IP} | 429 (\`Retry-After: 5\`) before the request is read, then the connection is closed |
 | request body | 64 KiB | 413 \`payload_too_large\` |
 | e-mail / password | up to 254 characters / 10–256 characters | 400 |
 | display name / bio / city, state | 1–50 / up to 2000 / up to 100 characters | 400 |
@@ -324,7 +329,7 @@ Close codes:
 
 | code | meaning | what to do |
 |---|---|---|
-| 4008 | you read too slowly (more than 1 MiB behind) | reconnect with \`since\` |
+| 4008 | you read too slowly: more than 1 MiB behind, or nothing read for 5 s while frames waited (a replay ends with a ping: answer it within 5 s) | reconnect with \`since\` |
 | 1012 | the server lost and regained its live feed | reconnect with \`since\` |
 | 1011 | a replay failed | reconnect with \`since\` |
 | 1001 | the server is shutting down | reconnect with \`since\` (to another instance, or after a moment) |
@@ -333,7 +338,9 @@ Close codes:
 
 An upgrade can be refused with an HTTP error instead: 401 (token), 400 (\`since\` is not an event id),
 429 (too many sockets or connections, see Limits; wait \`Retry-After\`), 503 (retry). Keep one or two
-sockets per token. The server pings idle sockets; every WebSocket client answers pings by itself.
+sockets per token, and read them all the time: frames are sent only as fast as you read them, and a socket
+that reads nothing for 5 s while frames wait for it is closed (4008). The server pings idle sockets (and
+once after a replay); every WebSocket client answers pings by itself, as soon as it has read what came before.
 
 Node.js: Node 22 and later have a global \`WebSocket\`; Node 20 has none without a flag, so there run
 \`npm install ws\` first and the first line uses the \`ws\` package instead. Save as \`events.mjs\` and run

@@ -8,13 +8,14 @@ import type { Logger } from '../logger.js';
 import type { TokenPrincipal } from '../domain/principal.js';
 import type { EventReplay } from '../services/event-replay.js';
 import type { TokenService } from '../services/token-service.js';
+import type { AddressLimits } from '../services/address-limits.js';
 import type { UpgradeLimits } from '../services/upgrade-limits.js';
 import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { SocketCaps } from './socket-caps.js';
 import type { Socket, SocketData, Target } from './socket-data.js';
-import { SocketReplay } from './socket-replay.js';
-import { SocketSweeper } from './socket-sweeper.js';
+import { SocketReplay, type ReplayLimits } from './socket-replay.js';
+import { SocketSweeper, type SweepLimits } from './socket-sweeper.js';
 import { upgradeAfterAwait } from './upgrade-cork.js';
 import { UpgradeRateLimit } from './upgrade-rate-limit.js';
 import { SPECTATOR_TOPIC, userTopic } from './topics.js';
@@ -24,27 +25,32 @@ export { CLOSE } from './close-codes.js';
 export const USER_SOCKET_PATH = '/api/v1/ws';
 export const SPECTATOR_SOCKET_PATH = '/api/v1/spectator/stream';
 
-export type SocketLimits = {
-  /** A live socket with more unsent bytes than this is closed as too slow (checked every `sweepMs`). */
-  slowBytes: number;
-  /** uWS's own cap per socket, the last line of defence: past it uWS drops frames (and the socket is closed). */
-  maxBackpressure: number;
-  sweepMs: number;
-  /** Seconds without traffic before uWS pings (sendPingsAutomatically) and then reaps a silent socket. */
-  idleTimeoutSeconds: number;
-  /** Events per XRANGE page during replay. */
-  replayPage: number;
-  /** How long a replay waits for a socket to drain before calling it too slow. */
-  replayDrainMs: number;
-};
+export type SocketLimits = SweepLimits &
+  ReplayLimits & {
+    /**
+     * uWS's own cap on a socket's unsent bytes: past it uWS drops the frame and `dropped` closes the socket,
+     * so no socket holds much more than this in the server's memory, even between two sweeps. Above
+     * `slowBytes`, so that the close frame of a socket closed as too slow still fits (past the cap it is
+     * dropped too, and the client sees the connection cut instead of 4008).
+     */
+    maxBackpressure: number;
+    /**
+     * Seconds without traffic before uWS reaps a silent socket (sendPingsAutomatically). uWS splits it: a
+     * ping after all but a margin (4, 8 or 16 s; 8 s of 16), and the margin is both the ping's deadline and
+     * how long a socket it was asked to close has to take its close frame before the connection is cut.
+     */
+    idleTimeoutSeconds: number;
+  };
 
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   slowBytes: 1024 * 1024,
-  maxBackpressure: 16 * 1024 * 1024,
+  maxBackpressure: 2 * 1024 * 1024,
+  stallMs: 5_000,
   sweepMs: 250,
-  idleTimeoutSeconds: 32,
-  replayPage: 200,
-  replayDrainMs: 10_000,
+  idleTimeoutSeconds: 16,
+  replayPage: 32,
+  replayChunkBytes: 64 * 1024,
+  fenceTimeoutMs: 10_000,
 };
 
 /** Who may open how many sockets, and how far back a public replay reaches. */
@@ -66,6 +72,9 @@ export const DEFAULT_SOCKET_POLICY: SocketPolicy = {
   trustProxy: false,
 };
 
+/** What a socket of a route follows, from its upgrade request (the client's address, read before any await). */
+type TargetResolver = (authorization: string, query: URLSearchParams, ip: string) => Promise<Target>;
+
 export type EventSocketDeps = {
   app: TemplatedApp;
   tokens: TokenService;
@@ -81,6 +90,8 @@ export type EventSocketDeps = {
   policy?: Partial<SocketPolicy>;
   /** Counts upgrades of `/api/v1/ws` per account across processes (see UpgradeRateLimit); without it they are not limited. */
   upgradeLimits?: UpgradeLimits;
+  /** Counts upgrades of `/api/v1/spectator/stream` per client address across processes; without it they are not limited. */
+  addressLimits?: AddressLimits;
 };
 
 /**
@@ -92,12 +103,16 @@ export type EventSocketDeps = {
  *
  * A user's socket lives as long as its token: it is closed (4001) when the token expires and (4003) as soon
  * as the token is revoked, in whichever process. Sockets are capped per client address and per token in each
- * process, and user upgrades are rate limited per account across processes.
+ * process; user upgrades are rate limited per account and spectator upgrades per client address, across
+ * processes. A socket that stops reading is closed within seconds (see SocketSweeper), and a replay goes out
+ * only as fast as the socket takes it (see SocketReplay), so an unread socket costs little memory.
  */
 export class EventSockets {
   private readonly sockets = new Set<Socket>();
   /** Open user sockets by the id of the token they were opened with. */
   private readonly byToken = new Map<string, { claims: TokenPrincipal; sockets: Set<Socket> }>();
+  /** Open user sockets by their topic (a few per user), to check right after a user's event went out. */
+  private readonly byUserTopic = new Map<string, Set<Socket>>();
   private readonly limits: SocketLimits;
   private readonly policy: SocketPolicy;
   private readonly caps: SocketCaps;
@@ -120,12 +135,15 @@ export class EventSockets {
     app.ws<SocketData>(USER_SOCKET_PATH, this.behavior((authorization, query) => this.userTarget(authorization, query)));
     app.ws<SocketData>(
       SPECTATOR_SOCKET_PATH,
-      this.behavior(async (_authorization, query) => ({
-        topic: SPECTATOR_TOPIC,
-        stream: this.deps.replay.spectatorStream(),
-        since: parseSince(query.get('since')),
-        replayLimit: this.policy.spectatorReplayLimit,
-      })),
+      this.behavior(async (_authorization, query, ip) => {
+        await this.deps.addressLimits?.take('spectator_stream', ip);
+        return {
+          topic: SPECTATOR_TOPIC,
+          stream: this.deps.replay.spectatorStream(),
+          since: parseSince(query.get('since')),
+          replayLimit: this.policy.spectatorReplayLimit,
+        };
+      }),
     );
     this.deps.tokens.addHolder({
       heldTokens: () => [...this.byToken.values()].map((entry) => entry.claims),
@@ -135,10 +153,18 @@ export class EventSockets {
     });
     this.sweeper.start();
     metrics.gauge('websocket_connections', () => this.sockets.size);
+    metrics.gauge('websocket_buffered_bytes', () => this.bufferedBytes);
   }
 
   get size() {
     return this.sockets.size;
+  }
+
+  /** Bytes written to this process's sockets that the clients have not taken yet (held by uWS, beyond the kernel's buffers). */
+  get bufferedBytes() {
+    let bytes = 0;
+    for (const ws of this.sockets) if (!ws.getUserData().closing) bytes += ws.getBufferedAmount();
+    return bytes;
   }
 
   /** Open sockets of the public spectator stream in this process. */
@@ -151,6 +177,20 @@ export class EventSockets {
   /** Places held against the per-address and per-token caps (zero once every socket has closed). */
   get capsHeld() {
     return this.caps.held;
+  }
+
+  /**
+   * Right after an event went out to `topic`: closes (4008) those of a user's sockets now more than
+   * `slowBytes` behind. A burst to one user can outrun the sweep, and past `maxBackpressure` uWS would drop
+   * the close frame too; the spectator topic's frames are small and left to the sweep.
+   */
+  checkBehind(topic: string) {
+    const sockets = this.byUserTopic.get(topic);
+    if (!sockets) return;
+    for (const ws of sockets) {
+      const data = ws.getUserData();
+      if (!data.closing && !data.replaying && ws.getBufferedAmount() > this.limits.slowBytes) this.end(ws, CLOSE.tooSlow);
+    }
   }
 
   /** Ends every socket with `close`; clients resume with `since`. */
@@ -177,21 +217,31 @@ export class EventSockets {
     };
   }
 
-  private behavior(resolve: (authorization: string, query: URLSearchParams) => Promise<Target>): WebSocketBehavior<SocketData> {
+  private behavior(resolve: TargetResolver): WebSocketBehavior<SocketData> {
     return {
       // compression stays at uWS's default, disabled: frames are small and CPU is better spent elsewhere
       maxPayloadLength: 4 * 1024,
       idleTimeout: this.limits.idleTimeoutSeconds,
       sendPingsAutomatically: true,
       maxBackpressure: this.limits.maxBackpressure,
-      // Closing is ours to do (sweep), with a code the client can act on; uWS would only cut the connection.
+      // Closing is ours to do (`dropped`, the sweep), with a code the client can act on; uWS would only cut the connection.
       closeOnBackpressureLimit: false,
       upgrade: (res, req, context) => this.upgrade(res, req, context, resolve),
       open: (ws) => this.open(ws),
       // Clients have nothing to say on these sockets; whatever they send is ignored.
       message: () => {},
-      drain: (ws) => ws.getUserData().onDrain?.(),
-      dropped: (ws) => this.end(ws, CLOSE.tooSlow),
+      drain: (ws) => {
+        SocketSweeper.drained(ws);
+        ws.getUserData().onDrain?.();
+      },
+      pong: (ws) => SocketSweeper.ponged(ws),
+      // Not from inside the callback: uWS may be publishing to the topic's sockets, which end() unsubscribes from.
+      dropped: (ws) => {
+        const data = ws.getUserData();
+        queueMicrotask(() => {
+          if (!data.closed) this.end(ws, CLOSE.tooSlow);
+        });
+      },
       close: (ws) => {
         const data = ws.getUserData();
         data.closed = true;
@@ -203,6 +253,9 @@ export class EventSockets {
           const entry = this.byToken.get(data.claims.jti);
           entry?.sockets.delete(ws);
           if (entry?.sockets.size === 0) this.byToken.delete(data.claims.jti);
+          const ofTopic = this.byUserTopic.get(data.topic);
+          ofTopic?.delete(ws);
+          if (ofTopic?.size === 0) this.byUserTopic.delete(data.topic);
         }
       },
     };
@@ -213,7 +266,7 @@ export class EventSockets {
     res: HttpResponse,
     req: HttpRequest,
     context: us_socket_context_t,
-    resolve: (authorization: string, query: URLSearchParams) => Promise<Target>,
+    resolve: TargetResolver,
   ) {
     const key = req.getHeader('sec-websocket-key');
     const protocol = req.getHeader('sec-websocket-protocol');
@@ -236,7 +289,7 @@ export class EventSockets {
       if (!this.deps.relayUp()) throw errors.unavailable();
       this.caps.takeAddress(ip);
       taken.ip = ip;
-      const [target] = await Promise.all([resolve(authorization, query), this.deps.storeAnswers()]);
+      const [target] = await Promise.all([resolve(authorization, query, ip), this.deps.storeAnswers()]);
       if (target.claims) {
         this.caps.takeToken(target.claims.jti);
         taken.jti = target.claims.jti;
@@ -281,6 +334,9 @@ export class EventSockets {
       let entry = this.byToken.get(jti);
       if (!entry) this.byToken.set(jti, (entry = { claims: data.claims, sockets: new Set() }));
       entry.sockets.add(ws);
+      let ofTopic = this.byUserTopic.get(data.topic);
+      if (!ofTopic) this.byUserTopic.set(data.topic, (ofTopic = new Set()));
+      ofTopic.add(ws);
       // Revoked while the upgrade was under way.
       if (this.deps.tokens.isRevoked(jti)) return this.end(ws, CLOSE.tokenRevoked);
     }

@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { EventReplay } from '../services/event-replay.js';
 import type { LiveEvents } from '../services/live-events.js';
 import type { TokenService } from '../services/token-service.js';
+import type { AddressLimits } from '../services/address-limits.js';
 import type { UpgradeLimits } from '../services/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
@@ -31,7 +32,10 @@ export class Realtime {
 
   /** Subscribes this process to the live announcements (before any socket can open). */
   async start(): Promise<void> {
-    this.relay = new EventRelay((topic, frame) => this.app?.publish(topic, frame));
+    this.relay = new EventRelay((topic, frame) => {
+      this.app?.publish(topic, frame);
+      this.sockets?.checkBehind(topic);
+    });
     await this.relay.start(this.deps.live);
     this.watchRelayConnection();
   }
@@ -41,7 +45,7 @@ export class Realtime {
     app: TemplatedApp,
     tokens: TokenService,
     metrics: Metrics,
-    options: { upgradeLimits?: UpgradeLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+    options: { upgradeLimits?: UpgradeLimits; addressLimits?: AddressLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
   ) {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;

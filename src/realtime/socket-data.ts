@@ -18,6 +18,10 @@ export type SocketData = Target & {
   replaying: boolean;
   /** Called when the socket drains (or closes) while a replay waits for room. */
   onDrain?: () => void;
+  /** Since when (ms) the socket has held unsent bytes without uWS writing any of them out; unset when it has none or has just drained. */
+  stalledSince?: number;
+  /** When (ms) a ping went out behind a replay's frames, until the client's pong shows it has read them. */
+  pingedAt?: number;
 };
 
 export type Socket = WebSocket<SocketData>;

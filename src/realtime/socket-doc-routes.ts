@@ -19,7 +19,7 @@ export function socketDocRoutes(): Route[] {
   const refusals = {
     400: '`since` is not an event id, or the request is not a WebSocket upgrade (`validation_failed`).',
     401: 'Missing, invalid, expired or revoked token (`unauthorized`).',
-    429: 'Too many sockets or connections (`rate_limited`); see `Retry-After`.',
+    429: 'Too many sockets or connections, or (spectator stream) too many connections from the address this minute (`rate_limited`); see `Retry-After`.',
     503: 'The process cannot reach the store or hear live events (`unavailable`); retry after `Retry-After` seconds.',
   };
   return [
@@ -28,7 +28,7 @@ export function socketDocRoutes(): Route[] {
       path: USER_SOCKET_PATH,
       doc: {
         summary:
-          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Close 4008: too slow, reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
+          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
@@ -42,7 +42,7 @@ export function socketDocRoutes(): Route[] {
       path: SPECTATOR_SOCKET_PATH,
       doc: {
         summary:
-          'Public WebSocket of agent matches (synthetic): match.created, message.created, match.ended. Frames: {id, type, at, synthetic: true, data}. A replay sends the newest events only (500 by default); when since is older it first sends {type: "replay.truncated", data: {skipped_before: "<id>"}}, a frame without id. Close 4008: too slow, reconnect with since. 429: too many sockets from the address.',
+          'Public WebSocket of agent matches (synthetic): match.created, message.created, match.ended. Frames: {id, type, at, synthetic: true, data}. A replay sends the newest events only (500 by default); when since is older it first sends {type: "replay.truncated", data: {skipped_before: "<id>"}}, a frame without id. Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since. 429: too many sockets from the address, or too many connections from it this minute.',
         tags: ['spectator', 'realtime'],
         query: sinceQuery,
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },

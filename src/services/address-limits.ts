@@ -8,9 +8,9 @@ export type AddressLimit = { limit: number; windowSeconds: number };
 
 /**
  * The limits counted per client address: registrations and logins (before there is an account to count
- * against), and the public spectator reads (no account at all).
+ * against), and the public spectator reads and stream connections (no account at all).
  */
-export type AddressLimitName = 'register' | 'login' | 'spectator';
+export type AddressLimitName = 'register' | 'login' | 'spectator' | 'spectator_stream';
 
 /** The limits counted in a fixed window; the others in a sliding one. */
 const FIXED_WINDOW: ReadonlySet<AddressLimitName> = new Set(['spectator']);
@@ -19,6 +19,7 @@ const WHAT: Record<AddressLimitName, string> = {
   register: 'registrations from this address',
   login: 'login attempts from this address',
   spectator: 'spectator reads from this address',
+  spectator_stream: 'spectator stream connections from this address',
 };
 
 /**

@@ -32,8 +32,11 @@ export class EventReplay {
     return this.streams.after(stream.key, afterId, count);
   }
 
-  /** The newest `count` events of `stream`, newest first. */
-  newest(stream: ReplayStream, count: number): Promise<StoredEvent[]> {
-    return this.streams.newest(stream.key, count);
+  /**
+   * When more than `limit` events of `stream` are newer than `afterId`: the id of the oldest of the newest
+   * `limit` (`first`) and of the event just before it (`before`). Undefined when `limit` or fewer are newer.
+   */
+  window(stream: ReplayStream, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
+    return this.streams.window(stream.key, afterId, limit);
   }
 }

@@ -65,9 +65,13 @@ export class EventStreams {
     return withIds(await eventBodiesAfter(this.redis, key, afterId, count));
   }
 
-  /** The newest `count` events of `key`, newest first (fewer: the stream holds no more). */
-  async newest(key: string, count: number): Promise<StoredEvent[]> {
-    return withIds(await gather(this.redis, key, count, (from, want) => this.redis.xrevrange(key, from === '' ? '+' : `(${from}`, '-', 'COUNT', want), ''));
+  /**
+   * When more than `limit` entries of `key` are newer than `afterId`, the ids of the oldest of the newest
+   * `limit` and of the entry just before it (lua/replay_window.lua: only the ids leave Redis).
+   */
+  async window(key: string, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
+    const ids = await this.scripts.run<string[]>('replay_window', [key], [afterId, limit]);
+    return ids.length === 2 ? { first: ids[0]!, before: ids[1]! } : undefined;
   }
 }
 

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectionsByPeer } from '../../src/http/kernel-connections.js';
+import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { startStack } from '../support/stack.js';
@@ -18,7 +19,7 @@ afterEach(() => {
 });
 afterAll(() => stack?.stop());
 
-type Held = { socket: Socket; closed: boolean };
+type Held = { socket: Socket; closed: boolean; received: string };
 
 /** GET /healthz on a connection of its own, from `localAddress`, closed after the answer. */
 function healthzOnNewConnection(localAddress: string): Promise<number> {
@@ -40,8 +41,9 @@ async function openHalfRequests(count: number, localAddress: string, closedBySer
   const port = stack.app.port;
   const opened = Array.from({ length: count }, () => {
     const socket = connect({ host: '127.0.0.1', port, localAddress });
-    const entry: Held = { socket, closed: false };
+    const entry: Held = { socket, closed: false, received: '' };
     socket.on('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHo'));
+    socket.on('data', (data) => (entry.received += data.toString()));
     socket.on('error', () => {});
     socket.on('close', () => {
       entry.closed = true;
@@ -54,11 +56,21 @@ async function openHalfRequests(count: number, localAddress: string, closedBySer
 }
 
 describe('connections per client address', () => {
-  it('closes connections past the cap from one address while another address is answered at once', async () => {
+  it('answers connections past the cap from one address with 429 and closes them, while another address is answered at once', async () => {
     const ip = nextLoopbackIp();
     const conns = await openHalfRequests(CAP * 2, ip, CAP);
     expect(conns.filter((c) => !c.closed)).toHaveLength(CAP);
     expect(conns.filter((c) => c.closed)).toHaveLength(CAP);
+    // Each refused connection was answered before it was closed, not reset: a 429 that needs nothing of its request.
+    for (const refused of conns.filter((c) => c.closed)) {
+      const [head, body] = refused.received.split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
+      expect(head).toMatch(/\r\nRetry-After: 5\r\n/);
+      expect(JSON.parse(body!)).toEqual({
+        error: { code: 'rate_limited', message: `Too many open connections from this address (at most ${CAP}); close one before opening another.`, retry_after_seconds: 5, limit: CAP },
+      });
+    }
+    expect(conns.filter((c) => !c.closed).every((c) => c.received === '')).toBe(true);
 
     // Answered although the first address is at its cap (were it held up, this would time out).
     const health = await stack.api.get('/healthz', { localAddress: '127.0.0.2' });
@@ -87,5 +99,21 @@ describe('connections per client address', () => {
     // Each request on a connection of its own, closed after the answer: far more than the cap in all.
     for (let i = 0; i < CAP * 3; i++) statuses.push(await healthzOnNewConnection(ip));
     expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+
+  it('answers a WebSocket upgrade past the cap with 429 and Retry-After, before the upgrade is read', async () => {
+    const ip = nextLoopbackIp();
+    const conns = await openHalfRequests(CAP, ip, 0);
+    // Connected, so accepted before the upgrade's connection.
+    await eventually('every connection up', () => conns.every((c) => !c.socket.connecting));
+    const refused = await EventSocket.open(stack.baseUrl, '/api/v1/spectator/stream', { localAddress: ip }).then(
+      () => {
+        throw new Error('the upgrade was accepted');
+      },
+      (error: { status?: number; headers?: Record<string, string>; body?: { error: { code: string } }; message: string }) => error,
+    );
+    expect(refused.status, refused.message).toBe(429);
+    expect(refused.headers!['retry-after']).toBe('5');
+    expect(refused.body!.error.code).toBe('rate_limited');
   });
 });

@@ -13,6 +13,8 @@ const LIMITS = {
   WS_MAX_PER_TOKEN: 2,
   WS_UPGRADE_RATE_LIMIT: 5,
   WS_UPGRADE_RATE_WINDOW_SECONDS: 60,
+  SPECTATOR_UPGRADE_RATE_LIMIT: 10,
+  SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: 60,
 };
 
 let stack: Awaited<ReturnType<typeof startTwoApps>>;
@@ -136,6 +138,23 @@ describe('WebSocket connection caps', () => {
     // Another account is not affected.
     const other = await registerAgent(one.api);
     await connect(one, '/api/v1/ws', { token: other.token });
+  });
+
+  it('limits spectator upgrades per client address across processes with 429 rate_limited and Retry-After', async () => {
+    const ip = nextLoopbackIp();
+    for (let i = 0; i < LIMITS.SPECTATOR_UPGRADE_RATE_LIMIT; i++) await (await connect(i % 2 ? two : one, '/api/v1/spectator/stream?since=0', { localAddress: ip })).close();
+    for (const server of [one, two]) {
+      const refused = await refusal(server, '/api/v1/spectator/stream', { localAddress: ip });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error.code).toBe('rate_limited');
+      expect(refused.body.error.message).toMatch(/spectator stream connections from this address/);
+      expect(refused.body.error.retry_after_seconds).toBeGreaterThanOrEqual(1);
+      expect(refused.body.error.retry_after_seconds).toBeLessThanOrEqual(LIMITS.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS);
+      expect(refused.headers['retry-after']).toBe(String(refused.body.error.retry_after_seconds));
+    }
+    // Another address is not affected, and the refusals gave their socket places back.
+    await connect(one, '/api/v1/spectator/stream');
+    await eventually('no place held for the refused address', () => one.app.realtime.sockets!.capsHeld.addresses === one.app.realtime.sockets!.size);
   });
 
   it('gives every place back once the sockets are gone, however they ended', async () => {

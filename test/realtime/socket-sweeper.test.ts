@@ -8,6 +8,7 @@ import type { ReplayStream } from '../../src/services/event-replay.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 const SLOW_BYTES = 256 * 1024;
+const STALL_MS = 5_000;
 const sockets = new Set<Socket>();
 const ended: Array<{ name: string; close: Close }> = [];
 const byName = new Map<string, Socket>();
@@ -51,7 +52,7 @@ beforeAll(async () => {
     },
   });
   server = await listenOnFreePort(app);
-  sweeper = new SocketSweeper(sockets, { slowBytes: SLOW_BYTES, sweepMs: 50 }, end);
+  sweeper = new SocketSweeper(sockets, { slowBytes: SLOW_BYTES, stallMs: STALL_MS, sweepMs: 50 }, end);
 });
 afterAll(() => {
   sweeper?.stop();
@@ -114,5 +115,25 @@ describe('the socket sweeper', () => {
     expect(ended.map((e) => e.name)).not.toContain('closing');
     replaying.terminate();
     closing.terminate();
+  });
+
+  it('closes a socket, replaying or live, that took none of its unsent bytes for stallMs (4008 not reading); a drain starts the count again', async () => {
+    const [stalled, replaying, reading] = await Promise.all([open('name=stalled'), open('name=stalled-replay&replaying=1'), open('name=reading')]);
+    for (const client of [stalled, replaying, reading]) (client as unknown as { _socket: { pause(): void } })._socket.pause();
+    // Far less than slowBytes each, but more than the kernel takes for a client that does not read.
+    for (const name of ['stalled', 'stalled-replay', 'reading']) fillUntil(name, 64 * 1024);
+    const closes = [closed(stalled), closed(replaying)];
+    const t0 = Date.now();
+    sweeper.sweep(t0);
+    SocketSweeper.drained(byName.get('reading')!); // as uWS's drain handler does when it wrote some out
+    sweeper.sweep(t0 + STALL_MS - 1);
+    expect(ended.map((e) => e.name)).not.toContain('stalled');
+    sweeper.sweep(t0 + STALL_MS);
+    expect(ended.filter((e) => e.name.startsWith('stalled')).map((e) => e.close)).toEqual([CLOSE.notReading, CLOSE.notReading]);
+    expect(ended.map((e) => e.name)).not.toContain('reading');
+    // The close frame waits behind the unread frames: a client that reads again gets them, then 4008.
+    for (const client of [stalled, replaying]) (client as unknown as { _socket: { resume(): void } })._socket.resume();
+    for (const close of await Promise.all(closes)) expect(close).toEqual({ code: 4008, reason: CLOSE.notReading.reason });
+    reading.terminate();
   });
 });

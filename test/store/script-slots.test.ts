@@ -36,6 +36,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
+  replay_window: { slots: 'one-slot' },
   record_swipe: { slots: 'one-slot' },
   release_webhook_ping: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
@@ -205,6 +206,9 @@ async function driveRepresentativeFlow() {
   ok(204, await api.delete(`/api/v1/matches/${matchId}`, { token: bo.token }));
   await socket.waitForFrame((frame) => frame.type === 'match.ended');
   socket.ws.close();
+  const spectator = await EventSocket.open(baseUrl, '/api/v1/spectator/stream?since=0');
+  await spectator.waitForFrame((frame) => frame.type === 'match.ended');
+  spectator.ws.close();
 
   const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
   ok(201, hook);

@@ -78,8 +78,8 @@ const topologyOf = (target: AppTarget): RedisTopology =>
  * Per-address limits raised out of the way: every test client connects from 127.0.0.1. The tests of those
  * limits set them back (see `REAL_ADDRESS_LIMITS`) and connect from addresses of their own.
  */
-const TEST_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 100_000, LOGIN_RATE_LIMIT: 100_000, SPECTATOR_RATE_LIMIT: 100_000 };
-export const REAL_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 5, LOGIN_RATE_LIMIT: 10, SPECTATOR_RATE_LIMIT: 600 };
+const TEST_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 100_000, LOGIN_RATE_LIMIT: 100_000, SPECTATOR_RATE_LIMIT: 100_000, SPECTATOR_UPGRADE_RATE_LIMIT: 100_000 };
+export const REAL_ADDRESS_LIMITS = { REGISTER_RATE_LIMIT: 5, LOGIN_RATE_LIMIT: 10, SPECTATOR_RATE_LIMIT: 600, SPECTATOR_UPGRADE_RATE_LIMIT: 60 };
 
 /** A Redis of this file's own with a plain client and the Lua scripts on it: for testing store and service classes without a server. */
 export async function startStore() {
