@@ -25,6 +25,9 @@ export type JsonClientOptions = {
   timeoutMs?: number;
 };
 
+/** How long an idle keep-alive connection is kept: half the server's idle timeout. */
+const IDLE_CONNECTION_MS = 5_000;
+
 /**
  * A small HTTP/1.1 JSON client over keep-alive connections: status, headers, the raw text and the body
  * (parsed when the response says it is JSON), over http: or https: as `baseUrl` says. Used by the demo, the bench,
@@ -42,7 +45,9 @@ export class JsonClient {
   ) {
     const secure = new URL(baseUrl).protocol === 'https:';
     const Agent = secure ? https.Agent : http.Agent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64 });
+    // An idle connection is dropped by this client before the server's idle timeout (uWS: 10 s) can close it:
+    // a request written onto a connection the server is closing at that instant fails with "socket hang up".
+    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64, timeout: IDLE_CONNECTION_MS });
     this.send = secure ? https.request : http.request;
     this.localAddress = options.localAddress;
     this.timeoutMs = options.timeoutMs ?? 30_000;
