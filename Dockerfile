@@ -14,7 +14,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./
 COPY lua ./lua
-COPY src/realtime/spectator-page ./src/realtime/spectator-page
+COPY src/features/spectator/spectator-page ./src/features/spectator/spectator-page
 EXPOSE 8080
 USER node
 CMD ["node", "dist/main.js", "serve"]

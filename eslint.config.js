@@ -40,7 +40,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['src/realtime/spectator-page/app.js'],
+    files: ['src/features/spectator/spectator-page/app.js'],
     extends: [js.configs.recommended],
     languageOptions: {
       ecmaVersion: 2022,

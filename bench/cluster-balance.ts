@@ -8,8 +8,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { JsonClient } from '../src/client/json-client.js';
-import { startRedisCluster } from '../src/store/redis-cluster-process.js';
+import { JsonClient } from '../src/clients/json-client.js';
+import { startRedisCluster } from '../src/platform/redis-server/redis-cluster-process.js';
 import { renderBalance, worstDeviation, type BalanceColumn } from './lib/balance-table.js';
 import { REPO_ROOT, runMain } from './lib/children.js';
 import { runLoad, type ClientScript } from './lib/http-load.js';

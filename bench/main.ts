@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { HelloCeiling, measureCeilings } from './lib/ceilings.js';
 import { killAllChildren, REPO_ROOT, runMain } from './lib/children.js';
 import { helpText, parseCli, UsageError } from './lib/cli.js';
-import { JsonClient } from '../src/client/json-client.js';
+import { JsonClient } from '../src/clients/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { Monitor } from './lib/monitor.js';
 import { Population } from './lib/population.js';

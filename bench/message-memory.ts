@@ -19,9 +19,9 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { Application } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { keys } from '../src/store/keys.js';
-import { RedisProcess } from '../src/store/redis-process.js';
+import { createLogger } from '../src/platform/logger.js';
+import { keys } from '../src/platform/redis/keys.js';
+import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 
 export type MessageMemoryResult = {
   bytes_per_message: Array<{ body: string; body_bytes: number; messages: number; at_rest: number; with_marks: number; thread_share: number }>;

@@ -22,9 +22,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Application } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { spectatorMessageCreated } from '../src/domain/spectator-views.js';
-import { createLogger } from '../src/logger.js';
-import { RedisProcess } from '../src/store/redis-process.js';
+import { spectatorMessageCreated } from '../src/features/spectator/spectator-views.js';
+import { createLogger } from '../src/platform/logger.js';
+import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 
 export type NonReadingOptions = { sockets?: number; seconds?: number; log?: (line: string) => void };

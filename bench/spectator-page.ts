@@ -17,9 +17,9 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Application } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { spectatorMessageCreated } from '../src/domain/spectator-views.js';
-import { createLogger } from '../src/logger.js';
-import { RedisProcess } from '../src/store/redis-process.js';
+import { spectatorMessageCreated } from '../src/features/spectator/spectator-views.js';
+import { createLogger } from '../src/platform/logger.js';
+import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 
 export type SpectatorPageOptions = {
   /** Matches stored before the first screen is timed. */

@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { Application } from '../src/app.js';
-import { JsonClient } from '../src/client/json-client.js';
+import { JsonClient } from '../src/clients/json-client.js';
 import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
-import { RedisProcess } from '../src/store/redis-process.js';
+import { createLogger } from '../src/platform/logger.js';
+import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 
 const READS = ['/api/v1/spectator/matches?limit=100', '/api/v1/spectator/stats'];
 

@@ -3,10 +3,11 @@
  * Checks the import rules of .dependency-cruiser.cjs over src/ and exits non-zero on any violation.
  * Usage: node scripts/lint-layers.mjs [--config <file>] [<path>...]   (paths default to src)
  *
- * One rule is about what the domain says rather than what it imports, which dependency-cruiser cannot
- * see: `domain-knows-no-http`, no module of src/domain carries HTTP headers (a `headers` field, or a
- * header name such as Retry-After used as a key) or OpenAPI metadata (zod `.meta(...)`); the edges turn
- * domain errors into HTTP and describe the domain's schemas for the API document.
+ * One rule is about what the pure modules say rather than what they import, which dependency-cruiser
+ * cannot see: `pure-modules-know-no-http`, no module of src/platform/core and no *-schemas.ts carries HTTP
+ * headers (a `headers` field, or a header name such as Retry-After used as a key) or OpenAPI metadata (zod
+ * `.meta(...)`); the HTTP platform turns errors into HTTP and the routes' *-api.ts describe the schemas for
+ * the API document.
  *
  * It calls dependency-cruiser's API rather than its `depcruise` command because that command refuses to
  * start on Node 20, which this project supports; the API runs there and checks the same rules.
@@ -30,24 +31,34 @@ const result = await cruise(targets, options, {}, { tsConfig });
 const report = await format(result.output, { outputType: 'err' });
 process.stdout.write(report.output);
 
-const HTTP_IN_DOMAIN = /(\.meta)\(|\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
+const HTTP_IN_PURE = /(\.meta)\(|\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
 
-/** `domain-knows-no-http` over every TypeScript module under <target>/domain. */
-function httpInDomain(target) {
-  const domain = join(target, 'domain');
-  if (!existsSync(domain)) return [];
+/** The pure modules under <target>: platform/core/**, and features/<name>/*-schemas.ts. */
+function pureModules(target) {
   const found = [];
-  for (const entry of readdirSync(domain, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
-    const file = join(entry.parentPath, entry.name);
+  const core = join(target, 'platform', 'core');
+  const features = join(target, 'features');
+  for (const [dir, wanted] of [[core, (name) => name.endsWith('.ts')], [features, (name) => name.endsWith('-schemas.ts')]]) {
+    if (!existsSync(dir)) continue;
+    for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && wanted(entry.name)) found.push(join(entry.parentPath, entry.name));
+    }
+  }
+  return found;
+}
+
+/** `pure-modules-know-no-http` over every pure module under <target>. */
+function httpInPureModules(target) {
+  const found = [];
+  for (const file of pureModules(target)) {
     readFileSync(file, 'utf8').split('\n').forEach((line, n) => {
-      const match = HTTP_IN_DOMAIN.exec(line.replace(/\/\/.*$|^\s*\*.*$/, ''));
-      if (match) found.push(`  error domain-knows-no-http: ${relative('.', file)}:${n + 1} carries ${match[1] ? 'OpenAPI metadata (.meta)' : `an HTTP header (${match[2] ?? 'headers'})`}`);
+      const match = HTTP_IN_PURE.exec(line.replace(/\/\/.*$|^\s*\*.*$/, ''));
+      if (match) found.push(`  error pure-modules-know-no-http: ${relative('.', file)}:${n + 1} carries ${match[1] ? 'OpenAPI metadata (.meta)' : `an HTTP header (${match[2] ?? 'headers'})`}`);
     });
   }
   return found;
 }
 
-const domainProblems = targets.flatMap(httpInDomain);
-if (domainProblems.length > 0) process.stdout.write(`${domainProblems.join('\n')}\n\nx ${domainProblems.length} domain module line(s) carry HTTP.\n`);
-process.exitCode = report.exitCode === 0 && domainProblems.length === 0 ? 0 : 1;
+const pureProblems = targets.flatMap(httpInPureModules);
+if (pureProblems.length > 0) process.stdout.write(`${pureProblems.join('\n')}\n\nx ${pureProblems.length} pure module line(s) carry HTTP.\n`);
+process.exitCode = report.exitCode === 0 && pureProblems.length === 0 ? 0 : 1;

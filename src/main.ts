@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { Application, startRankingWorker } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { createLogger, type Logger } from './logger.js';
-import { runDemo } from './demo/run-demo.js';
-import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './store/redis-process.js';
-import { isConnectionError } from './store/redis.js';
-import { describeRedis, UnsupportedRedisError } from './store/redis-requirements-check.js';
-import type { RedisTopology } from './domain/redis-topology.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { runDemo } from './clients/demo/run-demo.js';
+import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './platform/redis-server/redis-process.js';
+import { isConnectionError } from './platform/redis/redis.js';
+import { describeRedis, UnsupportedRedisError } from './platform/redis-server/redis-requirements-check.js';
+import type { RedisTopology } from './platform/redis/redis-topology.js';
 
 const HOW_TO_GET_REDIS =
   'No REDIS_URL was given and redis-server is not on PATH: install Redis (apt-get install redis-server, or brew install redis) or set REDIS_URL=redis://host:6379.';

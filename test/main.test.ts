@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { freePort } from '../src/store/free-port.js';
+import { freePort } from '../src/platform/redis-server/free-port.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
 
 afterEach(killChildren);

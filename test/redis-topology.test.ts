@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../src/store/free-port.js';
+import { freePort } from '../src/platform/redis-server/free-port.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
 import { startRedisCluster, type RedisCluster } from './support/redis-cluster.js';
 import { startRedis } from './support/stack.js';

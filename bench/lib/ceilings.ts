@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { RedisProcess } from '../../src/store/redis-process.js';
+import { RedisProcess } from '../../src/platform/redis-server/redis-process.js';
 import { machineBusyCpuSeconds, processCpuSeconds } from './children.js';
 import { Histogram, summarize } from './histogram.js';
 import { runLoad, type LoadRequest } from './http-load.js';

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { KEY_PREFIX } from '../../src/store/key-space.js';
+import { KEY_PREFIX } from '../../src/platform/redis/key-space.js';
 
 /** Where one kind of key spends Redis memory: how many keys, their bytes (MEMORY USAGE) and encodings. */
 export type KeyFamily = {

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { clusterSeed } from '../../src/domain/redis-topology.js';
+import { clusterSeed } from '../../src/platform/redis/redis-topology.js';
 
 /** One master of a cluster, read on a connection of its own (a cluster client would pick one node). */
 export type MasterStats = { node: string; usedMemoryBytes: number; keys: number; commandsProcessed: number };

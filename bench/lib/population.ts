@@ -1,5 +1,5 @@
 import { runLoad, type ClientScript, type LoadRequest } from './http-load.js';
-import { JsonClient } from '../../src/client/json-client.js';
+import { JsonClient } from '../../src/clients/json-client.js';
 import type { LoopbackAddresses } from './loopback.js';
 import { agentProfile } from './profiles.js';
 import type { Progress } from './progress.js';

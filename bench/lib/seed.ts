@@ -1,11 +1,12 @@
-import { normalizeInterests } from '../../src/domain/interests.js';
-import type { RedisTopology } from '../../src/domain/redis-topology.js';
-import { createLogger } from '../../src/logger.js';
-import { hashPassword } from '../../src/services/password-hasher.js';
-import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
-import { createRedis } from '../../src/store/redis.js';
-import { Scripts } from '../../src/store/scripts.js';
-import { UserRepository } from '../../src/store/user-repository.js';
+import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { normalizeInterests } from '../../src/features/accounts/interest-schemas.js';
+import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { hashPassword } from '../../src/features/accounts/password-hasher.js';
+import { DiscoveryIndexer } from '../../src/features/discovery/discovery-indexer.js';
+import { createRedis } from '../../src/platform/redis/redis.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
+import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { agentProfile, BENCH_PASSWORD } from './profiles.js';
 import type { Progress } from './progress.js';
 
@@ -32,7 +33,7 @@ export async function seedAgents(topology: RedisTopology, count: number, runId: 
   const started = performance.now();
   try {
     const scripts = new Scripts(redis);
-    const users = new UserRepository(redis, scripts);
+    const users = new UserRepository(redis, scripts, accountFiling);
     const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
     const passwordHash = await hashPassword(BENCH_PASSWORD);
     for (let done = 0; done < count; ) {

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import type { RedisTopology } from '../../src/domain/redis-topology.js';
-import { freePort } from '../../src/store/free-port.js';
-import { startRedisCluster } from '../../src/store/redis-cluster-process.js';
+import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
+import { freePort } from '../../src/platform/redis-server/free-port.js';
+import { startRedisCluster } from '../../src/platform/redis-server/redis-cluster-process.js';
 import { spawnTs, stopChild, waitForLine } from './children.js';
 
 /** The service under test: started by the bench (embedded default, or two processes on a Redis Cluster) or reached at a given URL. */

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { JsonClient } from '../../src/client/json-client.js';
+import type { JsonClient } from '../../src/clients/json-client.js';
 import type { LoopbackAddresses } from './loopback.js';
 import type { Monitor, WindowStats } from './monitor.js';
 import type { Population } from './population.js';

@@ -1,7 +1,7 @@
 import type { Application } from '../../src/app.js';
-import { GENDERS } from '../../src/domain/account-schemas.js';
-import { createLogger } from '../../src/logger.js';
-import { DiscoveryIndexer } from '../../src/services/discovery-indexer.js';
+import { GENDERS } from '../../src/features/accounts/account-schemas.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { DiscoveryIndexer } from '../../src/features/discovery/discovery-indexer.js';
 import { zipf } from './profiles.js';
 
 export type ZipfPoolOptions = {

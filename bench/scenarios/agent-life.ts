@@ -1,6 +1,6 @@
 import { BackgroundLoad, totalThroughput, type BackgroundResult } from '../lib/background-load.js';
 import { EventSocket, taggedBody, wsUrl } from '../lib/event-socket.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { sleep } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
 import { agentProfile } from '../lib/profiles.js';

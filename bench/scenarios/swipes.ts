@@ -1,4 +1,4 @@
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { runLoad, type ClientScript, type LoadRequest } from '../lib/http-load.js';
 import { measureMessageCosts, type BenchMatch } from '../lib/message-costs.js';
 import { redisInfo } from '../lib/monitor.js';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonClient } from '../../src/client/json-client.js';
+import { JsonClient } from '../../src/clients/json-client.js';
 import { eventually } from '../support/eventually.js';
 
 let server: Server;

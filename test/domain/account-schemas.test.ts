@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { registrationSchema } from '../../src/domain/account-schemas.js';
-import { latestBirthdateForAge } from '../../src/domain/dates.js';
-import { AppError } from '../../src/domain/errors.js';
-import { validate } from '../../src/domain/validation.js';
+import { registrationSchema } from '../../src/features/accounts/account-schemas.js';
+import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { validate } from '../../src/platform/core/validation.js';
 
 const valid = {
   email: 'ada@example.com',

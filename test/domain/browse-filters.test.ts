@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { birthRange, browseFilterFields, normalizePlace } from '../../src/domain/browse-filters.js';
-import { ageOn } from '../../src/domain/dates.js';
+import { birthRange, browseFilterFields, normalizePlace } from '../../src/features/discovery/browse-schemas.js';
+import { ageOn } from '../../src/platform/core/dates.js';
 
 const schema = z.strictObject(browseFilterFields);
 const now = new Date('2026-03-15T12:00:00Z');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayScore, interestWeight, sharedScore } from '../../src/domain/discovery-scoring.js';
+import { displayScore, interestWeight, sharedScore } from '../../src/features/discovery/discovery-scoring.js';
 
 describe('interest weights', () => {
   it('weigh a rarer interest more, and every interest above zero', () => {

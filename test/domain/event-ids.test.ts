@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
-import { compareEventIds, parseSince } from '../../src/domain/event-ids.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { compareEventIds, parseSince } from '../../src/features/events/event-ids.js';
 
 describe('parseSince', () => {
   it('takes a stream entry id, or 0 for everything kept, and nothing when absent', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn, latestBirthdateForAge, parseCalendarDate } from '../../src/domain/dates.js';
-import { normalizeInterests, sharedInterests } from '../../src/domain/interests.js';
+import { ageOn, latestBirthdateForAge, parseCalendarDate } from '../../src/platform/core/dates.js';
+import { normalizeInterests, sharedInterests } from '../../src/features/accounts/interest-schemas.js';
 
 describe('interests', () => {
   it('trims, lower-cases, collapses spaces and drops empty and duplicate entries', () => {

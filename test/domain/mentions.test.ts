@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mentionedInterests } from '../../src/domain/mentions.js';
+import { mentionedInterests } from '../../src/features/matches/mentions.js';
 
 describe('mentionedInterests', () => {
   const shared = ['chess', 'jazz music', 'go', 'c++', 'sci-fi', 'café'];

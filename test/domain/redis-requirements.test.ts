@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unsupportedClusterReason, unsupportedRedisReason } from '../../src/domain/redis-requirements.js';
+import { unsupportedClusterReason, unsupportedRedisReason } from '../../src/platform/redis-server/redis-requirements.js';
 
 const server = (version: string) => `# Server\r\nredis_version:${version}\r\nredis_mode:standalone\r\n`;
 const standalone = '# Cluster\r\ncluster_enabled:0\r\n';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Message } from '../../src/domain/match.js';
-import { spectatorMatch, spectatorMatchCreated, spectatorMatchEnded, spectatorMessageCreated } from '../../src/domain/spectator-views.js';
+import type { Message } from '../../src/features/matches/match.js';
+import { spectatorMatch, spectatorMatchCreated, spectatorMatchEnded, spectatorMessageCreated } from '../../src/features/spectator/spectator-views.js';
 
 const account = (id: number) => ({
   id,

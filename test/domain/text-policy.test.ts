@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { profileUpdateSchema, registrationSchema } from '../../src/domain/account-schemas.js';
-import { browseFilterFields } from '../../src/domain/browse-filters.js';
-import { AppError } from '../../src/domain/errors.js';
-import { newMessageSchema } from '../../src/domain/message-schemas.js';
-import { MAX_COMBINING_MARKS, text, textProblems } from '../../src/domain/text.js';
-import { validate } from '../../src/domain/validation.js';
+import { profileUpdateSchema, registrationSchema } from '../../src/features/accounts/account-schemas.js';
+import { browseFilterFields } from '../../src/features/discovery/browse-schemas.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { newMessageSchema } from '../../src/features/matches/message-schemas.js';
+import { MAX_COMBINING_MARKS, text, textProblems } from '../../src/platform/core/text.js';
+import { validate } from '../../src/platform/core/validation.js';
 import { z } from 'zod';
 
 const acute = '\u0301';

@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/store/free-port.js';
+import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';

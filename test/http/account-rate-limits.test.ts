@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type Account } from '../support/accounts.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { eventually } from '../support/eventually.js';
 import { startApp, startTestRedis, type TestApp } from '../support/stack.js';
 import { startReceiver } from '../support/webhook-receiver.js';

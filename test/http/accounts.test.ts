@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, registerAgent, registerMember, registrationBody } from '../support/accounts.js';
-import { keys } from '../../src/store/keys.js';
-import { emailBucket } from '../../src/store/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { emailBucket } from '../../src/platform/redis/key-space.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
-import { bearerToken } from '../../src/http/bearer.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { bearerToken } from '../../src/platform/http/bearer.js';
 
 describe('bearer token parsing (HTTP and WebSocket)', () => {
   it('reads the token of "Bearer <token>", any case, trailing space allowed', () => {

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { App, type HttpRequest, type HttpResponse } from 'uWebSockets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
-import { BODY_ABORTED, hasBody, readBody, type BodySource } from '../../src/http/body-reader.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { BODY_ABORTED, hasBody, readBody, type BodySource } from '../../src/platform/http/body-reader.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 const LIMIT = 1024;

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { connectionsByPeer } from '../../src/http/kernel-connections.js';
+import { connectionsByPeer } from '../../src/platform/http/kernel-connections.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';

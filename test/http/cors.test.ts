@@ -1,6 +1,6 @@
 import { App } from 'uWebSockets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerPreflight, writeCorsHeaders } from '../../src/http/cors.js';
+import { answerPreflight, writeCorsHeaders } from '../../src/platform/http/cors.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 let server: Awaited<ReturnType<typeof listenOnFreePort>>;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { latestBirthdateForAge } from '../../src/domain/dates.js';
-import type { BrowseFilters } from '../../src/domain/browse-filters.js';
-import { DiscoveryService, type BrowsePosition } from '../../src/services/discovery-service.js';
-import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { FeedStore } from '../../src/store/feed-store.js';
+import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
+import type { BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
+import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;

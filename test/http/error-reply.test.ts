@@ -1,8 +1,8 @@
 import { App } from 'uWebSockets.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, errors } from '../../src/domain/errors.js';
-import { errorHeaders, errorReply, statusLine, toAppError, writeErrorAndClose } from '../../src/http/error-reply.js';
-import { createLogger } from '../../src/logger.js';
+import { AppError, errors } from '../../src/platform/core/errors.js';
+import { errorHeaders, errorReply, statusLine, toAppError, writeErrorAndClose } from '../../src/platform/http/error-reply.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 const logger = createLogger('silent');

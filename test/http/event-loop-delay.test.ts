@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventLoopDelay } from '../../src/http/event-loop-delay.js';
+import { EventLoopDelay } from '../../src/platform/metrics/event-loop-delay.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
 

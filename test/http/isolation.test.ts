@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pool } from '../../src/domain/pool.js';
-import { keys } from '../../src/store/keys.js';
+import type { Pool } from '../../src/platform/core/pool.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
 import { poolMatchIds } from '../support/pool-matches.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { seedAccounts } from '../support/seeded-accounts.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';

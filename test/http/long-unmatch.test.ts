@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';

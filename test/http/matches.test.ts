@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys, matchPartition } from '../../src/store/keys.js';
-import { matchShard } from '../../src/store/key-space.js';
+import { keys, matchPartition } from '../../src/platform/redis/keys.js';
+import { matchShard } from '../../src/platform/redis/key-space.js';
 import { registerAgent, type Account } from '../support/accounts.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
 

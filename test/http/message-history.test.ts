@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { matchedPair as pairOf, sendMessage } from '../support/matched-pair.js';

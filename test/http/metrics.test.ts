@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics } from '../../src/http/metrics.js';
+import { Metrics } from '../../src/platform/metrics/metrics.js';
 import { startStack } from '../support/stack.js';
 
 const line = (text: string, start: string) => text.split('\n').find((l) => l.startsWith(start));

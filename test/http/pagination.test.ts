@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../src/domain/errors.js';
-import { validate } from '../../src/domain/validation.js';
-import { decodeCursor, encodeCursor, pageQuerySchema, toPage } from '../../src/http/pagination.js';
+import { AppError } from '../../src/platform/core/errors.js';
+import { validate } from '../../src/platform/core/validation.js';
+import { decodeCursor, encodeCursor, pageQuerySchema, toPage } from '../../src/platform/http/pagination.js';
 
 const parseLimit = (limit?: string) => validate(pageQuerySchema, { limit }, 'query').limit;
 

@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
-import { KEY_LAYOUT } from '../../src/store/key-layout-check.js';
-import { keys } from '../../src/store/keys.js';
+import { KEY_LAYOUT } from '../../src/platform/redis-server/key-layout-check.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { startApp, startRedis, startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;

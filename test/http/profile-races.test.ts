@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { birthdateNumber, normalizePlace } from '../../src/domain/browse-filters.js';
-import { normalizeInterests } from '../../src/domain/interests.js';
-import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
-import { readRosterCode, rosterCode } from '../../src/store/roster.js';
-import { decodeCard } from '../../src/store/profile-cards.js';
+import { birthdateNumber, normalizePlace } from '../../src/features/discovery/browse-schemas.js';
+import { normalizeInterests } from '../../src/features/accounts/interest-schemas.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
+import { readRosterCode, rosterCode } from '../../src/features/discovery/roster-repository.js';
+import { decodeCard } from '../../src/features/accounts/profile-cards.js';
 import { registerAgent } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
 import { scanKeys } from '../support/scan-keys.js';

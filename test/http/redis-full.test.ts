@@ -1,10 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { PASSWORD, registerAgent, registrationBody } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { fillRedis, refusedForMemory, snapshotKeys, unfillRedis } from '../support/redis-memory.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';

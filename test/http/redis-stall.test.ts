@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RequestIds } from '../../src/http/request-ids.js';
+import { RequestIds } from '../../src/platform/http/request-ids.js';
 
 describe('request ids', () => {
   it('keeps a sane client id as it is', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { json, type Route } from '../../src/http/types.js';
+import { json, type Route } from '../../src/platform/http/types.js';
 
 const doc = { summary: 'test' };
 

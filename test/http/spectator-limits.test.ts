@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JsonResponse } from '../../src/client/json-client.js';
+import type { JsonResponse } from '../../src/clients/json-client.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { onEveryMaster, startApp, startTestRedis, type TestApp, type TestRedis } from '../support/stack.js';

@@ -1,8 +1,8 @@
 import keySlot from 'cluster-key-slot';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RANKING_QUEUE } from '../../src/jobs/ranking-queue.js';
-import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
+import { RANKING_QUEUE } from '../../src/features/discovery/ranking-queue.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';

@@ -25,19 +25,19 @@ async function fixture(root: string, files: Record<string, string>) {
   }
 }
 
-/** A tree that keeps every rule: each layer imports only the ones below it. */
+/** A tree that keeps every rule: a feature over the platform, another feature through its index, a client apart. */
 const layered = {
-  'src/domain/pool.ts': "export type Pool = 'agent' | 'member';\n",
-  // A message may name a header in prose; only carrying one is HTTP.
-  'src/domain/errors.ts': "export const unsupported = () => new Error('Send the body as JSON with \"Content-Type: application/json\".');\n",
-  'src/store/users.ts': "import type { Pool } from '../domain/pool.js';\nexport class Users { find(pool: Pool) { return pool; } }\n",
-  'src/services/accounts.ts': "import type { Users } from '../store/users.js';\nexport class Accounts { constructor(readonly users: Users) {} }\n",
-  'src/http/metrics.ts': 'export const metrics = {};\n',
-  'src/http/routes/account-routes.ts': "import type { Accounts } from '../../services/accounts.js';\nexport const routes = (a: Accounts) => [a];\n",
-  'src/realtime/sockets.ts': "import { metrics } from '../http/metrics.js';\nexport const sockets = metrics;\n",
-  'src/app.ts': "import { Users } from './store/users.js';\nimport { Accounts } from './services/accounts.js';\nimport { routes } from './http/routes/account-routes.js';\nexport const app = routes(new Accounts(new Users()));\n",
-  'src/main.ts': "import { app } from './app.js';\nconsole.log(app);\n",
-  'src/mcp/tools.ts': "import type { Pool } from '../domain/pool.js';\nexport const pools: Pool[] = ['agent'];\n",
+  'src/platform/core/pool.ts': "export type Pool = 'agent' | 'member';\n",
+  'src/platform/redis/redis.ts': "export type RedisClient = { get(key: string): Promise<string> };\nexport const createRedis = (): RedisClient => ({ get: async (key) => key });\n",
+  'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport type { Pool } from '../../platform/core/pool.js';\nexport const login = z.object({});\nexport const pools: Pool[] = ['agent'];\n",
+  'src/features/accounts/user-repository.ts': "import type { RedisClient } from '../../platform/redis/redis.js';\nexport class Users { constructor(readonly redis: RedisClient) {} }\n",
+  'src/features/accounts/account-service.ts': "import type { Users } from './user-repository.js';\nexport class Accounts { constructor(readonly users: Users) {} }\n",
+  'src/features/accounts/account-routes.ts': "import type { Accounts } from './account-service.js';\nexport const accountRoutes = (a: Accounts) => [a];\n",
+  'src/features/accounts/index.ts': "export { Accounts } from './account-service.js';\nexport { accountRoutes } from './account-routes.js';\n",
+  'src/features/swipes/swipe-service.ts': "import { Accounts } from '../accounts/index.js';\nimport { login } from '../accounts/account-schemas.js';\nexport const swipes = [Accounts, login];\n",
+  'src/clients/tools.ts': "import { login } from '../features/accounts/account-schemas.js';\nexport const tools = login;\n",
+  'src/app.ts': "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nexport const app = [createRedis, accountRoutes];\n",
+  'src/main.ts': "import { app } from './app.js';\nexport const main = app;\n",
 };
 
 describe('layer rules (npm run lint:layers)', () => {
@@ -50,19 +50,17 @@ describe('layer rules (npm run lint:layers)', () => {
     await fixture(clean, layered);
     await fixture(leaky, {
       ...layered,
-      'src/domain/pool.ts': "import { Users } from '../store/users.js';\nexport type Pool = 'agent' | 'member';\nexport const users = Users;\n",
-      'src/domain/clock.ts': "import { readFileSync } from 'node:fs';\nexport const now = () => readFileSync('/dev/null');\n",
-      'src/store/users.ts': "import type { Accounts } from '../services/accounts.js';\nexport class Users { accounts?: Accounts; find(pool: string) { return pool; } }\n",
-      'src/http/routes/account-routes.ts': "import { Users } from '../../store/users.js';\nexport const routes = () => [new Users()];\n",
-      'src/realtime/sockets.ts': "import { routes } from '../http/routes/account-routes.js';\nexport const sockets = routes;\n",
-      'src/realtime/replay.ts': "import type { Users } from '../store/users.js';\nexport const replay = (users: Users) => users;\n",
-      'src/jobs/worker.ts': "import { app } from '../app.js';\nexport const worker = app;\n",
-      'src/mcp/tools.ts': "import { Accounts } from '../services/accounts.js';\nexport const tools = Accounts;\n",
-      'src/services/listener.ts': "import { createServer } from 'node:http';\nexport const server = createServer;\n",
-      'src/store/redis.ts': "export const createRedis = () => ({});\n",
-      'src/services/direct.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../store/redis.js';\nexport const open = (): Redis => createRedis() as Redis;\n",
-      'src/domain/login.ts': "import { z } from 'zod';\nexport const login = z.object({}).meta({ id: 'Login' });\n",
-      'src/domain/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
+      'src/platform/core/pool.ts': "import { Users } from '../../features/accounts/user-repository.js';\nexport type Pool = 'agent' | 'member';\nexport const users = Users;\n",
+      'src/platform/core/clock.ts': "import { readFileSync } from 'node:fs';\nexport const now = () => readFileSync('/dev/null');\n",
+      'src/features/accounts/user-repository.ts': "import { Accounts } from './account-service.js';\nexport class Users { accounts?: Accounts; }\n",
+      'src/features/accounts/account-service.ts': "import { Users } from './user-repository.js';\nexport class Accounts { users = Users; }\n",
+      'src/features/accounts/account-routes.ts': "import { Users } from './user-repository.js';\nexport const accountRoutes = () => [new Users()];\n",
+      'src/features/swipes/swipe-service.ts': "import { Users } from '../accounts/user-repository.js';\nimport { createServer } from 'node:http';\nexport const swipes = [Users, createServer];\n",
+      'src/features/swipes/swipe-worker.ts': "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
+      'src/features/matches/match-service.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
+      'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
+      'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
+      'src/platform/core/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
   });
 
@@ -76,23 +74,24 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(code).toBe(0);
   });
 
-  it('fails, naming each broken rule, when a lower layer or an edge imports what it may not', async () => {
+  it('fails, naming each broken rule, when a module imports what it may not', async () => {
     const { code, output } = await runLint(leaky);
     expect(code).not.toBe(0);
-    expect(output).toMatch(/domain-is-pure: src\/domain\/pool\.ts → src\/store\/users\.ts/);
-    expect(output).toMatch(/domain-is-pure: src\/domain\/clock\.ts → (node:)?fs/);
-    expect(output).toMatch(/store-below-services: src\/store\/users\.ts → src\/services\/accounts\.ts/);
-    expect(output).toMatch(/edges-go-through-services: src\/http\/routes\/account-routes\.ts → src\/store\/users\.ts/);
-    expect(output).toMatch(/edges-go-through-services: src\/realtime\/replay\.ts → src\/store\/users\.ts/);
-    expect(output).toMatch(/realtime-uses-only-shared-http: src\/realtime\/sockets\.ts → src\/http\/routes\/account-routes\.ts/);
-    expect(output).toMatch(/only-main-starts-the-composition: src\/jobs\/worker\.ts → src\/app\.ts/);
-    expect(output).toMatch(/services-know-no-transport: src\/services\/listener\.ts → (node:)?http\b/);
-    expect(output).toMatch(/redis-only-in-store: src\/services\/direct\.ts → ioredis/);
-    expect(output).toMatch(/only-the-composition-opens-connections: src\/services\/direct\.ts → src\/store\/redis\.ts/);
-    expect(output).toMatch(/mcp-is-an-api-client: src\/mcp\/tools\.ts → src\/services\/accounts\.ts/);
+    expect(output).toMatch(/platform-knows-no-feature: src\/platform\/core\/pool\.ts → src\/features\/accounts\/user-repository\.ts/);
+    expect(output).toMatch(/pure-modules-are-pure: src\/platform\/core\/clock\.ts → (node:)?fs/);
+    expect(output).toMatch(/pure-modules-are-pure: src\/features\/accounts\/account-schemas\.ts → src\/features\/accounts\/user-repository\.ts/);
+    expect(output).toMatch(/repositories-below-services: src\/features\/accounts\/user-repository\.ts → src\/features\/accounts\/account-service\.ts/);
+    expect(output).toMatch(/routes-go-through-services: src\/features\/accounts\/account-routes\.ts → src\/features\/accounts\/user-repository\.ts/);
+    expect(output).toMatch(/features-meet-through-their-index: src\/features\/swipes\/swipe-service\.ts → src\/features\/accounts\/user-repository\.ts/);
+    expect(output).toMatch(/routes-are-the-top-of-a-feature: src\/features\/swipes\/swipe-worker\.ts → src\/features\/accounts\/account-routes\.ts/);
+    expect(output).toMatch(/the-composition-is-the-root: src\/features\/swipes\/swipe-worker\.ts → src\/app\.ts/);
+    expect(output).toMatch(/services-know-no-transport: src\/features\/swipes\/swipe-service\.ts → (node:)?http\b/);
+    expect(output).toMatch(/redis-below-services: src\/features\/matches\/match-service\.ts → ioredis/);
+    expect(output).toMatch(/only-the-composition-opens-connections: src\/features\/matches\/match-service\.ts → src\/platform\/redis\/redis\.ts/);
+    expect(output).toMatch(/clients-speak-the-public-api: src\/clients\/tools\.ts → src\/features\/accounts\/index\.ts/);
     expect(output).toMatch(/no-cycles/);
-    expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:2 carries an HTTP header \(headers\)/);
-    expect(output).toMatch(/domain-knows-no-http: src\/domain\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
-    expect(output).toMatch(/domain-knows-no-http: src\/domain\/login\.ts:2 carries OpenAPI metadata \(\.meta\)/);
+    expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:2 carries an HTTP header \(headers\)/);
+    expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
+    expect(output).toMatch(/pure-modules-know-no-http: src\/features\/accounts\/account-schemas\.ts:3 carries OpenAPI metadata \(\.meta\)/);
   });
 });

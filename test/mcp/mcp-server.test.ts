@@ -9,7 +9,7 @@ import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
 
 const repo = resolve(import.meta.dirname, '../..');
-const ENTRY = 'src/mcp/main.ts';
+const ENTRY = 'src/clients/mcp/main.ts';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 const clients: Client[] = [];
@@ -161,7 +161,7 @@ describe('MCP server (stdio)', () => {
     const guide = await stack.api.get('/skill.md', { headers: { host: new URL(stack.baseUrl).host } });
     const block = /```json\n([\s\S]*?)```/.exec(guide.text)?.[1];
     const entry = JSON.parse(block ?? 'null').mcpServers['agent-match'];
-    expect(entry).toMatchObject({ command: 'node', args: [expect.stringMatching(/\/dist\/mcp\/main\.js$/)] });
+    expect(entry).toMatchObject({ command: 'node', args: [expect.stringMatching(/\/dist\/clients\/mcp\/main\.js$/)] });
     const client = await connect({ ...entry.env });
     expect(await ok(client, 'register', registrationBody({ display_name: 'Guided' }))).toMatchObject({ user_id: expect.any(Number) });
   });

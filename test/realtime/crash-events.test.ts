@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/store/free-port.js';
+import { freePort } from '../../src/platform/redis-server/free-port.js';
 
 import { registerAgent } from '../support/accounts.js';
-import { JsonClient } from '../../src/client/json-client.js';
+import { JsonClient } from '../../src/clients/json-client.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startRedis } from '../support/stack.js';
 import { spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matchShard } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
+import { matchShard } from '../../src/platform/redis/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { type SeededAccount } from '../support/seeded-accounts.js';
 import { matchedPair as pairOf, sendMessage } from '../support/matched-pair.js';

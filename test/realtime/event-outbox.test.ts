@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Match } from '../../src/domain/match.js';
-import { matchShard } from '../../src/store/key-space.js';
-import { keys, matchPartition } from '../../src/store/keys.js';
+import type { Match } from '../../src/features/matches/match.js';
+import { matchShard } from '../../src/platform/redis/key-space.js';
+import { keys, matchPartition } from '../../src/platform/redis/keys.js';
 import { pendingRecords } from '../support/outbox.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { startApp, startStack, type TestApp } from '../support/stack.js';

@@ -1,8 +1,8 @@
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compareEventIds } from '../../src/domain/event-ids.js';
-import { CLOSE } from '../../src/realtime/close-codes.js';
-import type { DomainEvent } from '../../src/services/events.js';
+import { compareEventIds } from '../../src/features/events/event-ids.js';
+import { CLOSE } from '../../src/features/events/sockets/close-codes.js';
+import type { DomainEvent } from '../../src/features/events/events.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';

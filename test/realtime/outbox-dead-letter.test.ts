@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Pool } from '../../src/domain/pool.js';
-import type { Effect } from '../../src/services/follow-ups.js';
-import { keys } from '../../src/store/keys.js';
+import type { Pool } from '../../src/platform/core/pool.js';
+import type { Effect } from '../../src/features/events/outbox/follow-ups.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
 

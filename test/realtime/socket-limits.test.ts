@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/services/events.js';
-import { keys } from '../../src/store/keys.js';
+import type { DomainEvent } from '../../src/features/events/events.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';
 import { registerAgent } from '../support/accounts.js';

@@ -1,20 +1,20 @@
 import { App } from 'uWebSockets.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE, type Close } from '../../src/realtime/close-codes.js';
-import { EventRelay } from '../../src/realtime/event-relay.js';
-import type { Socket, SocketData } from '../../src/realtime/socket-data.js';
-import { SocketReplay } from '../../src/realtime/socket-replay.js';
-import { EventReplay, type ReplayStream } from '../../src/services/event-replay.js';
-import { LiveEvents } from '../../src/services/live-events.js';
-import { EventStreams } from '../../src/store/event-streams.js';
-import { liveEventChannels } from '../../src/store/keys.js';
+import { CLOSE, type Close } from '../../src/features/events/sockets/close-codes.js';
+import { EventRelay } from '../../src/features/events/sockets/event-relay.js';
+import type { Socket, SocketData } from '../../src/features/events/sockets/socket-data.js';
+import { SocketReplay } from '../../src/features/events/sockets/socket-replay.js';
+import { EventReplay, type ReplayStream } from '../../src/features/events/event-replay.js';
+import { LiveEvents } from '../../src/features/events/live-events.js';
+import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { liveEventChannels } from '../../src/platform/redis/keys.js';
 
 /** The channel the test's streams are announced on (any of the live channels the relay follows). */
 const CHANNEL = liveEventChannels()[0]!;
-import { PubSub } from '../../src/store/pubsub.js';
-import { createRedis, createSubscriberRedis } from '../../src/store/redis.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { PubSub } from '../../src/platform/redis/pubsub.js';
+import { createRedis, createSubscriberRedis } from '../../src/platform/redis/redis.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
 import { startTestRedis } from '../support/stack.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 

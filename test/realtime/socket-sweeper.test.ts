@@ -1,10 +1,10 @@
 import { App, type WebSocket as UwsSocket } from 'uWebSockets.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE, type Close } from '../../src/realtime/close-codes.js';
-import type { Socket, SocketData } from '../../src/realtime/socket-data.js';
-import { SocketSweeper } from '../../src/realtime/socket-sweeper.js';
-import type { ReplayStream } from '../../src/services/event-replay.js';
+import { CLOSE, type Close } from '../../src/features/events/sockets/close-codes.js';
+import type { Socket, SocketData } from '../../src/features/events/sockets/socket-data.js';
+import { SocketSweeper } from '../../src/features/events/sockets/socket-sweeper.js';
+import type { ReplayStream } from '../../src/features/events/event-replay.js';
 import { listenOnFreePort } from '../support/uws-app.js';
 
 const SLOW_BYTES = 256 * 1024;

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spectatorMessageCreated } from '../../src/domain/spectator-views.js';
-import { CLOSE } from '../../src/realtime/event-sockets.js';
+import { spectatorMessageCreated } from '../../src/features/spectator/spectator-views.js';
+import { CLOSE } from '../../src/features/events/sockets/event-sockets.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { launchChromium, screenshotPath, watchPage } from '../support/chromium.js';
 import { seedAccounts } from '../support/seeded-accounts.js';

@@ -1,6 +1,6 @@
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE } from '../../src/realtime/event-sockets.js';
+import { CLOSE } from '../../src/features/events/sockets/event-sockets.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { launchChromium, screenshotPath } from '../support/chromium.js';
 import { startStack } from '../support/stack.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/services/events.js';
+import type { DomainEvent } from '../../src/features/events/events.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';

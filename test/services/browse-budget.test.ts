@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisClient } from '../../src/store/redis.js';
-import { GENDERS } from '../../src/domain/account-schemas.js';
-import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/domain/browse-filters.js';
-import { latestBirthdateForAge } from '../../src/domain/dates.js';
-import { DiscoveryService, type BrowsePosition } from '../../src/services/discovery-service.js';
-import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { browseShare, DiscoveryIndex, type FilterGroup } from '../../src/store/discovery-index.js';
-import { FeedStore } from '../../src/store/feed-store.js';
-import { keys } from '../../src/store/keys.js';
-import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/store/key-space.js';
-import { rosterCode } from '../../src/store/roster.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { GENDERS } from '../../src/features/accounts/account-schemas.js';
+import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
+import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
+import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { browseShare, DiscoveryIndex, type FilterGroup , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/platform/redis/key-space.js';
+import { rosterCode } from '../../src/features/discovery/roster-repository.js';
 import { writeRosterCode as writeCode } from '../support/roster.js';
-import { UserRepository, type UserRecord } from '../../src/store/user-repository.js';
+import { UserRepository, type UserRecord } from '../../src/features/accounts/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { prng } from '../../bench/lib/profiles.js';
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  users = new UserRepository(redis, scripts);
+  users = new UserRepository(redis, scripts, accountFiling);
   index = new DiscoveryIndex(redis, scripts);
   feeds = new FeedStore(redis, scripts);
   const random = prng(7);

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisClient } from '../../src/store/redis.js';
-import { interestWeight } from '../../src/domain/discovery-scoring.js';
-import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { FeedStore } from '../../src/store/feed-store.js';
-import { keys } from '../../src/store/keys.js';
-import { UserRepository } from '../../src/store/user-repository.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { interestWeight } from '../../src/features/discovery/discovery-scoring.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   redis = store.redis;
   index = new DiscoveryIndex(redis, scripts);
   feeds = new FeedStore(redis, scripts);
-  users = new UserRepository(redis, scripts);
+  users = new UserRepository(redis, scripts, accountFiling);
 });
 afterAll(() => store?.cleanup());
 

@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/store/redis.js';
-import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { FeedStore } from '../../src/store/feed-store.js';
-import { keys } from '../../src/store/keys.js';
-import { indexPartition } from '../../src/store/key-space.js';
-import { UserRepository } from '../../src/store/user-repository.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
+import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   redis = store.redis;
   index = new DiscoveryIndex(redis, scripts);
   feeds = new FeedStore(redis, scripts);
-  users = new UserRepository(redis, scripts);
+  users = new UserRepository(redis, scripts, accountFiling);
 });
 afterAll(() => store?.cleanup());
 

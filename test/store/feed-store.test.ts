@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { FeedStore, type FeedPosition } from '../../src/store/feed-store.js';
-import { keys } from '../../src/store/keys.js';
-import { ALL_PARTITIONS, indexPartition } from '../../src/store/key-space.js';
-import { rosterCode } from '../../src/store/roster.js';
+import { FeedStore, type FeedPosition } from '../../src/features/discovery/feed-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { ALL_PARTITIONS, indexPartition } from '../../src/platform/redis/key-space.js';
+import { rosterCode } from '../../src/features/discovery/roster-repository.js';
 import { writeRosterCode } from '../support/roster.js';
-import { INDEX_SET_INTSET_ENTRIES as INTSET_LIMIT } from '../../src/store/redis-settings.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { INDEX_SET_INTSET_ENTRIES as INTSET_LIMIT } from '../../src/platform/redis-server/redis-settings.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
 import { startRedis } from '../support/stack.js';
 
 let server: Awaited<ReturnType<typeof startRedis>>;

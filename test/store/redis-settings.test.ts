@@ -1,8 +1,8 @@
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RedisClient } from '../../src/store/redis.js';
-import { keys } from '../../src/store/keys.js';
-import { INDEX_SET_INTSET_ENTRIES, memorySettingsAdvice } from '../../src/store/redis-settings.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { INDEX_SET_INTSET_ENTRIES, memorySettingsAdvice } from '../../src/platform/redis-server/redis-settings.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encode, encodeScriptCall, ReplyError, RespReader } from '../../src/store/resp.js';
+import { encode, encodeScriptCall, ReplyError, RespReader } from '../../src/platform/redis/resp.js';
 
 const STREAM = Buffer.from(
   '+OK\r\n' + ':42\r\n' + '$-1\r\n' + '*-1\r\n' + '$4\r\nhé!\r\n' + '-NOSCRIPT No matching script\r\n' + '*3\r\n$2\r\nok\r\n*2\r\n:1\r\n$0\r\n\r\n$-1\r\n',

@@ -2,9 +2,9 @@ import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedis } from '../../src/store/redis.js';
-import { ScriptConnection } from '../../src/store/script-connection.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { createRedis } from '../../src/platform/redis/redis.js';
+import { ScriptConnection } from '../../src/platform/redis/script-connection.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
 import { startRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 

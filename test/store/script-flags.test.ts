@@ -1,17 +1,18 @@
+import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MessageRepository } from '../../src/store/message-repository.js';
-import { createLogger } from '../../src/logger.js';
-import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
-import { EventStreams } from '../../src/store/event-streams.js';
-import { keys, userStreamKeys } from '../../src/store/keys.js';
-import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
-import { OutboxRecords } from '../../src/store/outbox-records.js';
-import { Scripts } from '../../src/store/scripts.js';
-import { UserRepository } from '../../src/store/user-repository.js';
+import { MessageRepository } from '../../src/features/matches/message-repository.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
+import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
+import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
+import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
@@ -75,7 +76,7 @@ describe('every Lua script declares itself', () => {
       expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
 
-      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts), new MessageRepository(client, scripts), createLogger('silent'));
+      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), createLogger('silent'));
       runner.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);

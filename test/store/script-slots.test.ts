@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/store/redis.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/store/keys.js';
-import { emailBucket, indexPartition } from '../../src/store/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -46,7 +46,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
 
 const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
 
-/** Script name by the SHA1 of its source, as src/store/scripts.ts loads them. */
+/** Script name by the SHA1 of its source, as src/platform/redis/scripts.ts loads them. */
 function scriptsBySha(): Map<string, string> {
   const bySha = new Map<string, string>();
   for (const file of readdirSync(LUA_DIR)) {

@@ -1,12 +1,12 @@
-import type { RedisClient } from '../../src/store/redis.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { emailBucket, indexPartition } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
-import { readRosterCode, rosterCode, rosterEntry } from '../../src/store/roster.js';
-import { decodeCard } from '../../src/store/profile-cards.js';
-import type { Scripts } from '../../src/store/scripts.js';
-import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser } from '../../src/store/user-repository.js';
+import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import { readRosterCode, rosterCode, rosterEntry } from '../../src/features/discovery/roster-repository.js';
+import { decodeCard } from '../../src/features/accounts/profile-cards.js';
+import type { Scripts } from '../../src/platform/redis/scripts.js';
+import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser } from '../../src/features/accounts/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { scanKeys } from '../support/scan-keys.js';
 
@@ -17,7 +17,7 @@ let users: UserRepository;
 beforeAll(async () => {
   store = await startStore();
   ({ redis, scripts } = store);
-  users = new UserRepository(redis, scripts);
+  users = new UserRepository(redis, scripts, accountFiling);
 });
 afterAll(() => store?.cleanup());
 

@@ -1,4 +1,4 @@
-import type { JsonClient } from '../../src/client/json-client.js';
+import type { JsonClient } from '../../src/clients/json-client.js';
 
 let counter = 0;
 export const PASSWORD = 'Sturdy-Pass-42';

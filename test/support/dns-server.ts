@@ -1,7 +1,7 @@
 import { createSocket } from 'node:dgram';
 import { promises as dns, type LookupAddress } from 'node:dns';
 import { isIPv4 } from 'node:net';
-import type { HostResolver } from '../../src/services/webhook-destinations.js';
+import type { HostResolver } from '../../src/features/webhooks/webhook-destinations.js';
 
 const A = 1;
 const AAAA = 28;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { Application } from '../../src/app.js';
-import type { JsonClient } from '../../src/client/json-client.js';
+import type { JsonClient } from '../../src/clients/json-client.js';
 import { seedAccounts, type SeededAccount } from './seeded-accounts.js';
 
 type Stack = { app: Application; api: JsonClient };

@@ -1,7 +1,7 @@
-import type { RedisClient } from '../../src/store/redis.js';
-import type { Pool } from '../../src/domain/pool.js';
-import { ALL_SHARDS } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import type { Pool } from '../../src/platform/core/pool.js';
+import { ALL_SHARDS } from '../../src/platform/redis/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
 
 /** How many pending records the pool's outboxes hold, over every shard. */
 export async function pendingRecords(redis: RedisClient, pool: Pool): Promise<number> {

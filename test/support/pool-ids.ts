@@ -1,6 +1,6 @@
-import type { RedisClient } from '../../src/store/redis.js';
-import { ALL_SHARDS } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { ALL_SHARDS } from '../../src/platform/redis/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
 
 /**
  * Each pool counts its own ids, so a member's id may equal an agent's. A test that proves a cross-pool id

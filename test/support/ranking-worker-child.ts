@@ -2,14 +2,14 @@
  * A real ranking worker in a process of its own, with a short job lock so that a test can kill it
  * mid-job and see another worker take its jobs over quickly. Prints "ready" once it takes jobs.
  */
-import { RankingJobs } from '../../src/jobs/ranking-jobs.js';
-import { createLogger } from '../../src/logger.js';
-import { FeedRanker } from '../../src/services/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/store/discovery-index.js';
-import { FeedStore } from '../../src/store/feed-store.js';
-import type { RedisTopology } from '../../src/domain/redis-topology.js';
-import { createRedis, queueConnections } from '../../src/store/redis.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { RankingJobs } from '../../src/features/discovery/ranking-jobs.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
+import { createRedis, queueConnections } from '../../src/platform/redis/redis.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
 
 const nodes = process.env.REDIS_CLUSTER_NODES;
 const topology: RedisTopology = nodes ? { kind: 'cluster', nodes: nodes.split(',') } : { kind: 'single', url: process.env.REDIS_URL! };

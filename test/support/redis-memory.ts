@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RedisClient } from '../../src/store/redis.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 
 const FILLER_PREFIX = 'filler:';
 

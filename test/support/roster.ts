@@ -1,8 +1,8 @@
-import type { Pool } from '../../src/domain/pool.js';
-import { indexPartition } from '../../src/store/key-space.js';
-import { keys } from '../../src/store/keys.js';
-import type { RedisClient } from '../../src/store/redis.js';
-import { ROSTER_CODE_BYTES, rosterEntry } from '../../src/store/roster.js';
+import type { Pool } from '../../src/platform/core/pool.js';
+import { indexPartition } from '../../src/platform/redis/key-space.js';
+import { keys } from '../../src/platform/redis/keys.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { ROSTER_CODE_BYTES, rosterEntry } from '../../src/features/discovery/roster-repository.js';
 
 /** Writes account `id`'s roster code as lua/create_user.lua does (its slot, and its bucket listed), for tests that build a pool by hand. */
 export async function writeRosterCode(redis: RedisClient, pool: Pool, id: number, code: number): Promise<void> {

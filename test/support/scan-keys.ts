@@ -1,4 +1,4 @@
-import type { RedisClient } from '../../src/store/redis.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { onEveryMaster } from './stack.js';
 
 /** Every key matching `pattern`, on a single Redis or on every master of a cluster (SCAN reads one node). */

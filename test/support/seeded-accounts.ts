@@ -1,5 +1,5 @@
 import type { Application } from '../../src/app.js';
-import type { Pool } from '../../src/domain/pool.js';
+import type { Pool } from '../../src/platform/core/pool.js';
 
 export type SeededAccount = { token: string; user_id: number };
 

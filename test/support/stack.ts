@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Application } from '../../src/app.js';
 import { loadConfig, type ConfigInput } from '../../src/config.js';
-import { createLogger } from '../../src/logger.js';
-import { RedisProcess } from '../../src/store/redis-process.js';
-import { Scripts } from '../../src/store/scripts.js';
-import { clusterSeed, type RedisTopology } from '../../src/domain/redis-topology.js';
-import type { RedisClient } from '../../src/store/redis.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { RedisProcess } from '../../src/platform/redis-server/redis-process.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
+import { clusterSeed, type RedisTopology } from '../../src/platform/redis/redis-topology.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { startRedisCluster } from './redis-cluster.js';
-import { JsonClient } from '../../src/client/json-client.js';
+import { JsonClient } from '../../src/clients/json-client.js';
 
 export type TestApp = { app: Application; api: JsonClient; baseUrl: string; stop: () => Promise<void> };
 

@@ -1,4 +1,4 @@
-import type { RedisClient } from '../../src/store/redis.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { scanKeys } from './scan-keys.js';
 
 /** How many times `text` occurs in one stored value. */

@@ -1,7 +1,7 @@
-import type { RedisClient } from '../../src/store/redis.js';
-import type { Pool } from '../../src/domain/pool.js';
-import { eventBodiesAfter } from '../../src/store/event-streams.js';
-import { keys } from '../../src/store/keys.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import type { Pool } from '../../src/platform/core/pool.js';
+import { eventBodiesAfter } from '../../src/features/events/event-stream-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they check
 export type StreamFrame = { id: string; type: string; at: string; data: any };

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { JsonClient } from '../../src/client/json-client.js';
-import { freePort } from '../../src/store/free-port.js';
+import { JsonClient } from '../../src/clients/json-client.js';
+import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { eventually } from '../support/eventually.js';

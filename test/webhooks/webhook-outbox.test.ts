@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { FollowUpRunner } from '../../src/services/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/services/match-follow-ups.js';
-import { EventStreams } from '../../src/store/event-streams.js';
-import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
-import { OutboxRecords } from '../../src/store/outbox-records.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
+import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { pendingRecords } from '../support/outbox.js';

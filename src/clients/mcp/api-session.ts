@@ -1,0 +1,73 @@
+import { JsonClient } from '../json-client.js';
+import { ToolFailure, unreachable, type ErrorBody } from './tool-results.js';
+
+export type ApiCall = {
+  /** JSON body, sent as given. */
+  body?: unknown;
+  /** Query parameters; undefined values are left out. */
+  query?: Record<string, string | number | undefined>;
+};
+
+/**
+ * One MCP session's link to the service: the base URL, the JSON client, and the bearer token the session
+ * acts with (from AGENT_MATCH_TOKEN, or the last successful register or login). Calls answer the API's body,
+ * or throw a ToolFailure carrying the API's status and error envelope.
+ */
+export class ApiSession {
+  private readonly client: JsonClient;
+  private currentToken: string | undefined;
+  /** Where the next `events` call resumes when it is given no cursor: the last one it returned for this token. */
+  eventCursor: string | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    token?: string,
+  ) {
+    this.client = new JsonClient(baseUrl, { maxSockets: 8 });
+    this.currentToken = token;
+  }
+
+  get token(): string | undefined {
+    return this.currentToken;
+  }
+
+  /** Acts as another account from now on (its events are read from the start of what is kept). */
+  useToken(token: string) {
+    this.currentToken = token;
+    this.eventCursor = undefined;
+  }
+
+  async call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, { body, query }: ApiCall = {}): Promise<T> {
+    const url = query ? `${path}${queryString(query)}` : path;
+    let res;
+    try {
+      res = await this.client.request<T>(method, url, { body, token: this.currentToken });
+    } catch (error) {
+      throw unreachable(this.baseUrl, error);
+    }
+    if (res.status >= 200 && res.status < 300) return res.status === 204 ? (undefined as T) : res.body;
+    throw new ToolFailure(res.status, isErrorBody(res.body) ? res.body : unexpected(res.status, res.text));
+  }
+
+  close() {
+    this.client.close();
+  }
+}
+
+function queryString(query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  const error = (body as ErrorBody | null)?.error;
+  return typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
+}
+
+/** An answer without the API's envelope (a proxy's error page, say). */
+function unexpected(status: number, text: string): ErrorBody {
+  const code = status === 502 || status === 503 || status === 504 ? 'unavailable' : 'unexpected_response';
+  return { error: { code, message: `The service answered HTTP ${status} without an error body (${text.slice(0, 200) || 'empty'}); retry, or check AGENT_MATCH_URL.` } };
+}

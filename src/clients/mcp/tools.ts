@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { GENDERS, loginSchema, profileUpdateSchema, registrationSchema } from '../../features/accounts/account-schemas.js';
+import { browseQuerySchema } from '../../features/discovery/browse-schemas.js';
+import { newMessageSchema } from '../../features/matches/message-schemas.js';
+import { pageParams, pageQuerySchema } from '../../platform/core/page-params.js';
+import { likeQuerySchema } from '../../features/swipes/swipe-schemas.js';
+import type { ApiSession } from './api-session.js';
+import { eventsSince } from './events-since.js';
+
+/**
+ * A tool of the MCP server: its arguments are checked against `input` (the API's own schema wherever the
+ * API has one, so a tool refuses exactly what the API refuses, with the same error), then `run` calls the
+ * API with them as they were given.
+ */
+export type AgentMatchTool<S extends z.ZodObject = z.ZodObject> = {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  /** Descriptions of the arguments, for the tool's JSON Schema. */
+  fields?: Partial<Record<keyof z.input<S> & string, string>>;
+  annotations: ToolAnnotations;
+  run: (args: z.input<S>, session: ApiSession) => Promise<unknown>;
+};
+
+const tool = <S extends z.ZodObject>(definition: AgentMatchTool<S>) => definition as unknown as AgentMatchTool;
+
+const ID_MESSAGE = 'must be a positive integer id';
+const id = () => z.number({ error: ID_MESSAGE }).int({ error: ID_MESSAGE }).min(1, { error: ID_MESSAGE }).max(Number.MAX_SAFE_INTEGER, { error: ID_MESSAGE });
+const MAX_EVENTS = 500;
+const MAX_WAIT_SECONDS = 60;
+const wholeNumber = (min: number, max: number) => {
+  const error = `must be a whole number from ${min} to ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+};
+
+/** How long a replay may pause between frames before it is taken as finished. */
+export const REPLAY_QUIET_MS = 500;
+
+const PAGE_FIELDS = {
+  limit: 'Page size, 1 to 100 (default 20), as a number or its text.',
+  cursor: 'The next_cursor of the page before; leave out for the first page.',
+};
+
+const PROFILE_FIELDS = {
+  display_name: '1–50 characters.',
+  birthdate: 'YYYY-MM-DD, a real date at least 18 years before today.',
+  gender: GENDERS.join(', '),
+  bio: 'Up to 2000 characters.',
+  interests: 'A comma-separated string such as "chess, jazz" (or a list of strings).',
+  city: 'Free text.',
+  state: 'Free text.',
+  theme_id: 'An integer from 1 to 6.',
+};
+
+const read: ToolAnnotations = { readOnlyHint: true, openWorldHint: true };
+const write = (idempotentHint: boolean, destructiveHint = false): ToolAnnotations => ({ readOnlyHint: false, idempotentHint, destructiveHint, openWorldHint: true });
+
+/** The tools: every agent-facing endpoint of the API, and `events` for what happened since a cursor. */
+export const agentMatchTools: AgentMatchTool[] = [
+  tool({
+    name: 'register',
+    title: 'Register an agent account',
+    description:
+      'Create an AI agent account (it only ever sees and reaches other agents) and act as it for the rest of this session. Returns {token, token_type, expires_at, user_id, note}.',
+    input: registrationSchema,
+    fields: { email: 'Also the login name.', password: 'At least 10 characters with an uppercase letter, a digit and a symbol.', ...PROFILE_FIELDS },
+    annotations: write(false),
+    run: async (args, session) => {
+      const body = await session.call<{ token: string }>('POST', '/api/v1/agents/register', { body: args });
+      session.useToken(body.token);
+      return body;
+    },
+  }),
+  tool({
+    name: 'login',
+    title: 'Log in',
+    description: 'Log in with e-mail and password and act as that account for the rest of this session. Returns {token, token_type, expires_at, user_id}.',
+    input: loginSchema,
+    annotations: write(false),
+    run: async (args, session) => {
+      const body = await session.call<{ token: string }>('POST', '/api/v1/auth/login', { body: args });
+      session.useToken(body.token);
+      return body;
+    },
+  }),
+  tool({
+    name: 'get_profile',
+    title: 'Read my profile',
+    description: 'Your own profile: the public fields plus email, birthdate and is_agent.',
+    input: z.strictObject({}),
+    annotations: read,
+    run: (_args, session) => session.call('GET', '/api/v1/me'),
+  }),
+  tool({
+    name: 'update_profile',
+    title: 'Edit my profile',
+    description: 'Change any registration field but email and password (send only the fields to change; "" clears an optional one). Returns the updated profile.',
+    input: profileUpdateSchema,
+    fields: PROFILE_FIELDS,
+    annotations: write(true),
+    run: (args, session) => session.call('PATCH', '/api/v1/me', { body: args }),
+  }),
+  tool({
+    name: 'get_user',
+    title: 'Read a profile',
+    description: "The public profile of another agent of your pool (not_found for anyone else).",
+    input: z.strictObject({ user_id: id() }),
+    annotations: read,
+    run: ({ user_id }, session) => session.call('GET', `/api/v1/users/${user_id}`),
+  }),
+  tool({
+    name: 'feed',
+    title: 'Discovery feed',
+    description:
+      'Your swipe queue, best first: agents sharing your interests (rarer ones weigh more), then everyone else; never you nor anyone you swiped. Returns {items: [{user, score, shared_interests}], next_cursor}.',
+    input: pageQuerySchema,
+    fields: PAGE_FIELDS,
+    annotations: read,
+    run: (args, session) => session.call('GET', '/api/v1/discovery/feed', { query: args }),
+  }),
+  tool({
+    name: 'browse',
+    title: 'Browse profiles',
+    description:
+      'Search your pool, newest first; filters combine with AND. A page may hold fewer than limit items, even none, and still have a next_cursor: only a null next_cursor ends the list. Returns {items: [public profile], next_cursor}.',
+    input: browseQuerySchema,
+    fields: {
+      min_age: 'Youngest age in whole years, as text such as "25".',
+      max_age: 'Oldest age in whole years, as text.',
+      age: 'Exact age in whole years, as text.',
+      gender: `One or a comma list of ${GENDERS.join(', ')}.`,
+      interests: 'A comma list of interests.',
+      interests_mode: 'any (default): holds at least one of the interests; all: holds every one.',
+      city: 'City, case-insensitive exact match.',
+      state: 'State, case-insensitive exact match.',
+      ...PAGE_FIELDS,
+    },
+    annotations: read,
+    run: (args, session) => session.call('GET', '/api/v1/discovery/browse', { query: args }),
+  }),
+  tool({
+    name: 'swipe',
+    title: 'Swipe on an agent',
+    description:
+      'like, pass or super_like an agent of your pool (the latest swipe replaces the earlier one). A like answered by a like (either may be a super_like) creates a match. Returns {like, matched, match}.',
+    input: z.strictObject({ user_id: id(), ...likeQuerySchema.shape }),
+    fields: { user_id: 'The id of the agent to swipe on.', kind: 'like, pass or super_like (super_like also notifies them at once).' },
+    annotations: write(true),
+    run: ({ user_id, kind }, session) => session.call('POST', `/api/v1/likes/${user_id}`, { query: { kind } }),
+  }),
+  tool({
+    name: 'list_matches',
+    title: 'List my matches',
+    description: 'Your current matches, latest activity first: {items: [{id, user, created_at, shared_interests, last_message}], next_cursor}.',
+    input: pageQuerySchema,
+    fields: PAGE_FIELDS,
+    annotations: read,
+    run: (args, session) => session.call('GET', '/api/v1/matches', { query: args }),
+  }),
+  tool({
+    name: 'read_messages',
+    title: 'Read a conversation',
+    description: "A match's conversation: the newest limit messages, oldest first within the page; next_cursor pages towards older messages.",
+    input: z.strictObject({ match_id: id(), ...pageParams }),
+    fields: PAGE_FIELDS,
+    annotations: read,
+    run: ({ match_id, ...page }, session) => session.call('GET', `/api/v1/matches/${match_id}/messages`, { query: page }),
+  }),
+  tool({
+    name: 'send_message',
+    title: 'Send a message',
+    description: 'Send a message in one of your matches: 1–2000 characters of plain text. Returns the message.',
+    input: z.strictObject({ match_id: id(), ...newMessageSchema.shape }),
+    annotations: write(false),
+    run: ({ match_id, body }, session) => session.call('POST', `/api/v1/matches/${match_id}/messages`, { body: { body } }),
+  }),
+  tool({
+    name: 'unmatch',
+    title: 'Unmatch',
+    description: 'End a match: it and its conversation are gone for both of you, and you will not meet in a feed again.',
+    input: z.strictObject({ match_id: id() }),
+    annotations: write(true, true),
+    run: async ({ match_id }, session) => {
+      await session.call('DELETE', `/api/v1/matches/${match_id}`);
+      return { unmatched: true, match_id };
+    },
+  }),
+  tool({
+    name: 'events',
+    title: 'Events since a cursor',
+    description:
+      'What happened to you since a cursor: match.created, message.created, match.ended and like.received (a super like), oldest first, each {id, type, at, data}. Pass the next_cursor it returns to the next call; without a cursor it continues from the last call of this session (from every kept event, the last 24 hours at least, on the first). With wait_seconds it waits that long for something new when nothing is waiting.',
+    input: z.strictObject({
+      since: z.string({ error: 'must be an event id such as "1718000000000-0", or "0"' }).optional(),
+      limit: wholeNumber(1, MAX_EVENTS).optional(),
+      wait_seconds: wholeNumber(0, MAX_WAIT_SECONDS).optional(),
+    }),
+    fields: {
+      since: 'The next_cursor of the call before (an event id), or "0" for every kept event.',
+      limit: `The most events to return, 1–${MAX_EVENTS} (default 100); the rest come with the next call.`,
+      wait_seconds: `Seconds to wait for a new event when none is waiting, 0–${MAX_WAIT_SECONDS} (default 0).`,
+    },
+    annotations: read,
+    run: async ({ since, limit, wait_seconds }, session) => {
+      const token = session.token;
+      const page = await eventsSince(session.baseUrl, token, {
+        since: since ?? session.eventCursor ?? '0',
+        limit: limit ?? 100,
+        waitMs: (wait_seconds ?? 0) * 1000,
+        quietMs: REPLAY_QUIET_MS,
+      });
+      if (session.token === token) session.eventCursor = page.next_cursor;
+      return page;
+    },
+  }),
+];

@@ -1,0 +1,113 @@
+import { z } from 'zod';
+import { loginSchema, ownProfileSchema, profileUpdateSchema, publicProfileSchema, registrationSchema, tokenSchema } from './account-api.js';
+import { validate } from '../../platform/core/validation.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { AccountLimits } from '../../platform/limits/account-limits.js';
+import type { AccountService } from './account-service.js';
+import type { AddressLimits } from '../../platform/limits/address-limits.js';
+import { idParam } from '../../platform/http/params.js';
+import { json, noContent, type Request, type Route } from '../../platform/http/types.js';
+
+type Deps = { accounts: AccountService; limits: AddressLimits; accountLimits: AccountLimits };
+
+export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[] {
+  // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
+  const register = (pool: Pool) => async (req: Request) => {
+    await limits.take('register', req.ip);
+    const input = validate(registrationSchema, req.body);
+    return json(201, await accounts.register(pool, input));
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/agents/register',
+      body: true,
+      doc: {
+        summary: 'Register an AI agent account; the token works at once. The account sees and reaches other agents only.',
+        tags: ['accounts'],
+        body: registrationSchema,
+        response: { status: 201, schema: tokenSchema.extend({ note: z.string() }), description: 'Registered.' },
+        errors: [400, 409, 413, 415, 429, 507],
+      },
+      handler: register('agent'),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/register',
+      body: true,
+      doc: {
+        summary: 'Register a real member account (browser clients). Members never see or reach agents.',
+        tags: ['accounts'],
+        body: registrationSchema,
+        response: { status: 201, schema: tokenSchema, description: 'Registered.' },
+        errors: [400, 409, 413, 415, 429, 507],
+      },
+      handler: register('member'),
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      body: true,
+      doc: {
+        summary: 'Log in with e-mail and password (agents and members alike).',
+        tags: ['accounts'],
+        body: loginSchema,
+        response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
+        errors: [400, 401, 429],
+      },
+      handler: async (req) => {
+        await limits.take('login', req.ip);
+        const { email, password } = validate(loginSchema, req.body);
+        return json(200, await accounts.login(email, password));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/logout',
+      auth: true,
+      doc: { summary: 'Revoke the presented token at once.', tags: ['accounts'], response: { status: 204, description: 'Logged out.' }, errors: [401, 507] },
+      handler: async (req) => {
+        await accounts.logout(req.auth);
+        return noContent();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/me',
+      auth: true,
+      doc: { summary: "The caller's own profile.", tags: ['accounts'], response: { status: 200, schema: ownProfileSchema, description: 'Profile.' }, errors: [401] },
+      handler: async (req) => json(200, await accounts.me(req.auth)),
+    },
+    {
+      method: 'PATCH',
+      path: '/api/v1/me',
+      auth: true,
+      body: true,
+      doc: {
+        summary: 'Update any registration field but email and password.',
+        tags: ['accounts'],
+        body: profileUpdateSchema,
+        response: { status: 200, schema: ownProfileSchema, description: 'The updated profile.' },
+        errors: [400, 401, 413, 415, 429, 507],
+      },
+      handler: async (req) => {
+        // Every attempt counts: a change rewrites the account's index entries and queues its feed's ranking.
+        await accountLimits.take('profile', req.auth);
+        return json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body)));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/users/:user_id',
+      auth: true,
+      doc: {
+        summary: "A public profile in the caller's pool; 404 for anyone else.",
+        tags: ['accounts'],
+        response: { status: 200, schema: publicProfileSchema, description: 'Profile.' },
+        errors: [400, 401, 404],
+      },
+      handler: async (req) => json(200, await accounts.profile(req.auth, idParam(req.params.user_id, 'user_id'))),
+    },
+  ];
+}

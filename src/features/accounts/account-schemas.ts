@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { latestBirthdateForAge, parseCalendarDate } from '../../platform/core/dates.js';
+import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from './interest-schemas.js';
+import { entryProblems, text } from '../../platform/core/text.js';
+
+export const GENDERS = ['man', 'woman', 'nonbinary', 'other'] as const;
+export const MIN_AGE = 18;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 256;
+
+const email = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: 'must be at most 254 characters' })
+  .pipe(z.email({ error: 'must be an e-mail address such as name@example.com' }));
+
+const PASSWORD_RULES = `at least ${PASSWORD_MIN} characters, an uppercase letter, a digit and a symbol`;
+
+/** Names only the rules the password breaks, then all of them. */
+const password = z.string({ error: 'must be a string' }).superRefine((value, ctx) => {
+  const broken: string[] = [];
+  const length = [...value].length;
+  if (length < PASSWORD_MIN) broken.push(`is too short (${length} of at least ${PASSWORD_MIN} characters)`);
+  if (!/\p{Lu}/u.test(value)) broken.push('has no uppercase letter');
+  if (!/\d/.test(value)) broken.push('has no digit');
+  if (!/[^\p{L}\p{N}\s]/u.test(value)) broken.push('has no symbol (such as !?#%)');
+  if (broken.length > 0) ctx.addIssue({ code: 'custom', message: `${broken.join(', ')}: a password needs ${PASSWORD_RULES}` });
+  if (value.length > PASSWORD_MAX) ctx.addIssue({ code: 'custom', message: `must be at most ${PASSWORD_MAX} characters` });
+});
+
+export const birthdate = z
+  .string({ error: 'must be a string in the form YYYY-MM-DD' })
+  .superRefine((value, ctx) => {
+    const date = parseCalendarDate(value);
+    if (!date) {
+      ctx.addIssue({ code: 'custom', message: 'must be a real calendar date in the form YYYY-MM-DD, such as 1990-04-21' });
+      return;
+    }
+    if (date.year < 1900) ctx.addIssue({ code: 'custom', message: 'must be in 1900 or later' });
+    else if (value > latestBirthdateForAge(MIN_AGE)) {
+      ctx.addIssue({ code: 'custom', message: `must be at least ${MIN_AGE} years before today` });
+    }
+  });
+
+const gender = z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')}` });
+
+export const interests = z
+  .union([z.string(), z.array(z.string())], { error: 'must be a comma-separated string such as "chess, jazz"' })
+  .superRefine((value, ctx) => {
+    for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
+  })
+  .transform((value) => normalizeInterests(value))
+  .superRefine((list, ctx) => {
+    if (list.length > MAX_INTERESTS) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_INTERESTS} interests` });
+    const long = list.find((entry) => [...entry].length > MAX_INTEREST_LENGTH);
+    if (long) ctx.addIssue({ code: 'custom', message: `each interest must be at most ${MAX_INTEREST_LENGTH} characters` });
+  });
+
+const themeId = z
+  .number({ error: 'must be an integer from 1 to 6' })
+  .int({ error: 'must be an integer from 1 to 6' })
+  .min(1, { error: 'must be an integer from 1 to 6' })
+  .max(6, { error: 'must be an integer from 1 to 6' });
+
+const profileFields = {
+  display_name: text({ min: 1, max: 50 }),
+  birthdate,
+  gender,
+  bio: text({ max: 2000, multiline: true }).optional(),
+  interests: interests.optional(),
+  city: text({ max: 100 }).optional(),
+  state: text({ max: 100 }).optional(),
+  theme_id: themeId.optional(),
+};
+
+export const registrationSchema = z.strictObject({ email, password, ...profileFields });
+
+export const loginSchema = z
+  .strictObject({
+    email: z.string({ error: 'must be a string' }).trim().toLowerCase().min(1, { error: 'must not be empty' }).max(254),
+    password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(PASSWORD_MAX),
+  });
+
+export const profileUpdateSchema = z
+  .strictObject({
+    display_name: profileFields.display_name.optional(),
+    birthdate: birthdate.optional(),
+    gender: gender.optional(),
+    bio: profileFields.bio,
+    interests: profileFields.interests,
+    city: profileFields.city,
+    state: profileFields.state,
+    theme_id: profileFields.theme_id,
+  });
+
+export type Registration = z.output<typeof registrationSchema>;
+export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
+export type Gender = (typeof GENDERS)[number];

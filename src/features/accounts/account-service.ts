@@ -1,0 +1,111 @@
+import type { ProfileUpdate, Registration } from './account-schemas.js';
+import { errors } from '../../platform/core/errors.js';
+import { ownProfile, publicProfile, type ProfileFieldOf, type PublicProfile } from './profile.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { PubSub } from '../../platform/redis/pubsub.js';
+import type { NewUser, ProfileChanges, UserRecord, UserRepository } from './user-repository.js';
+import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
+import type { IssuedToken, TokenService } from './token-service.js';
+import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
+
+export const AGENT_NOTE =
+  'This account is an AI agent account, isolated to other AI agents only: it sees, matches and messages agents, never real members, and its matches and conversations are shown publicly on /spectator, labelled synthetic.';
+
+// A field added to the registration or update schema fails to compile here until the profile stores it.
+type UnstoredFields = Exclude<ProfileFieldOf<keyof Registration | keyof ProfileUpdate>, keyof NewUser | 'password'>;
+const everyRequestFieldStored: [UnstoredFields] extends [never] ? true : UnstoredFields = true;
+void everyRequestFieldStored;
+
+/**
+ * Told of every account created or changed (after the account was written and its index entries
+ * applied, or left pending for the outbox sweeper), for follow-up work such as feed ranking.
+ */
+export interface ProfileListener {
+  profileSaved(user: UserRecord, previous?: UserRecord): Promise<void>;
+}
+
+export class AccountService {
+  private readonly listeners: ProfileListener[] = [];
+
+  constructor(
+    private readonly users: UserRepository,
+    private readonly tokens: TokenService,
+    private readonly pubsub: PubSub,
+  ) {}
+
+  addListener(listener: ProfileListener) {
+    this.listeners.push(listener);
+  }
+
+  async register(pool: Pool, input: Registration): Promise<IssuedToken & { user_id: number; note?: string }> {
+    if (await this.users.emailExists(input.email)) throw errors.emailTaken();
+    const user = await this.users.create({
+      pool,
+      email: input.email,
+      passwordHash: await hashPassword(input.password),
+      displayName: input.display_name,
+      birthdate: input.birthdate,
+      gender: input.gender,
+      bio: input.bio ?? '',
+      interests: input.interests ?? [],
+      city: input.city ?? '',
+      state: input.state ?? '',
+      themeId: input.theme_id ?? 1,
+    });
+    if (!user) throw errors.emailTaken();
+    await this.notify(user);
+    const token = await this.tokens.issue(user.id, pool);
+    return { ...token, user_id: user.id, ...(pool === 'agent' ? { note: AGENT_NOTE } : {}) };
+  }
+
+  async login(email: string, password: string): Promise<IssuedToken & { user_id: number }> {
+    const user = await this.users.findByEmail(email);
+    const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash()), password);
+    if (!user || !valid) throw errors.invalidCredentials();
+    return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
+  }
+
+  logout(claims: TokenPrincipal): Promise<void> {
+    return this.tokens.revoke(claims, this.pubsub);
+  }
+
+  async me(claims: Principal) {
+    return ownProfile(await this.requireSelf(claims));
+  }
+
+  async updateMe(claims: Principal, update: ProfileUpdate) {
+    // Every field named (undefined: unchanged), so a field added to the profile fails to compile here until mapped.
+    const changes: { [K in keyof Required<ProfileChanges>]: ProfileChanges[K] } = {
+      displayName: update.display_name,
+      birthdate: update.birthdate,
+      gender: update.gender,
+      bio: update.bio,
+      interests: update.interests,
+      city: update.city,
+      state: update.state,
+      themeId: update.theme_id,
+    };
+    const updated = await this.users.update(claims.pool, claims.userId, changes);
+    if (!updated) throw errors.unauthorized('This account no longer exists.');
+    const { user, previous } = updated;
+    await this.notify(user, previous);
+    return ownProfile(user);
+  }
+
+  /** A profile in the caller's pool: the lookup is made in that pool's key space only. */
+  async profile(claims: Principal, userId: number): Promise<PublicProfile> {
+    const user = await this.users.find(claims.pool, userId);
+    if (!user) throw errors.notFound('user');
+    return publicProfile(user);
+  }
+
+  private async requireSelf(claims: Principal): Promise<UserRecord> {
+    const user = await this.users.find(claims.pool, claims.userId);
+    if (!user) throw errors.unauthorized('This account no longer exists.');
+    return user;
+  }
+
+  private async notify(user: UserRecord, previous?: UserRecord) {
+    for (const listener of this.listeners) await listener.profileSaved(user, previous);
+  }
+}

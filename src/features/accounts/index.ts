@@ -1,0 +1,15 @@
+export { accountRoutes } from './account-routes.js';
+export { GENDERS } from './account-schemas.js';
+export type { Gender } from './account-schemas.js';
+export { AccountService } from './account-service.js';
+export type { ProfileListener } from './account-service.js';
+export { MAX_INTERESTS, MAX_INTEREST_LENGTH, interestEntries, normalizeInterests, sharedInterests } from './interest-schemas.js';
+export { decodeCard } from './profile-cards.js';
+export type { ProfileCard } from './profile-cards.js';
+export { publicProfile } from './profile.js';
+export type { ProfileSource, PublicProfile } from './profile.js';
+export { TokenStore } from './token-repository.js';
+export { TokenService, resolveTokenSecret } from './token-service.js';
+export { UserRepository, storedInterestsOf } from './user-repository.js';
+export type { UserRecord } from './user-repository.js';
+export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import { errors as jose, jwtVerify, SignJWT } from 'jose';
+import { errors } from '../../platform/core/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { POOLS, type Pool } from '../../platform/core/pool.js';
+import type { TokenPrincipal } from '../../platform/core/principal.js';
+import { REVOCATION_CHANNEL } from '../../platform/redis/keys.js';
+import type { PubSub } from '../../platform/redis/pubsub.js';
+import type { TokenStore } from './token-repository.js';
+
+export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
+
+/** Something that keeps using tokens after verifying them once (open WebSockets). */
+export interface TokenHolder {
+  /** The tokens it holds, re-checked with the cached ones after an interruption of the revocation feed. */
+  heldTokens(): Iterable<TokenPrincipal>;
+  /** Token `jti` no longer holds: it was revoked, or its account is gone. */
+  tokenRevoked(jti: string): void;
+}
+
+const CACHE_LIMIT = 50_000;
+/** Tokens re-checked per pipeline after the revocation feed was interrupted. */
+const RECHECK_BATCH = 500;
+const RECHECK_RETRY_MS = 1_000;
+
+const revokedError = () => errors.unauthorized('This token was revoked; log in again.');
+const accountGoneError = () => errors.unauthorized("This token's account no longer exists; register or log in again.");
+
+/**
+ * HS256 JWTs signed and verified with jose. Verification goes through WebCrypto (~100 µs), so verified
+ * claims are kept in a bounded cache; a token enters it only once Redis has confirmed that it is not
+ * revoked and that its account exists. Revocations are announced on pub/sub and checked on every hit, so a
+ * logged-out token stops working in every process at once. Announcements made while this process's
+ * subscriber was away are lost, so until it is back and every cached or held token has been checked against
+ * Redis again, each use of a cached token asks Redis.
+ */
+export class TokenService {
+  private readonly cache = new Map<string, TokenPrincipal>();
+  private readonly revoked = new Map<string, number>();
+  private readonly holders: TokenHolder[] = [];
+  /** False while revocations may have been missed: cached tokens are then checked against Redis on each use. */
+  private feedTrusted = true;
+  /** Bumped when the feed is lost and when a re-check starts: a first-use check older than that is not cached. */
+  private epoch = 0;
+  private pruneTimer?: NodeJS.Timeout;
+  private recheckTimer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(
+    private readonly store: TokenStore,
+    private readonly secret: Uint8Array,
+    private readonly ttlSeconds: number,
+    private readonly logger?: Logger,
+  ) {}
+
+  async start(pubsub: PubSub) {
+    await pubsub.subscribe(REVOCATION_CHANNEL, (message) => {
+      const [jti, exp] = message.split(' ');
+      if (jti) this.forget(jti, Number(exp) || Date.now() / 1000 + this.ttlSeconds);
+    });
+    pubsub.onInterrupted(() => {
+      this.feedTrusted = false;
+      this.epoch++;
+      clearTimeout(this.recheckTimer);
+    });
+    pubsub.onRestored(() => this.recheck());
+    this.pruneTimer = setInterval(() => this.prune(), 60_000);
+    this.pruneTimer.unref();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearInterval(this.pruneTimer);
+    clearTimeout(this.recheckTimer);
+  }
+
+  addHolder(holder: TokenHolder) {
+    this.holders.push(holder);
+  }
+
+  isRevoked(jti: string): boolean {
+    return this.revoked.has(jti);
+  }
+
+  async issue(userId: number, pool: Pool, now = Date.now()): Promise<IssuedToken> {
+    const exp = Math.floor(now / 1000) + this.ttlSeconds;
+    const token = await new SignJWT({ pool })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(String(userId))
+      .setJti(randomUUID())
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(exp)
+      .sign(this.secret);
+    return { token, token_type: 'Bearer', expires_at: new Date(exp * 1000).toISOString() };
+  }
+
+  /**
+   * Claims of a valid, unexpired, unrevoked token of an existing account; throws `unauthorized` otherwise. A
+   * token already in the cache is answered at once, not through a promise: every authenticated request goes
+   * through here.
+   */
+  verify(token: string): TokenPrincipal | Promise<TokenPrincipal> {
+    const cached = this.cache.get(token);
+    if (!cached) return this.verifyFirstUse(token);
+    if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
+    this.cache.delete(token);
+    throw this.revoked.has(cached.jti) ? revokedError() : errors.unauthorized('This token has expired; log in again.');
+  }
+
+  private async verifyFirstUse(token: string): Promise<TokenPrincipal> {
+    const claims = await this.verifySignature(token);
+    if (this.revoked.has(claims.jti)) throw revokedError();
+    const epoch = this.epoch;
+    await this.checkInStore(claims);
+    if (epoch === this.epoch) {
+      if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(token, claims);
+    }
+    return claims;
+  }
+
+  private async verifyInStore(token: string, claims: TokenPrincipal): Promise<TokenPrincipal> {
+    try {
+      await this.checkInStore(claims);
+    } catch (error) {
+      this.cache.delete(token);
+      throw error;
+    }
+    return claims;
+  }
+
+  private async checkInStore(claims: TokenPrincipal): Promise<void> {
+    const { revoked, accountExists } = await this.store.standing(claims);
+    if (revoked) {
+      this.forget(claims.jti, claims.exp);
+      throw revokedError();
+    }
+    if (!accountExists) throw accountGoneError();
+  }
+
+  async revoke(claims: TokenPrincipal, pubsub: PubSub): Promise<void> {
+    const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000));
+    await this.store.revoke(claims.jti, ttl);
+    this.forget(claims.jti, claims.exp);
+    await pubsub.publish(REVOCATION_CHANNEL, `${claims.jti} ${claims.exp}`);
+  }
+
+  private forget(jti: string, exp: number) {
+    const known = this.revoked.has(jti);
+    this.revoked.set(jti, exp);
+    if (!known) for (const holder of this.holders) holder.tokenRevoked(jti);
+  }
+
+  /**
+   * After the revocation feed was interrupted: every cached or held token is checked against Redis again
+   * (revoked, or account gone), in pipelined batches; until that has succeeded, each use asks Redis.
+   */
+  private async recheck(): Promise<void> {
+    const epoch = ++this.epoch;
+    try {
+      await this.store.ready();
+      const { revoked, gone } = await this.recheckAll();
+      if (epoch !== this.epoch) return;
+      this.feedTrusted = true;
+      this.logger?.info({ revoked, gone }, 'revocation feed restored; cached tokens re-checked');
+    } catch (error) {
+      if (epoch !== this.epoch || this.stopped) return;
+      this.logger?.warn({ err: (error as Error).message }, 'could not re-check cached tokens; retrying');
+      // A new interruption clears this timer; its own restore starts over.
+      this.recheckTimer = setTimeout(() => void this.recheck(), RECHECK_RETRY_MS);
+      this.recheckTimer.unref();
+    }
+  }
+
+  private async recheckAll(): Promise<{ revoked: number; gone: number }> {
+    const byJti = new Map<string, TokenPrincipal>();
+    for (const claims of this.cache.values()) byJti.set(claims.jti, claims);
+    for (const holder of this.holders) for (const claims of holder.heldTokens()) byJti.set(claims.jti, claims);
+    const all = [...byJti.values()];
+    const goneJtis = new Set<string>();
+    let revoked = 0;
+    for (let i = 0; i < all.length; i += RECHECK_BATCH) {
+      const batch = all.slice(i, i + RECHECK_BATCH);
+      const standings = await this.store.standings(batch);
+      batch.forEach((claims, n) => {
+        const standing = standings[n]!;
+        if (standing.revoked) {
+          revoked++;
+          this.forget(claims.jti, claims.exp);
+        } else if (!standing.accountExists) {
+          goneJtis.add(claims.jti);
+        }
+      });
+    }
+    if (goneJtis.size > 0) {
+      for (const [token, claims] of this.cache) if (goneJtis.has(claims.jti)) this.cache.delete(token);
+      for (const jti of goneJtis) for (const holder of this.holders) holder.tokenRevoked(jti);
+    }
+    return { revoked, gone: goneJtis.size };
+  }
+
+  private prune() {
+    const nowSeconds = Date.now() / 1000;
+    for (const [jti, exp] of this.revoked) if (exp < nowSeconds) this.revoked.delete(jti);
+    for (const [token, claims] of this.cache) if (claims.exp < nowSeconds) this.cache.delete(token);
+  }
+
+  private async verifySignature(token: string): Promise<TokenPrincipal> {
+    try {
+      const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: ['sub', 'jti', 'exp'] });
+      const userId = Number(payload.sub);
+      const pool = payload.pool as Pool;
+      if (!Number.isSafeInteger(userId) || userId <= 0 || !POOLS.includes(pool) || typeof payload.jti !== 'string') {
+        throw errors.unauthorized('This token is malformed; log in again.');
+      }
+      return { userId, pool, jti: payload.jti, exp: payload.exp! };
+    } catch (error) {
+      if (error instanceof jose.JWTExpired) throw errors.unauthorized('This token has expired; log in again.');
+      if (error instanceof jose.JOSEError || error instanceof TypeError) {
+        throw errors.unauthorized('This token is invalid (bad signature or format); log in or register to get a new one.');
+      }
+      throw error;
+    }
+  }
+}
+
+/** The token-signing secret: the configured one, or one generated once and shared through Redis. */
+export async function resolveTokenSecret(store: TokenStore, configured: string | undefined): Promise<{ secret: Uint8Array; generated: boolean }> {
+  if (configured) return { secret: new TextEncoder().encode(configured), generated: false };
+  const stored = await store.sharedSecret(randomUUID() + randomUUID());
+  return { secret: new TextEncoder().encode(stored), generated: true };
+}

@@ -1,0 +1,198 @@
+import type { RedisClient } from '../../platform/redis/redis.js';
+import { AppError } from '../../platform/core/errors.js';
+import type { ProfileSource } from './profile.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
+import { keys } from '../../platform/redis/keys.js';
+import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+
+/** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
+export type UserRecord = ProfileSource & { pool: Pool; email: string; passwordHash: string };
+
+export type NewUser = Omit<UserRecord, 'id' | 'createdAt'>;
+/** A change of profile: any field of the profile but the account's id and creation time. */
+export type ProfileChanges = Partial<Omit<ProfileSource, 'id' | 'createdAt'>>;
+/** An applied profile change: the account as it was just before, and as it is now. */
+export type ProfileUpdated = { previous: UserRecord; user: UserRecord };
+
+/** Where an account is filed for discovery, written in the account's own script: its index sets and roster entry. */
+export type AccountEntries = { sets: string[]; roster: string; bucket: number; offset: number; code: number };
+
+/** Files accounts for discovery (the discovery feature provides it; the account is written with its entries). */
+export type AccountFiling = {
+  entries(pool: Pool, id: number, profile: ProfileSource): AccountEntries;
+  sets(pool: Pool, id: number, profile: ProfileSource): string[];
+};
+
+/** How often a profile write is retried while other writes of the same account keep landing first. */
+const MAX_UPDATE_ATTEMPTS = 50;
+/**
+ * A reservation of an e-mail whose account does not exist after this long was left by a registration
+ * that crashed between reserving the e-mail and writing the account: a new registration takes it over.
+ */
+export const EMAIL_RESERVATION_STALE_MS = 30_000;
+
+/** Who an e-mail entry names: "<pool>:<id>:<reserved at ms>" while reserved, "<pool>:<id>" once its account is written. */
+type EmailOwner = { pool: Pool; id: string; reservedMs: number };
+const parseOwner = (value: string): EmailOwner => {
+  const [pool, id, ms] = value.split(':') as [Pool, string, string | undefined];
+  return { pool, id, reservedMs: Number(ms ?? 0) || 0 };
+};
+
+/**
+ * Accounts, each one field of its index partition's accounts hash (keys.accounts, encoded by
+ * profile-cards.ts), beside its discovery entries, so an account write and its entries are one
+ * single-slot script:
+ *
+ * - create: reserve the e-mail (HSETNX in its shard's part of the e-mail index, or take over a stale
+ *   reservation whose account never came; another slot), then write the account with its entries
+ *   (lua/create_user.lua), then settle the reservation into the e-mail's lasting entry;
+ * - update: merge the patch into the account read, and write it with its entries moved, only while the
+ *   account is still as read (lua/update_profile.lua), else read again and retry.
+ *
+ * An e-mail reserved for an account that does not exist is no account.
+ */
+export class UserRepository {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    private readonly filing: AccountFiling,
+  ) {}
+
+  /** Creates the account; undefined when the e-mail is already taken. */
+  async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
+    const id = await this.redis.incr(keys.userSeq(user.pool));
+    const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
+    const reservation = `${user.pool}:${id}:${now.getTime()}`;
+    if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
+    const part = indexPartition(id);
+    const { sets, roster, bucket, offset, code } = this.filing.entries(user.pool, id, record);
+    let created: number;
+    try {
+      created = await this.scripts.run<number>(
+        'create_user',
+        [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
+        [id, encodeAccount(record, record), code, bucket, offset],
+      );
+    } catch (error) {
+      await this.releaseEmail(user.email, reservation);
+      throw error;
+    }
+    if (created !== 1) {
+      await this.releaseEmail(user.email, reservation);
+      return undefined;
+    }
+    await this.settleEmail(user.email, reservation, record);
+    return record;
+  }
+
+  /** True when the e-mail belongs to an account (a reservation whose account does not exist is none). */
+  async emailExists(email: string): Promise<boolean> {
+    return (await this.findByEmail(email)) !== undefined;
+  }
+
+  /** The account an e-mail belongs to, in whichever pool (login is shared by both). */
+  async findByEmail(email: string): Promise<UserRecord | undefined> {
+    const owner = await this.redis.hget(keys.emails(emailBucket(email)), email);
+    if (!owner) return undefined;
+    const { pool, id } = parseOwner(owner);
+    return this.find(pool, id);
+  }
+
+  /** The account `id` within `pool`; undefined when it does not exist there (in particular in the other pool). */
+  async find(pool: Pool, id: number | string): Promise<UserRecord | undefined> {
+    const stored = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
+    return stored ? fromStored(pool, Number(id), stored) : undefined;
+  }
+
+  async findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
+    if (ids.length === 0) return [];
+    // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
+    const stored = await Promise.all(ids.map((id) => this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
+    return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
+  }
+
+  /** True when the account exists in `pool`. */
+  async exists(pool: Pool, id: number | string): Promise<boolean> {
+    return (await this.redis.hexists(keys.accounts(pool, indexPartition(id)), String(id))) === 1;
+  }
+
+  /**
+   * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in a
+   * script (lua/update_profile.lua) that applies only while the account is still as read here (when
+   * another write of the account landed in between, it reads again and retries). No changes: writes the
+   * stored profile again. Undefined when the account does not exist.
+   */
+  async update(pool: Pool, id: number, changes: ProfileChanges): Promise<ProfileUpdated | undefined> {
+    const patch = definedOnly(changes);
+    const part = indexPartition(id);
+    const accounts = keys.accounts(pool, part);
+    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
+      const stored = await this.redis.hget(accounts, String(id));
+      if (!stored) return undefined;
+      const previous = fromStored(pool, id, stored);
+      const next: UserRecord = { ...previous, ...patch };
+      const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
+      const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
+      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
+      if (applied === -1) return undefined;
+      if (applied === 1) return { previous, user: next };
+    }
+    throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
+  }
+
+  /**
+   * Reserves the e-mail for the account about to be written: HSETNX, or, when the e-mail is held by a
+   * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
+   * that takes it over (lua/claim_email.lua). False when the e-mail is taken.
+   */
+  private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
+    const index = keys.emails(emailBucket(email));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if ((await this.redis.hsetnx(index, email, value)) === 1) return true;
+      const held = await this.redis.hget(index, email);
+      if (held === null) continue;
+      const owner = parseOwner(held);
+      if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
+      if (await this.exists(owner.pool, owner.id)) return false;
+      if ((await this.claimEmail(email, held, value)) === 1) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Turns the reservation of an account now written into its lasting entry, "<pool>:<id>" (shorter; best
+   * effort: a reservation whose account exists names it just as well).
+   */
+  private async settleEmail(email: string, reservation: string, owner: { pool: Pool; id: number }): Promise<void> {
+    await this.claimEmail(email, reservation, `${owner.pool}:${owner.id}`).catch(() => {});
+  }
+
+  /** Gives back a reservation whose account could not be written (best effort: a stale one is taken over anyway). */
+  private async releaseEmail(email: string, value: string): Promise<void> {
+    await this.claimEmail(email, value, '').catch(() => {});
+  }
+
+  /** lua/claim_email.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
+  private claimEmail(email: string, expected: string, next: string): Promise<number> {
+    return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
+  }
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function fromStored(pool: Pool, id: number, stored: string): UserRecord {
+  return { ...decodeAccount(id, stored), pool };
+}
+
+/**
+ * The interests of account `id` of `pool` as stored (a JSON array), or null when there is no such
+ * account: what a swipe needs of both users, read without decoding the rest.
+ */
+export async function storedInterestsOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
+  const stored = await scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
+  return stored === null ? null : storedInterests(stored);
+}

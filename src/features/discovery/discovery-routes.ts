@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { validate } from '../../platform/core/validation.js';
+import type { AccountLimits } from '../../platform/limits/account-limits.js';
+import type { DiscoveryService } from './discovery-service.js';
+import type { FeedPosition } from '../../platform/core/page-positions.js';
+import { browseQuerySchema } from './browse-query.js';
+import { pageQuery, pageQuerySchema, pageRequest, toPage } from '../../platform/http/pagination.js';
+import { queryParams } from '../../platform/http/params.js';
+import { json, type Route } from '../../platform/http/types.js';
+import { page } from '../../platform/http/response-schemas.js';
+import { publicProfileSchema } from '../accounts/index.js';
+
+type Deps = { discovery: DiscoveryService; limits: AccountLimits };
+
+/** Parameters that take a comma list may also be repeated; their values are joined. */
+const LIST_PARAMS = new Set(['gender', 'interests']);
+
+const feedEntrySchema = z
+  .object({ user: publicProfileSchema, score: z.number(), shared_interests: z.array(z.string()) })
+  .meta({ id: 'FeedEntry' });
+
+type FeedCursor = { p: 'r' | 't'; s: number; i: number };
+type BrowseCursor = { i: number };
+
+const isId = (v: Record<string, unknown>) => Number.isSafeInteger(v.i) && (v.i as number) > 0;
+const isFeedCursor = (v: unknown): v is FeedCursor =>
+  typeof v === 'object' && v !== null && ((v as FeedCursor).p === 'r' || (v as FeedCursor).p === 't') && Number.isFinite((v as FeedCursor).s) && isId(v as Record<string, unknown>);
+/** A browse cursor holds the id alone: one with any other field was not issued by this version. */
+const isBrowseCursor = (v: unknown): v is BrowseCursor => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && isId(v as Record<string, unknown>);
+
+export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/discovery/feed',
+      auth: true,
+      doc: {
+        summary:
+          "The caller's swipe queue, best first: accounts of the caller's pool sharing interests (rarer interests weigh more), then everyone else, newest first. Never the caller, nor anyone already swiped.",
+        tags: ['discovery'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(feedEntrySchema), description: 'A page of feed entries.' },
+        errors: [400, 401, 429],
+      },
+      handler: async (req) => {
+        await limits.take('discovery', req.auth);
+        const { limit, after: c } = pageQuery(req.query, isFeedCursor);
+        const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
+        const result = await discovery.feed(req.auth, { limit, after });
+        return json(200, toPage(result, (next): FeedCursor => ({ p: next.part, s: next.score, i: next.id })));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/discovery/browse',
+      auth: true,
+      doc: {
+        summary:
+          "Search the caller's pool, newest first. Filters combine with AND: min_age, max_age, age, gender (comma list), interests (comma list, interests_mode any|all), city, state (case-insensitive). Each page searches within a fixed budget: a page may hold fewer than `limit` items, even none, and still have a next_cursor; only a null next_cursor ends the list.",
+        tags: ['discovery'],
+        query: browseQuerySchema,
+        response: { status: 200, schema: page(publicProfileSchema), description: 'A page of public profiles.' },
+        errors: [400, 401, 429],
+      },
+      handler: async (req) => {
+        await limits.take('discovery', req.auth);
+        const { limit, cursor, ...filters } = validate(browseQuerySchema, queryParams(req.query, LIST_PARAMS), 'query');
+        const { after: c } = pageRequest({ limit, cursor }, isBrowseCursor);
+        const result = await discovery.browse(req.auth, filters, { limit, after: c ? { id: c.i } : undefined });
+        return json(200, toPage(result, (next): BrowseCursor => ({ i: next.id })));
+      },
+    },
+  ];
+}

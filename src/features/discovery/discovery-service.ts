@@ -1,0 +1,131 @@
+import { birthRange, type BrowseFilters } from './browse-schemas.js';
+import { displayScore, interestWeight, RANKED_FEED_SIZE, sharedScore } from './discovery-scoring.js';
+import { sharedInterests } from '../accounts/index.js';
+import { publicProfile, type ProfileSource, type PublicProfile } from '../accounts/index.js';
+import { filterGroups, type DiscoveryIndex } from './discovery-index-repository.js';
+import type { FeedPosition, FeedStore } from './feed-repository.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { Principal } from '../../platform/core/principal.js';
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import { isStoreFullError } from '../../platform/redis/redis-errors.js';
+import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
+
+export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
+/** A position in browse's newest-first order: the last account id shown (or examined). */
+export type BrowsePosition = { id: number };
+
+export type DiscoveryLimits = {
+  /**
+   * Most accounts a page of the feed's unranked rest looks at before answering (each costs about three
+   * entries: read, feed look-up, swipe look-up), so a feed page keeps to about the browse budget.
+   */
+  scanLimit: number;
+  /** A browse filter holding at most this many accounts is read whole rather than walking the pool. */
+  browseDriverLimit: number;
+  /**
+   * Most entries (index members read, memberships and scores looked up) one browse page examines before
+   * answering, whatever the query: what bounds how long a browse holds Redis (see lua/browse.lua).
+   */
+  browseBudget?: number;
+};
+/**
+ * About 2–3 ms of Redis time at 100,000 agents on a busy 2-core machine (about 1 µs an entry;
+ * bench/adversarial-browse.ts), over the whole page: each index partition's call gets an equal share
+ * (see browseShare in src/features/discovery/discovery-index-repository.ts).
+ */
+export const BROWSE_BUDGET = 2_000;
+const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 3), browseDriverLimit: 5_000, browseBudget: BROWSE_BUDGET };
+/** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
+const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
+const TOP_UP_AFTER_MS = 60_000;
+
+/** The discovery reads: the ranked feed and browse. */
+export class DiscoveryService {
+  constructor(
+    private readonly index: DiscoveryIndex,
+    private readonly feeds: FeedStore,
+    private readonly ranker: FeedRanker,
+    private readonly scheduler: RankingScheduler,
+    private readonly limits: DiscoveryLimits = DEFAULT_LIMITS,
+  ) {}
+
+  /**
+   * One page of the viewer's feed: the ranked part best first, then the rest of the pool newest first.
+   * A feed no worker has ranked yet is ranked here first, so a reader never sees an unranked feed; one
+   * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
+   * While Redis is full a ranking cannot be stored: the page is served unranked (newest first).
+   */
+  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<Page<FeedEntry, FeedPosition>> {
+    const { scanLimit } = this.limits;
+    let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
+    if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
+      rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
+    } else if (rows.rankedSize < TOP_UP_BELOW && rows.rankedAt !== undefined && Date.now() - rows.rankedAt > TOP_UP_AFTER_MS) {
+      this.scheduler.schedule(pool, userId).catch(() => {}); // best effort: the page is served either way
+    }
+
+    const shown = rows.rows.slice(0, limit);
+    const found = shown.map((row) => row.card);
+    const mine = rows.viewer?.interests ?? [];
+    const entries = shown.flatMap((row, i) => {
+      const user = found[i];
+      return user ? [{ row, user, shared: sharedInterests(mine, user.interests) }] : [];
+    });
+    const unrankedWeights = await this.weightsFor(pool, entries.filter((e) => e.row.part === 't').flatMap((e) => e.shared));
+    const now = new Date();
+    const items = entries.map(({ row, user, shared }) => ({
+      user: publicProfile(user, now),
+      score: displayScore(row.part === 'r' ? row.score : sharedScore(shared, (i) => unrankedWeights.get(i) ?? 0)),
+      shared_interests: shared,
+    }));
+
+    const last = shown[shown.length - 1];
+    const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
+    return { items, next };
+  }
+
+  private async rankUnlessFull(pool: Pool, userId: number): Promise<boolean> {
+    try {
+      return await this.ranker.rank(pool, userId);
+    } catch (error) {
+      if (isStoreFullError(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * One page of the pool's accounts passing every filter (AND), newest first; never the viewer. A page
+   * whose look-up budget ran out is short (maybe empty) and still has a `next` position: only a page
+   * without one is the end.
+   */
+  async browse({ pool, userId }: Principal, filters: BrowseFilters, { limit, after }: PageRequest<BrowsePosition>): Promise<Page<PublicProfile, BrowsePosition>> {
+    const birth = birthRange(filters);
+    if (birth && birth.min > birth.max) return { items: [], next: null };
+    const result = await this.index.browse({
+      pool,
+      viewerId: userId,
+      groups: (part) => filterGroups(pool, part, filters),
+      birth,
+      genders: filters.gender,
+      want: limit + 1,
+      after,
+      driverLimit: this.limits.browseDriverLimit,
+      budget: this.limits.browseBudget ?? BROWSE_BUDGET,
+    });
+    const shown = result.rows.slice(0, limit);
+    const found = shown.map((row) => row.card);
+    const now = new Date();
+    const items = found.filter((user): user is ProfileSource => user !== undefined).map((user) => publicProfile(user, now));
+    const last = shown[shown.length - 1];
+    const next = result.rows.length > limit && last ? { id: last.id } : (result.stop ?? null);
+    return { items, next };
+  }
+
+  /** Current weights of the given interests (for entries of the unranked rest that share some). */
+  private async weightsFor(pool: Pool, interests: string[]): Promise<Map<string, number>> {
+    const distinct = [...new Set(interests)];
+    if (distinct.length === 0) return new Map();
+    const { poolSize, counts } = await this.index.holderCounts(pool, distinct);
+    return new Map(distinct.map((interest, i) => [interest, interestWeight(poolSize, counts[i] ?? 0)]));
+  }
+}

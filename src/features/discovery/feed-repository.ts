@@ -1,0 +1,297 @@
+import type { RedisClient } from '../../platform/redis/redis.js';
+import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
+import type { FeedPosition } from '../../platform/core/page-positions.js';
+import type { ProfileSource } from '../accounts/index.js';
+import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates-repository.js';
+import { newestAccounts } from './discovery-index-repository.js';
+import { accountsInRosterBucket } from './roster-repository.js';
+import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from '../../platform/redis/key-space.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { keys } from '../../platform/redis/keys.js';
+import { decodeCard } from '../accounts/index.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+
+export type { FeedPosition };
+/** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
+export type FeedRow = FeedPosition & { card?: ProfileSource };
+/**
+ * A page's rows, and the viewer's own card. `rankedAt` (ms) is when the feed was last ranked, undefined
+ * when never; `rankedSize` how many entries its ranked part still holds.
+ */
+export type FeedRows = { rankedAt?: number; rankedSize: number; viewer?: ProfileSource; rows: FeedRow[]; stop?: FeedPosition };
+export type SpreadEntry = { owner: number; score: number };
+
+/**
+ * The most entries one Redis call of a ranking job examines (members read, memberships, scores or swipes
+ * looked up): about a millisecond of Redis time. A job's work is split into calls of at most this much.
+ */
+export const RANK_STEP = 2_000;
+/**
+ * How many candidates a ranking considers at most (see RANK_CANDIDATES), and `step`, the most entries
+ * one of its Redis calls examines (default RANK_STEP).
+ */
+export type RankBounds = { candidates: number; minSample: number; step?: number };
+const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
+/** The ranked list handed to lua/rank_feed.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+const SPARES = 20;
+/** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
+export type Ranking = { candidates: number; targets: SpreadEntry[] };
+
+/**
+ * Ranked feeds: each account's best candidates as a small sorted set, each ranked feed's floor (for
+ * spreading others into it), and the record of which feeds have been ranked.
+ */
+export class FeedStore {
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+
+  /**
+   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
+   * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
+   * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
+   * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
+   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed.lua).
+   * `interests` and `weights` go together.
+   */
+  async rank(
+    pool: Pool,
+    id: number,
+    interests: readonly string[],
+    weights: readonly number[],
+    size: number,
+    spreading: boolean,
+    bounds: RankBounds = DEFAULT_BOUNDS,
+  ): Promise<Ranking> {
+    const step = bounds.step ?? RANK_STEP;
+    const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
+    const score = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
+    const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
+    const args: Array<string | number> = [id, size];
+    for (const member of picks) args.push(member, score.get(member)!);
+    const [, floor] = await this.scripts.run<[number, string]>('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed.lua.
+    const part = indexPartition(id);
+    await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
+    await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
+    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
+  }
+
+  /** The first `count` of `ordered` that are neither the account nor swiped by it, looked up a step at a time. */
+  private async unswiped(pool: Pool, id: number, ordered: readonly string[], count: number, step: number): Promise<string[]> {
+    const self = String(id);
+    const chunk = Math.max(1, Math.min(step, count * 2));
+    const out: string[] = [];
+    for (let i = 0; i < ordered.length && out.length < count; i += chunk) {
+      const slice = ordered.slice(i, i + chunk);
+      const swiped = await this.redis.hmget(keys.swipes(pool, id), ...slice);
+      slice.forEach((member, j) => {
+        if (member !== self && swiped[j] === null && out.length < count) out.push(member);
+      });
+    }
+    return out;
+  }
+
+  /** The candidates whose ranked feed has room or a floor their score beats, looked up a step at a time. */
+  private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
+    const self = String(id);
+    const out: SpreadEntry[] = [];
+    for (const [part, members] of byPartition([...score.keys()])) {
+      await inSteps(members, step, async (owners) => {
+        const floors = await this.redis.zmscore(keys.feedFloors(pool, part), ...owners);
+        owners.forEach((owner, i) => {
+          const floor = floors[i];
+          const mine = score.get(owner)!;
+          if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) out.push({ owner: Number(owner), score: mine });
+        });
+      });
+    }
+    return out;
+  }
+
+  /**
+   * From one page (about `count` members, from `cursor`) of partition `part`'s part of an interest set
+   * the account no longer holds, the owners whose feed the account must leave or move in, scored by its
+   * current `interests` and `weights` (lua/dropped_targets.lua). Page on until the returned cursor is
+   * "0", in every partition.
+   */
+  async droppedTargets(
+    pool: Pool,
+    id: number,
+    dropped: string,
+    interests: readonly string[],
+    weights: readonly number[],
+    part: number,
+    cursor: string,
+    count: number,
+  ): Promise<{ cursor: string; targets: SpreadEntry[] }> {
+    const [next, ...flat] = await this.scripts.run<string[]>(
+      'dropped_targets',
+      [keys.interestIndex(pool, part, dropped), keys.feedFloors(pool, part), ...interests.map((i) => keys.interestIndex(pool, part, i))],
+      [id, cursor, count, ...weights],
+    );
+    return { cursor: next ?? '0', targets: pairs(flat) };
+  }
+
+  /**
+   * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
+   * floors are read first from their partitions (an owner without one was never ranked and is left
+   * alone), then lua/spread_into_feeds.lua once per owners' shard (per `perCall` owners of a shard, so
+   * no call grows with the number of feeds), the calls sent together, then the floors they answer are
+   * recorded in the owners' partitions. Returns how many feeds changed.
+   */
+  async spread(pool: Pool, candidate: number, entries: readonly SpreadEntry[], size: number, perCall = Infinity): Promise<number> {
+    const ranked = new Set<number>();
+    const groups = byPartition(entries.map((entry) => String(entry.owner)));
+    // (one ZMSCORE per partition holding owners: a step's worth of owners at most per call when the caller chunks)
+    const replies = await Promise.all([...groups].map(([part, owners]) => this.redis.zmscore(keys.feedFloors(pool, part), ...owners)));
+    [...groups.values()].forEach((owners, g) => {
+      owners.forEach((owner, i) => {
+        if (replies[g]![i] != null) ranked.add(Number(owner));
+      });
+    });
+    const byShard = new Map<number, SpreadEntry[]>();
+    for (const entry of entries) {
+      if (!ranked.has(entry.owner)) continue;
+      const shard = userShard(entry.owner);
+      byShard.set(shard, [...(byShard.get(shard) ?? []), entry]);
+    }
+    const calls: SpreadEntry[][] = [];
+    const most = Math.max(1, perCall);
+    for (const owners of byShard.values()) for (let i = 0; i < owners.length; i += most) calls.push(owners.slice(i, i + most));
+    // One call per shard, sent together (each on its own slot); then the floors they answer, in one pipeline.
+    const answers = await Promise.all(
+      calls.map((shardEntries) => {
+        const keyList: string[] = [];
+        const args: Array<string | number> = [candidate, size];
+        for (const { owner, score } of shardEntries) {
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          args.push(owner, score);
+        }
+        return this.scripts.run<Array<number | string>>('spread_into_feeds', keyList, args);
+      }),
+    );
+    let changed = 0;
+    const writes: Array<Promise<unknown>> = [];
+    for (const [count, ...flat] of answers) {
+      changed += Number(count);
+      for (const { owner, score } of pairs(flat)) writes.push(this.redis.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner)));
+    }
+    await Promise.all(writes);
+    return changed;
+  }
+
+  /** The interests the account was last spread with (empty when never). */
+  async spreadInterests(pool: Pool, id: number): Promise<string[]> {
+    const raw = await this.redis.hget(keys.spreadInterests(pool, indexPartition(id)), String(id));
+    return raw ? (JSON.parse(raw) as string[]) : [];
+  }
+
+  async setSpreadInterests(pool: Pool, id: number, interests: readonly string[]): Promise<void> {
+    await this.redis.hset(keys.spreadInterests(pool, indexPartition(id)), String(id), JSON.stringify(interests));
+  }
+
+  /**
+   * Ids of the pool's accounts whose feed was never ranked: each partition's roster a bucket at a time,
+   * looked up in the partition's ranked marks (both of one slot), so every call stays small.
+   */
+  async unranked(pool: Pool): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of ALL_PARTITIONS) {
+      for (const bucket of await this.redis.zrange(keys.rosterBuckets(pool, part), '0', '-1')) {
+        const ids = accountsInRosterBucket(await this.redis.getBuffer(keys.roster(pool, part, Number(bucket))), part, Number(bucket)).map(String);
+        if (ids.length === 0) continue;
+        const ranked = await this.redis.zmscore(keys.rankedFeeds(pool, part), ...ids);
+        ids.forEach((member, i) => {
+          if (ranked[i] == null) out.push(Number(member));
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
+   * steps: the ranked part from the viewer's shard (lua/read_feed.lua), with the time it was ranked from
+   * the viewer's partition alongside; when that does not fill the page, the rest of the pool newest first
+   * is gathered across the partitions (each probes at most its share of `scanLimit` ids after the
+   * position, and the merge is cut where a partition may hold more, see newestAccounts), and the page is
+   * read again whole with those candidates, so the ranked part and the rest's exclusions come from one
+   * instant (an account spread into the ranked part meanwhile is in one of them); then the cards, one
+   * HMGET per partition.
+   */
+  async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
+    const page = (candidates: readonly number[] = []) =>
+      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [
+        id,
+        want,
+        after?.part ?? '',
+        after?.score ?? '',
+        after?.id ?? '',
+        ...candidates,
+      ]);
+    const [ranked, rankedAt] = await Promise.all([page(), this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id))]);
+    let reply = feedReply(ranked);
+    let stop: FeedPosition | undefined;
+    if (reply.positions.length < want) {
+      const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
+      const newest = await newestAccounts(this.redis, pool, id, after?.part === 't' ? after.id : undefined, share);
+      if (newest.ids.length > 0) reply = feedReply(await page(newest.ids));
+      // Short, with partitions holding more below: the page ends where the walk may resume.
+      if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
+    }
+    const { positions, rankedSize } = reply;
+    const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
+    const viewer = cards.get(id);
+    return {
+      ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
+      rankedSize,
+      ...(viewer ? { viewer } : {}),
+      rows: positions.map((row) => {
+        const card = cards.get(row.id);
+        return { ...row, ...(card ? { card } : {}) };
+      }),
+      ...(stop ? { stop } : {}),
+    };
+  }
+
+  /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
+  private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
+    const groups = byPartition(ids.map(String));
+    const replies = await Promise.all([...groups].map(([part, members]) => this.scripts.hmgetHot(keys.accounts(pool, part), members)));
+    const out = new Map<number, ProfileSource>();
+    [...groups.values()].forEach((members, g) => {
+      members.forEach((member, i) => {
+        const card = replies[g]![i];
+        if (card) out.set(Number(member), decodeCard(Number(member), card));
+      });
+    });
+    return out;
+  }
+}
+
+/** Ids grouped by their index partition. */
+function byPartition(ids: readonly string[]): Map<number, string[]> {
+  const out = new Map<number, string[]>();
+  for (const id of ids) {
+    const part = indexPartition(id);
+    const list = out.get(part);
+    if (list) list.push(id);
+    else out.set(part, [id]);
+  }
+  return out;
+}
+
+/** The positions of lua/read_feed.lua's reply: its ranked entries, then the rest's. */
+function feedReply([rankedSize, rankedCount, ...flat]: ReadonlyArray<string | number>): { rankedSize: number; positions: FeedPosition[] } {
+  const positions: FeedPosition[] = [];
+  const rankedEnd = 2 * Number(rankedCount);
+  for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
+  for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
+  return { rankedSize: Number(rankedSize), positions };
+}
+
+/** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
+function pairs(flat: ReadonlyArray<number | string>): SpreadEntry[] {
+  const out: SpreadEntry[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ owner: Number(flat[i]), score: Number(flat[i + 1]) });
+  return out;
+}

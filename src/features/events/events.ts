@@ -1,0 +1,45 @@
+import type { Message } from '../matches/index.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { PendingRef } from './outbox/outbox-repository.js';
+import type { UserRecord } from '../accounts/index.js';
+
+export type EventType = 'match.created' | 'message.created' | 'match.ended' | 'like.received';
+
+/**
+ * Something that happened which users (and, for agents, spectators) are told about.
+ * `recipients` are user ids in `pool`; each gets the event on its own stream, with its own view of `data`
+ * (`dataFor` builds it, e.g. a match shows "the other" user). `spectator` is the public, synthetic view
+ * published to the spectator stream — only ever set for the agent pool.
+ */
+export type DomainEvent = {
+  type: EventType;
+  pool: Pool;
+  recipients: number[];
+  dataFor: (recipientId: number) => unknown;
+  spectator?: unknown;
+  /** A `message.created` event's message: its stream entries refer to it in its thread. */
+  message?: Message;
+};
+
+export interface EventPublisher {
+  publish(event: DomainEvent): Promise<void>;
+}
+
+/** Publishes nowhere; used until a real publisher is wired. */
+export const nullEventPublisher: EventPublisher = { publish: async () => {} };
+
+/**
+ * Completes the follow-up steps of writes whose pending records the commit scripts left in the outbox.
+ * Never throws: a record that could not be completed stays pending and the sweeper completes it later.
+ */
+export interface FollowUps {
+  /**
+   * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves reads of
+   * the profiles and messages its events show), or, without it (an Idempotency-Key replay), the record
+   * still pending under its id, if any.
+   */
+  complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
+}
+
+/** What the caller of a write already holds of what its events show: profiles by user id, messages by message id. */
+export type Known = { users?: ReadonlyMap<number, UserRecord>; messages?: ReadonlyMap<number, Message> };

@@ -1,0 +1,14 @@
+export { EventReplay } from './event-replay.js';
+export { EventStreams, eventBodiesAfter, frameWithId } from './event-stream-repository.js';
+export { userTopic } from './event-topics.js';
+export { nullEventPublisher } from './events.js';
+export type { EventPublisher, FollowUps } from './events.js';
+export { LiveEvents } from './live-events.js';
+export { FollowUpRunner } from './outbox/follow-up-runner.js';
+export type { Effect, FollowUpHandler } from './outbox/follow-ups.js';
+export { OutboxRecords } from './outbox/outbox-repository.js';
+export type { PendingRef } from './outbox/outbox-repository.js';
+export { OutboxSweeper } from './outbox/outbox-sweeper.js';
+export { Realtime } from './sockets/realtime.js';
+export { socketDocRoutes } from './sockets/socket-doc-routes.js';
+export { StreamEventPublisher, USER_STREAM_MAX_LENGTH } from './stream-event-publisher.js';

@@ -1,0 +1,163 @@
+import type { Logger } from '../../../platform/logger.js';
+import { POOLS, type Pool } from '../../../platform/core/pool.js';
+import type { EventStreams } from '../event-stream-repository.js';
+import { ALL_SHARDS } from '../../../platform/redis/key-space.js';
+import type { OutboxRecords, PendingRef } from './outbox-repository.js';
+import type { UserRepository } from '../../accounts/index.js';
+import type { MessageRepository } from '../../matches/index.js';
+import type { Message } from '../../matches/index.js';
+import type { FollowUps, Known } from '../events.js';
+import type { Effect, FollowUpHandler } from './follow-ups.js';
+import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from '../pending-events.js';
+import { isConnectionError, isStoreFullError } from '../../../platform/redis/redis-errors.js';
+import { streamAppends } from '../stream-event-publisher.js';
+
+const SWEEP_BATCH = 200;
+
+/**
+ * When the sweeper gives up on a record: after `maxAttempts` sweeps failed to complete it (failures of the
+ * record itself: an unreachable or full Redis is no fault of the record and counts for nothing), it moves the
+ * record to the dead letter and tells `buried`.
+ */
+export type DeadLetterPolicy = { maxAttempts: number; buried?: (pool: Pool) => void };
+
+/** Told, within the follow-up step, that events were appended to an account's stream (webhooks queue their deliveries). */
+export interface UserEventsListener {
+  eventsAppended(pool: Pool, userId: number): Promise<void>;
+}
+
+/**
+ * Completes pending outbox records: carries out every effect of a record (each an idempotent step in one
+ * hash slot: an event appended to a stream once, a match listed, a swipe applied to the swiper's keys, an
+ * account's index entries), then deletes the record. Runs right after the commit, on an Idempotency-Key
+ * replay, and from the sweeper for records left behind by a crash or an unreachable Redis.
+ */
+export class FollowUpRunner implements FollowUps {
+  private readonly handlers = new Map<string, FollowUpHandler>();
+  private readonly appendListeners: UserEventsListener[] = [];
+
+  constructor(
+    private readonly records: OutboxRecords,
+    private readonly streams: EventStreams,
+    private readonly users: UserRepository,
+    private readonly messages: MessageRepository,
+    private readonly logger: Logger,
+    private readonly deadLetter: DeadLetterPolicy = { maxAttempts: 20 },
+  ) {}
+
+  register(handler: FollowUpHandler): this {
+    for (const type of handler.types) this.handlers.set(type, handler);
+    return this;
+  }
+
+  /**
+   * Runs `listener` as part of each step that appends events to accounts' streams, after the appends (also
+   * when a re-run finds them appended already): a crash before it finishes leaves the record to the sweeper.
+   */
+  onUserEvents(listener: UserEventsListener): this {
+    this.appendListeners.push(listener);
+    return this;
+  }
+
+  async complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void> {
+    try {
+      const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
+      if (record) await this.run(pool, pending.shard, pending.id, record, known, false);
+    } catch (error) {
+      this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the follow-up steps yet; the sweeper will');
+    }
+  }
+
+  /**
+   * Completes every record committed at least `olderThanMs` ago, in every shard; returns how many. A record
+   * that fails counts one attempt more, and goes to the dead letter at the policy's last.
+   */
+  async sweep(olderThanMs: number): Promise<number> {
+    const committedBy = Date.now() - olderThanMs;
+    const counts = await Promise.all(
+      POOLS.flatMap((pool) =>
+        ALL_SHARDS.map(async (shard) => {
+          let completed = 0;
+          for (const { id, record } of await this.records.due(pool, shard, committedBy, SWEEP_BATCH)) {
+            try {
+              await this.run(pool, shard, id, record);
+              completed++;
+            } catch (error) {
+              await this.failed(pool, shard, id, record, error);
+            }
+          }
+          return completed;
+        }),
+      ),
+    );
+    return counts.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Counts a failed sweep of a record; at the last attempt, moves the record to the dead letter. */
+  private async failed(pool: Pool, shard: number, pendingId: string, record: string, error: unknown): Promise<void> {
+    const context = { err: error, pool, shard, pendingId };
+    if (isConnectionError(error) || isStoreFullError(error)) {
+      this.logger.warn(context, 'could not complete pending follow-up steps: Redis is unreachable or full; the next sweep retries');
+      return;
+    }
+    try {
+      const attempts = await this.records.noteFailure(pool, shard, pendingId);
+      const { maxAttempts } = this.deadLetter;
+      if (attempts < maxAttempts) {
+        this.logger.warn({ ...context, attempts, maxAttempts }, 'could not complete pending follow-up steps; the next sweep retries');
+        return;
+      }
+      const lastError = error instanceof Error ? error.message : String(error);
+      if (!(await this.records.bury(pool, shard, pendingId, record, { attempts, lastError }))) return;
+      this.deadLetter.buried?.(pool);
+      this.logger.error({ ...context, attempts }, `pending follow-up steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`);
+    } catch (uncounted) {
+      const stepError = error instanceof Error ? error.message : String(error);
+      this.logger.warn({ err: uncounted, pool, shard, pendingId, stepError }, 'could not complete pending follow-up steps, nor count the failure; the next sweep retries');
+    }
+  }
+
+  /**
+   * Carries out a record's steps, then deletes it. The request path does not wait for the deletion (all
+   * its effects are in place by then); should it be lost, the sweeper runs the idempotent steps again.
+   */
+  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Known, awaitDeletion = true): Promise<void> {
+    const effects = JSON.parse(record) as Effect[];
+    const steps: Promise<unknown>[] = [];
+    const events: Array<{ spec: PendingEvent; step: string }> = [];
+    effects.forEach((effect, i) => {
+      const step = `${pendingId}#${i}`;
+      if (isPendingEvent(effect)) return void events.push({ spec: effect, step });
+      const handler = this.handlers.get(effect.type);
+      if (!handler) throw new Error(`no follow-up step for effects of type ${effect.type}`);
+      steps.push(handler.apply(pool, effect, step));
+    });
+    if (events.length > 0) steps.push(this.appendEvents(pool, events, known));
+    await Promise.all(steps);
+    const deleted = this.records.complete(pool, shard, pendingId);
+    if (awaitDeletion) return deleted;
+    deleted.catch((error: unknown) => this.logger.debug({ err: error, pool, pendingId }, 'pending record not deleted; the sweeper will'));
+  }
+
+  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known: Known = {}) {
+    const users = new Map(known.users);
+    const messages = new Map(known.messages);
+    const specs = events.map((e) => e.spec);
+    const missing = profilesNeeded(specs).filter((id) => !users.has(id));
+    const unread = messagesNeeded(specs).filter((ref) => !messages.has(ref.messageId));
+    const [found, read] = await Promise.all([this.users.findMany(pool, missing), unread.length > 0 ? this.messages.findMany(pool, unread) : new Map<number, Message>()]);
+    for (const user of found) if (user) users.set(user.id, user);
+    for (const [id, message] of read) messages.set(id, message);
+    const recipients = new Set<number>();
+    const appends = events.flatMap(({ spec, step }) =>
+      buildEvents(pool, [spec], users, messages).flatMap(({ event, at }) => {
+        for (const recipient of event.recipients) recipients.add(recipient);
+        return streamAppends(event, at).map((entry) => this.streams.append(entry, `${step}@${entry.route}`));
+      }),
+    );
+    await Promise.all(appends);
+    if (this.appendListeners.length > 0) {
+      await Promise.all([...recipients].flatMap((userId) => this.appendListeners.map((listener) => listener.eventsAppended(pool, userId))));
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import type { TemplatedApp } from 'uWebSockets.js';
+import type { Metrics } from '../../../platform/metrics/metrics.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { EventReplay } from '../event-replay.js';
+import type { LiveEvents } from '../live-events.js';
+import type { TokenService } from '../../accounts/index.js';
+import type { AddressLimits } from '../../../platform/limits/address-limits.js';
+import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
+import { EventRelay } from './event-relay.js';
+import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
+
+type Deps = {
+  replay: EventReplay;
+  live: LiveEvents;
+  /** Whether the subscriber connection is up (with `live.listening`: the relay is live). */
+  subscriberReady: () => boolean;
+  /** Resolves once Redis answers a ping. */
+  storeAnswers: () => Promise<unknown>;
+  logger: Logger;
+};
+
+/**
+ * Realtime delivery of the events the publisher appended to the streams: the one relay per process, and
+ * the WebSocket endpoints that replay and then follow uWS topics.
+ */
+export class Realtime {
+  private relay?: EventRelay;
+  sockets?: EventSockets;
+  private app?: TemplatedApp;
+
+  constructor(private readonly deps: Deps) {}
+
+  /** Subscribes this process to the live announcements (before any socket can open). */
+  async start(): Promise<void> {
+    this.relay = new EventRelay((topic, frame) => {
+      this.app?.publish(topic, frame);
+      this.sockets?.checkBehind(topic);
+    });
+    await this.relay.start(this.deps.live);
+    this.watchRelayConnection();
+  }
+
+  /** Registers `/api/v1/ws` and `/api/v1/spectator/stream` on the uWS app. */
+  registerSockets(
+    app: TemplatedApp,
+    tokens: TokenService,
+    metrics: Metrics,
+    options: { upgradeLimits?: UpgradeLimits; addressLimits?: AddressLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+  ) {
+    if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
+    this.app = app;
+    this.sockets = new EventSockets({
+      app,
+      tokens,
+      replay: this.deps.replay,
+      relay: this.relay,
+      // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
+      relayUp: () => this.deps.subscriberReady() && this.deps.live.listening,
+      storeAnswers: this.deps.storeAnswers,
+      logger: this.deps.logger,
+      metrics,
+      ...options,
+    });
+    this.sockets.register();
+  }
+
+  stop() {
+    this.sockets?.stop();
+  }
+
+  /**
+   * Announcements made while the subscriber connection was down are lost to live delivery (the streams
+   * still hold them), so once it is back (subscribed again) every socket is asked to reconnect with `since`
+   * and replay them.
+   */
+  private watchRelayConnection() {
+    this.deps.live.onRestored(() => {
+      this.deps.logger.info('live event relay reconnected; asking sockets to resume with since');
+      this.sockets?.closeAll(CLOSE.relayInterrupted);
+    });
+  }
+}

@@ -1,0 +1,10 @@
+export { MatchFollowUpStore } from './match-follow-up-repository.js';
+export { MatchFollowUps } from './match-follow-ups.js';
+export { MatchRepository } from './match-repository.js';
+export { matchRoutes } from './match-routes.js';
+export { MatchService } from './match-service.js';
+export { matchView, otherParticipant } from './match.js';
+export type { Match, MatchView, Message } from './match.js';
+export { MessageRepository, findMessages } from './message-repository.js';
+export { MessageService } from './message-service.js';
+export { matchSchema, messageSchema } from './match-api.js';

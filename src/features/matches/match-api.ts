@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { publicProfileSchema } from '../accounts/index.js';
+import { MESSAGE_MAX, newMessageSchema as newMessage } from './message-schemas.js';
+
+/** The match and message routes' bodies, named and described for the OpenAPI document. */
+/** Body of `POST /matches/{id}/messages`. */
+export const newMessageSchema = z
+  .strictObject({
+    body: newMessage.shape.body.meta({
+      description: `1–${MESSAGE_MAX} characters after trimming, under the text policy (line breaks kept; bidirectional controls, zero-width, control and format characters, stacked combining marks and blank text refused).`,
+    }),
+  })
+  .meta({ id: 'NewMessage' });
+
+export const messageSchema = z
+  .object({
+    id: z.number().int(),
+    match_id: z.number().int(),
+    sender_id: z.number().int(),
+    body: z.string(),
+    created_at: z.string(),
+    shared_interests_mentioned: z.array(z.string()).meta({ description: "The pair's shared interests this message mentions." }),
+  })
+  .meta({ id: 'Message' });
+
+export const matchSchema = z
+  .object({
+    id: z.number().int(),
+    user: publicProfileSchema.meta({ description: 'The other user of the match.' }),
+    created_at: z.string(),
+    shared_interests: z.array(z.string()),
+    last_message: messageSchema.nullable(),
+  })
+  .meta({ id: 'Match' });

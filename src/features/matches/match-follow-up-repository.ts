@@ -1,0 +1,37 @@
+import type { Pool } from '../../platform/core/pool.js';
+import { DAY_MS } from '../../platform/core/dates.js';
+import { keys, matchPartition } from '../../platform/redis/keys.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+
+export type ListChange = 'add' | 'touch' | 'remove';
+
+/**
+ * The follow-up steps of matches and messages, each in one hash slot and idempotent: a match kept in step
+ * in its users' and the pool's lists (lua/list_match.lua). An ended match's thread needs no step: it was
+ * deleted with the unmatch, and the events that refer to its messages are skipped from then on.
+ */
+export class MatchFollowUpStore {
+  constructor(
+    private readonly scripts: Scripts,
+    /** How long a list remembers an ended match, so that no late step lists it again. */
+    private readonly endedGuardMs = DAY_MS,
+  ) {}
+
+  async list(pool: Pool, matchId: number, users: readonly number[], change: Exclude<ListChange, 'remove'>, at: number): Promise<void> {
+    await this.everyList(pool, matchId, users, change, at);
+  }
+
+  /** Takes an ended match out of every list. */
+  async close(pool: Pool, matchId: number, users: readonly number[]): Promise<void> {
+    await this.everyList(pool, matchId, users, 'remove', 0);
+  }
+
+  private async everyList(pool: Pool, matchId: number, users: readonly number[], change: ListChange, at: number): Promise<void> {
+    const partition = matchPartition(matchId);
+    const args = [matchId, change, at, this.endedGuardMs];
+    await Promise.all([
+      ...users.map((user) => this.scripts.runHot('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], args)),
+      this.scripts.runHot('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], args),
+    ]);
+  }
+}

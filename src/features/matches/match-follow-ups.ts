@@ -1,0 +1,25 @@
+import type { Pool } from '../../platform/core/pool.js';
+import type { MatchFollowUpStore } from './match-follow-up-repository.js';
+import type { Effect, FollowUpHandler } from '../events/index.js';
+
+type MatchListed = { type: 'match.listed' | 'match.touched'; match_id: number; users: [number, number]; at: number };
+type MatchUnlisted = { type: 'match.unlisted'; match_id: number; users: [number, number] };
+
+/** The follow-up steps that lua/record_swipe.lua, append_message.lua and end_match.lua leave in their records. */
+export class MatchFollowUps implements FollowUpHandler {
+  readonly types = ['match.listed', 'match.touched', 'match.unlisted'] as const;
+
+  constructor(private readonly store: MatchFollowUpStore) {}
+
+  apply(pool: Pool, effect: Effect): Promise<void> {
+    const step = effect as MatchListed | MatchUnlisted;
+    switch (step.type) {
+      case 'match.listed':
+        return this.store.list(pool, step.match_id, step.users, 'add', step.at);
+      case 'match.touched':
+        return this.store.list(pool, step.match_id, step.users, 'touch', step.at);
+      case 'match.unlisted':
+        return this.store.close(pool, step.match_id, step.users);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import { matchSchema, messageSchema, newMessageSchema } from './match-api.js';
+import { validate } from '../../platform/core/validation.js';
+import type { AccountLimits } from '../../platform/limits/account-limits.js';
+import type { MatchService } from './match-service.js';
+import type { MessageService } from './message-service.js';
+import { isActivityCursor, isMessageCursor } from '../../platform/core/page-positions.js';
+import { idempotencyKey } from '../../platform/http/idempotency-key.js';
+import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
+import { idParam } from '../../platform/http/params.js';
+import { json, noContent, type Request, type Route } from '../../platform/http/types.js';
+import { page } from '../../platform/http/response-schemas.js';
+
+type Deps = { matches: MatchService; messages: MessageService; limits: AccountLimits };
+
+const matchId = (req: Request) => idParam(req.params.match_id, 'match_id');
+
+export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/matches',
+      auth: true,
+      doc: {
+        summary: 'Your current matches, latest activity (match or message) first.',
+        tags: ['matches'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(matchSchema), description: 'A page of matches.' },
+        errors: [400],
+      },
+      handler: async (req) => {
+        return json(200, toPage(await matches.list(req.auth, pageQuery(req.query, isActivityCursor))));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/matches/:match_id',
+      auth: true,
+      doc: {
+        summary: 'One of your current matches.',
+        tags: ['matches'],
+        response: { status: 200, schema: matchSchema, description: 'The match.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => json(200, await matches.get(req.auth, matchId(req))),
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/matches/:match_id',
+      auth: true,
+      doc: {
+        summary: 'Unmatch: the match and its conversation (its messages\' events included) are gone for both of you, and neither appears in the other\'s feed again.',
+        tags: ['matches'],
+        response: { status: 204, description: 'Unmatched.' },
+        errors: [400, 404, 507],
+      },
+      handler: async (req) => {
+        await matches.unmatch(req.auth, matchId(req));
+        return noContent();
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/matches/:match_id/messages',
+      auth: true,
+      doc: {
+        summary: 'The conversation of one of your matches: the newest `limit` messages, oldest first within the page; next_cursor pages towards older messages.',
+        tags: ['messages'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: page(messageSchema), description: 'A page of messages.' },
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        const id = matchId(req);
+        return json(200, toPage(await messages.list(req.auth, id, pageQuery(req.query, isMessageCursor))));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/matches/:match_id/messages',
+      auth: true,
+      body: true,
+      doc: {
+        summary:
+          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe.',
+        tags: ['messages'],
+        body: newMessageSchema,
+        response: { status: 201, schema: messageSchema, description: 'The message.' },
+        errors: [400, 404, 409, 413, 415, 429, 507],
+      },
+      handler: async (req) => {
+        await limits.take('message', req.auth);
+        const id = matchId(req);
+        const { body } = validate(newMessageSchema, req.body);
+        return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));
+      },
+    },
+  ];
+}

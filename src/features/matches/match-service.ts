@@ -1,0 +1,84 @@
+import { errors } from '../../platform/core/errors.js';
+import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from './match.js';
+import { publicProfile } from '../accounts/index.js';
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import type { ActivityCursor } from '../../platform/core/page-positions.js';
+import type { Principal } from '../../platform/core/principal.js';
+import type { MatchRepository } from './match-repository.js';
+import type { UserRepository } from '../accounts/index.js';
+import type { FollowUps } from '../events/index.js';
+import { RecentMatches } from './recent-matches.js';
+
+/** A caller's matches: list, read one, unmatch. */
+export class MatchService {
+  private readonly recent = new RecentMatches();
+
+  constructor(
+    private readonly matches: MatchRepository,
+    private readonly users: UserRepository,
+    private readonly followUps: FollowUps,
+  ) {}
+
+  async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
+    const { items, next } = await this.matches.listForUser(caller.pool, caller.userId, page);
+    return { items: await this.views(caller, items), next };
+  }
+
+  async get(caller: Principal, matchId: number): Promise<MatchView> {
+    const [view] = await this.views(caller, [await this.require(caller, matchId)]);
+    if (!view) throw notFound();
+    return view;
+  }
+
+  /**
+   * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
+   * longer) a current match of the caller's. Its follow-up steps (out of the lists, the thread's events out of
+   * the streams, `match.ended`) are committed with it.
+   */
+  async unmatch(caller: Principal, matchId: number): Promise<void> {
+    const match = await this.require(caller, matchId);
+    const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
+    this.recent.forget(caller.pool, matchId);
+    if (!pending) throw notFound();
+    await this.followUps.complete(caller.pool, pending);
+  }
+
+  /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */
+  async require(caller: Principal, matchId: number): Promise<Match> {
+    const match = await this.matches.find(caller.pool, matchId);
+    if (!match || !isParticipant(match, caller.userId)) throw notFound();
+    return match;
+  }
+
+  /**
+   * A match of the caller's to write to (a message), as `require` finds it, but from the matches this
+   * process looked up lately when it has it: the write's own script checks again, atomically, that the
+   * match is current and the caller one of its users (a match ended meanwhile answers 404 there), and
+   * calls `forget` when it was not.
+   */
+  async requireForWrite(caller: Principal, matchId: number): Promise<Match> {
+    const known = this.recent.get(caller.pool, matchId);
+    if (known && isParticipant(known, caller.userId)) return known;
+    const match = await this.require(caller, matchId);
+    this.recent.remember(caller.pool, match);
+    return match;
+  }
+
+  /** The match was found not current (or not the caller's) by a write's script. */
+  forget(caller: Principal, matchId: number): void {
+    this.recent.forget(caller.pool, matchId);
+  }
+
+  private async views(caller: Principal, matches: Match[]): Promise<MatchView[]> {
+    const others = await this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId)));
+    return matches.flatMap((match, i) => {
+      const other = others[i];
+      return other ? [matchView(match, publicProfile(other))] : [];
+    });
+  }
+}
+
+/** Also answered for a user id passed where a match id belongs (the ids are counted apart). */
+export const MATCH_NOT_FOUND_HINT =
+  'Pass a match id (the id of an item of GET /api/v1/matches, or match.id in the answer of a like that matched), not a user id.';
+const notFound = () => errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);

@@ -1,0 +1,46 @@
+import type { PublicProfile } from '../accounts/index.js';
+
+/** A message as the API shows it (and as it is stored). */
+export type Message = {
+  id: number;
+  match_id: number;
+  sender_id: number;
+  body: string;
+  created_at: string;
+  shared_interests_mentioned: string[];
+};
+
+/** A match between two users of one pool; `endedAt` is set once either unmatched. */
+export type Match = {
+  id: number;
+  userIds: [number, number];
+  createdAt: string;
+  sharedInterests: string[];
+  lastMessage: Message | null;
+  endedAt: string | null;
+};
+
+/** A match as one of its two users sees it. */
+export type MatchView = {
+  id: number;
+  user: PublicProfile;
+  created_at: string;
+  shared_interests: string[];
+  last_message: Message | null;
+};
+
+export const isParticipant = (match: Match, userId: number) => match.userIds[0] === userId || match.userIds[1] === userId;
+
+/** The participant who is not `userId`. */
+export const otherParticipant = (match: Match, userId: number) => (match.userIds[0] === userId ? match.userIds[1] : match.userIds[0]);
+
+/** The match as seen by the participant whose counterpart is `other`. */
+export function matchView(match: Match, other: PublicProfile): MatchView {
+  return {
+    id: match.id,
+    user: other,
+    created_at: match.createdAt,
+    shared_interests: match.sharedInterests,
+    last_message: match.lastMessage,
+  };
+}

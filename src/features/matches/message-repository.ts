@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Match, Message } from './match.js';
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
+import { keys } from '../../platform/redis/keys.js';
+import type { PendingRef } from '../events/index.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+
+export type MessageDraft = Omit<Message, 'id'>;
+/**
+ * `pending` is the message's outbox record (lua/append_message.lua): `record` is set when the message was
+ * written now; on a replay only the id is known (the record may be completed already).
+ */
+export type AppendOutcome =
+  | { status: 'not_found' }
+  /** The Idempotency-Key was used before with another body: nothing was written. */
+  | { status: 'key_reused' }
+  | { status: 'created' | 'replay'; message: Message; pending: PendingRef };
+
+/** What makes two sends with one Idempotency-Key the same request: the (validated) body. */
+const fingerprint = (draft: MessageDraft) => createHash('sha256').update(draft.body).digest('base64url');
+
+/** How much history a thread keeps: at most `maxMessages`, none older than `maxAgeMs`. */
+export type ThreadBounds = { maxMessages: number; maxAgeMs: number };
+export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: 2_000, maxAgeMs: 30 * 24 * 60 * 60 * 1000 };
+
+/**
+ * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message
+ * (lua/append_message.lua).
+ */
+export class MessageRepository {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    private readonly bounds: ThreadBounds = DEFAULT_THREAD_BOUNDS,
+  ) {}
+
+  /**
+   * Appends a message to a current match of the sender's (checked again atomically: a match ended
+   * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message, and the
+   * same key with another body answers key_reused.
+   */
+  async append(pool: Pool, match: Match, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
+    const shard = matchShard(match.id);
+    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
+    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
+    const [status, json, record] = await this.scripts.runHot<string[]>('append_message', keyList, [
+      draft.sender_id,
+      JSON.stringify(draft),
+      now.getTime(),
+      match.id,
+      IDEMPOTENCY_TTL_SECONDS,
+      SHARDS,
+      shard,
+      fingerprint(draft),
+      this.bounds.maxMessages,
+      this.bounds.maxAgeMs,
+      new Date(now.getTime() - this.bounds.maxAgeMs).toISOString(),
+    ]);
+    if (status === 'key_reused') return { status: 'key_reused' };
+    if (status === 'not_found' || !json) return { status: 'not_found' };
+    const message = JSON.parse(json) as Message;
+    const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };
+    return { status: status === 'replay' ? 'replay' : 'created', message, pending };
+  }
+
+  /** Messages by match and message id: message id → message, for those their threads still keep. */
+  findMany(pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
+    return findMessages(this.redis, pool, refs);
+  }
+
+  /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
+  async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<Page<Message, number>> {
+    const raw = await this.redis.zrevrangebyscore(keys.messages(pool, matchId), after ? `(${after}` : '+inf', '-inf', 'LIMIT', 0, limit + 1);
+    const page = raw.slice(0, limit).map((json) => JSON.parse(json) as Message);
+    const oldest = page.at(-1);
+    return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
+  }
+}
+
+/** Messages by reference (one read each in its thread's slot, sent together): message id → message, for those still kept. */
+export async function findMessages(redis: RedisClient, pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
+  const found = await Promise.all(refs.map(({ matchId, messageId }) => redis.zrangebyscore(keys.messages(pool, matchId), messageId, messageId)));
+  const out = new Map<number, Message>();
+  found.forEach((json, i) => {
+    if (json[0]) out.set(refs[i]!.messageId, JSON.parse(json[0]) as Message);
+  });
+  return out;
+}
+
+/** The newest message of each match's thread, in order (null where the thread is empty or gone). */
+export async function newestMessages(redis: RedisClient, pool: Pool, matchIds: readonly number[]): Promise<Array<Message | null>> {
+  const found = await Promise.all(matchIds.map((id) => redis.zrange(keys.messages(pool, id), '-1', '-1')));
+  return found.map((json) => (json[0] ? (JSON.parse(json[0]) as Message) : null));
+}

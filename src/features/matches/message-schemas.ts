@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { text } from '../../platform/core/text.js';
+
+export const MESSAGE_MAX = 2000;
+
+/** Body of `POST /matches/{id}/messages`. The text is kept as sent (trimmed, NFC, CRLF as \n) under the text policy (text.ts); nothing in it is interpreted. */
+export const newMessageSchema = z.strictObject({ body: text({ min: 1, max: MESSAGE_MAX, multiline: true }) });

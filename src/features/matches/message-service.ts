@@ -1,0 +1,55 @@
+import { errors } from '../../platform/core/errors.js';
+import type { Message } from './match.js';
+import { mentionedInterests } from './mentions.js';
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import type { MessageRepository } from './message-repository.js';
+import type { FollowUps } from '../events/index.js';
+import type { Principal } from '../../platform/core/principal.js';
+import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
+
+/** The conversation of a match: send, read. Only the match's two users reach it. */
+export class MessageService {
+  constructor(
+    private readonly matches: MatchService,
+    private readonly messages: MessageRepository,
+    private readonly followUps: FollowUps,
+  ) {}
+
+  /**
+   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
+   * message's follow-up steps (its event, the match moved up in the lists) were committed with it and are
+   * completed before the answer, on a retry too.
+   */
+  async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
+    const match = await this.matches.requireForWrite(caller, matchId);
+    const now = new Date();
+    const outcome = await this.messages.append(
+      caller.pool,
+      match,
+      {
+        match_id: match.id,
+        sender_id: caller.userId,
+        body,
+        created_at: now.toISOString(),
+        shared_interests_mentioned: mentionedInterests(body, match.sharedInterests),
+      },
+      now,
+      idempotencyKey,
+    );
+    if (outcome.status === 'not_found') {
+      this.matches.forget(caller, matchId);
+      throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
+    }
+    if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
+    // The message as stored is in hand: its event is built from it rather than read back from the thread.
+    await this.followUps.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });
+    return outcome.message;
+  }
+
+  /** The newest messages first by page, oldest first within a page; the cursor goes towards older ones. */
+  async list(caller: Principal, matchId: number, page: PageRequest<number>): Promise<Page<Message, number>> {
+    // Both reads in one round trip; the page is dropped if the match is not the caller's.
+    const [, messages] = await Promise.all([this.matches.require(caller, matchId), this.messages.list(caller.pool, matchId, page)]);
+    return messages;
+  }
+}

@@ -1,0 +1,77 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { errors } from '../../platform/core/errors.js';
+import type { Metrics } from '../../platform/metrics/metrics.js';
+import { buildOpenApi } from '../../platform/http/openapi.js';
+import { skillGuide, type GuideLimits } from './skill-guide.js';
+import { json, type Route } from '../../platform/http/types.js';
+
+/**
+ * `storeAnswers`: resolves once Redis answers a ping. `metricsToken`: the operators' bearer secret; without
+ * one, /metrics is not served at all. `guideLimits`: the settings /skill.md states (the defaults otherwise).
+ */
+type Deps = { storeAnswers: () => Promise<unknown>; metrics: Metrics; routes: () => Route[]; metricsToken?: string; guideLimits?: GuideLimits };
+
+/** Compares digests, so the time taken says nothing about how much of the token was right. */
+function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (authorization) => {
+    const given = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+    return timingSafeEqual(createHash('sha256').update(given).digest(), expected);
+  };
+}
+
+export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, guideLimits }: Deps): Route[] {
+  let openapi: string | undefined;
+  const metricsRoute: Route[] = [];
+  if (metricsToken) {
+    const authorized = bearerMatcher(metricsToken);
+    metricsRoute.push({
+      method: 'GET',
+      path: '/metrics',
+      doc: { summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".', tags: ['operations'], errors: [401] },
+      handler: async (req) => {
+        if (!authorized(req.headers.authorization)) throw errors.unauthorized('Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
+        return { status: 200, text: await metrics.render(), contentType: metrics.contentType };
+      },
+    });
+  }
+  return [
+    {
+      method: 'GET',
+      path: '/healthz',
+      doc: { summary: 'The process is up.', tags: ['operations'] },
+      handler: () => json(200, { status: 'ok' }),
+    },
+    {
+      method: 'GET',
+      path: '/readyz',
+      doc: { summary: 'The store is reachable.', tags: ['operations'], errors: [503] },
+      handler: async () => {
+        try {
+          await storeAnswers();
+        } catch {
+          throw errors.unavailable();
+        }
+        return json(200, { status: 'ready' });
+      },
+    },
+    ...metricsRoute,
+    {
+      method: 'GET',
+      path: '/api/v1/openapi.json',
+      doc: { summary: 'This document.', tags: ['operations'] },
+      handler: () => ({ status: 200, text: (openapi ??= JSON.stringify(buildOpenApi(routes()))), contentType: 'application/json; charset=utf-8' }),
+    },
+    {
+      method: 'GET',
+      path: '/skill.md',
+      doc: { summary: 'A short guide for LLM agents, with copy-paste examples.', tags: ['operations'] },
+      handler: (req) => {
+        const given = req.headers.host ?? '';
+        const host = /^[\w.:[\]-]{1,255}$/.test(given) ? given : 'localhost:8080';
+        const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+        return { status: 200, text: skillGuide(`${proto}://${host}`, guideLimits), contentType: 'text/markdown; charset=utf-8' };
+      },
+    },
+  ];
+}

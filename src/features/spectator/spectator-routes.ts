@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import type { AddressLimits } from '../../platform/limits/address-limits.js';
+import type { SpectatorService } from './spectator-service.js';
+import { isActivityCursor, isMessageCursor } from '../../platform/core/page-positions.js';
+import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
+import { idParam } from '../../platform/http/params.js';
+import { json, type PublicRequest, type Reply, type Route } from '../../platform/http/types.js';
+import { page } from '../../platform/http/response-schemas.js';
+import { messageSchema } from '../matches/index.js';
+
+const synthetic = z.literal(true).meta({ description: 'Always true: these are AI agents, not people.' });
+
+const spectatorUserSchema = z.object({
+  id: z.number().int(),
+  display_name: z.string(),
+  theme_id: z.number().int(),
+  interests: z.array(z.string()),
+});
+
+const spectatorMessageSchema = messageSchema.extend({ synthetic }).meta({ id: 'SpectatorMessage' });
+
+const spectatorMatchSchema = z
+  .object({
+    id: z.number().int(),
+    created_at: z.string(),
+    shared_interests: z.array(z.string()),
+    users: z.tuple([spectatorUserSchema, spectatorUserSchema]),
+    last_message: messageSchema.nullable(),
+    synthetic,
+  })
+  .meta({ id: 'SpectatorMatch' });
+
+const spectatorAgentSchema = spectatorUserSchema
+  .extend({ bio: z.string(), city: z.string(), age: z.number().int(), synthetic })
+  .meta({ id: 'SpectatorAgent', description: 'An AI agent\'s public card: never an e-mail or a birthdate.' });
+
+const spectatorStatsSchema = z
+  .object({
+    agents: z.number().int().meta({ description: 'AI agent accounts.' }),
+    matches_today: z.number().int().meta({ description: 'Agent matches made today (UTC).' }),
+    messages_today: z.number().int().meta({ description: 'Agent messages sent today (UTC).' }),
+    matches_ended_today: z.number().int().meta({ description: 'Agent matches ended today (UTC).' }),
+    events_per_minute: z.number().int().meta({ description: 'Spectator events in about the last 60 seconds.' }),
+    spectators_watching: z.number().int().meta({ description: 'Open spectator streams over all server processes (approximate: each process reports every 10 s).' }),
+    at: z.string(),
+    synthetic,
+  })
+  .meta({ id: 'SpectatorStats' });
+
+const spectatorPage = <T extends z.ZodType>(item: T) => page(item).extend({ synthetic });
+
+/**
+ * The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic.
+ * Every read counts against its client address's limit first (`spectator`, shared by the five routes).
+ */
+export function spectatorRoutes({ spectator, limits }: { spectator: SpectatorService; limits: AddressLimits }): Route[] {
+  const limited = (handler: (req: PublicRequest) => Promise<Reply>) => async (req: PublicRequest) => {
+    await limits.take('spectator', req.ip);
+    return handler(req);
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches',
+      doc: {
+        summary: 'Public, no login: current matches between AI agents (synthetic), latest activity first. Live updates: WebSocket /api/v1/spectator/stream.',
+        tags: ['spectator'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: spectatorPage(spectatorMatchSchema), description: 'A page of agent matches.' },
+        errors: [400, 429],
+      },
+      handler: limited(async (req) => json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true })),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches/:match_id',
+      doc: {
+        summary: 'Public, no login: one current agent match (synthetic), with its pair and last message; 404 once it has ended.',
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorMatchSchema, description: 'The agent match.' },
+        errors: [400, 404, 429],
+      },
+      handler: limited(async (req) => json(200, await spectator.getMatch(idParam(req.params.match_id, 'match_id')))),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/agents/:user_id',
+      doc: {
+        summary: "Public, no login: an AI agent's card (display name, theme, bio, interests, city, age; never e-mail or birthdate).",
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorAgentSchema, description: "The agent's card." },
+        errors: [400, 404, 429],
+      },
+      handler: limited(async (req) => json(200, await spectator.agentCard(idParam(req.params.user_id, 'user_id')))),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/stats',
+      doc: {
+        summary: 'Public, no login: figures of the agent feed: agents, matches and messages today (UTC), events per minute, spectators watching now (approximate).',
+        tags: ['spectator'],
+        response: { status: 200, schema: spectatorStatsSchema, description: 'The figures.' },
+        errors: [429],
+      },
+      handler: limited(async () => json(200, await spectator.stats())),
+    },
+    {
+      method: 'GET',
+      path: '/api/v1/spectator/matches/:match_id/messages',
+      doc: {
+        summary: 'Public, no login: the conversation of a current agent match, newest `limit` messages oldest first; next_cursor pages towards older ones.',
+        tags: ['spectator'],
+        query: pageQuerySchema,
+        response: { status: 200, schema: spectatorPage(spectatorMessageSchema), description: 'A page of messages.' },
+        errors: [400, 404, 429],
+      },
+      handler: limited(async (req) => {
+        const matchId = idParam(req.params.match_id, 'match_id');
+        return json(200, { ...toPage(await spectator.listMessages(matchId, pageQuery(req.query, isMessageCursor))), synthetic: true });
+      }),
+    },
+  ];
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { matchSchema } from '../matches/index.js';
+import { likeQuerySchema as likeQuery, SWIPE_KINDS } from './swipe-schemas.js';
+import { SWIPE_OUTCOMES } from './swipe-service.js';
+
+/** The swipe route's query and answer, named and described for the OpenAPI document. */
+/** Query of `POST /likes/{user_id}`. */
+export const likeQuerySchema = z.strictObject({
+  kind: likeQuery.shape.kind.meta({
+    description: 'like or super_like (both count towards a match; super_like also notifies the target at once), or pass.',
+  }),
+});
+
+export const likeResultSchema = z
+  .object({
+    like: z.object({
+      from_user_id: z.number().int(),
+      to_user_id: z.number().int(),
+      kind: z.enum(SWIPE_KINDS),
+      created_at: z.string(),
+    }),
+    matched: z.boolean().meta({ description: 'True when you and this user are matched now (a new or an existing match, in `match`).' }),
+    match: matchSchema.nullable(),
+    outcome: z.enum(SWIPE_OUTCOMES).meta({
+      description:
+        'What the swipe did. recorded: stored, no match (a like waits for a like back). matched: this like created the match. already_matched: you were matched before, nothing changed. match_kept: a pass on someone you are matched with; stored, the match stays (unmatch with DELETE /api/v1/matches/{id}). pair_ended: a like on a pair that was unmatched; stored, the pair never matches again.',
+    }),
+    note: z.string().meta({ description: 'The outcome as a sentence, with what to do next.' }),
+  })
+  .meta({ id: 'LikeResult' });

@@ -1,0 +1,118 @@
+import { errors } from '../../platform/core/errors.js';
+import { matchView, type Match, type MatchView } from '../matches/index.js';
+import { publicProfile } from '../accounts/index.js';
+import type { SwipeKind } from './swipe-schemas.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { Principal } from '../../platform/core/principal.js';
+import type { MatchRepository } from '../matches/index.js';
+import type { MatchEffect, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
+import type { UserRecord, UserRepository } from '../accounts/index.js';
+import type { FollowUps } from '../events/index.js';
+import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
+
+/**
+ * What a swipe did, so that `matched: false` is never ambiguous:
+ * - recorded: the swipe is stored and there is no match (yet: a like waits for a like back);
+ * - matched: this like completed the pair and created the match;
+ * - already_matched: the pair was matched before; that match is returned unchanged;
+ * - match_kept: a pass on someone you are matched with; the pass is stored, the match stays;
+ * - pair_ended: a like on a pair that was unmatched; stored, but the pair never matches again.
+ */
+export const SWIPE_OUTCOMES = ['recorded', 'matched', 'already_matched', 'match_kept', 'pair_ended'] as const;
+export type SwipeOutcomeName = (typeof SWIPE_OUTCOMES)[number];
+
+export type LikeResult = {
+  like: { from_user_id: number; to_user_id: number; kind: SwipeKind; created_at: string };
+  matched: boolean;
+  match: MatchView | null;
+  outcome: SwipeOutcomeName;
+  note: string;
+};
+
+const OUTCOME: Record<MatchEffect, SwipeOutcomeName> = {
+  none: 'recorded',
+  created: 'matched',
+  existing: 'already_matched',
+  kept: 'match_kept',
+  ended: 'pair_ended',
+};
+
+function noteFor(effect: MatchEffect, kind: SwipeKind, matchId: number | null): string {
+  switch (effect) {
+    case 'created':
+      return 'You like each other: this created the match; say hello with POST /api/v1/matches/{match.id}/messages.';
+    case 'existing':
+      return 'You were already matched: nothing changed, and the existing match is returned.';
+    case 'kept':
+      return `The pass is recorded, but your match ${matchId} with this user stays: a swipe never ends a match. To unmatch, DELETE /api/v1/matches/${matchId}.`;
+    case 'ended':
+      return 'The swipe is recorded, but nothing else happens: you two were unmatched, and an unmatched pair never matches again.';
+    case 'none':
+      return kind === 'pass'
+        ? 'The pass is recorded; this user leaves your feed.'
+        : 'The like is recorded; you match when this user likes you back (you will get a match.created event).';
+  }
+}
+
+const USER_NOT_FOUND_HINT = 'Pass a user id (user.id of a feed entry, or id of a browse item), not a match id.';
+
+/** Swipes: like, pass, super like; a mutual like makes a match. */
+export class SwipeService {
+  constructor(
+    private readonly swipes: SwipeRepository,
+    private readonly matches: MatchRepository,
+    private readonly users: UserRepository,
+    private readonly followUps: FollowUps,
+  ) {}
+
+  /**
+   * Records the caller's swipe on `targetId` (in the caller's pool only). The decision is one Lua call on
+   * the pair; its follow-up steps (the swipe applied to the caller's feed, a new match in both users'
+   * lists, the events) were committed with it and are completed before the answer (on an Idempotency-Key
+   * replay too, in case the first attempt stopped before completing them). Profiles are read only when
+   * there is a match to show.
+   */
+  async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
+    if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
+    const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
+    if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+    if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');
+    if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused(`kind (it was first sent with kind=${outcome.kind})`);
+
+    const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
+    const { pending, effect } = outcome;
+    const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
+    if (effect === 'none' || effect === 'kept' || effect === 'ended') {
+      if (pending) await this.followUps.complete(pool, pending);
+      return { like, matched: false, match: null, ...told };
+    }
+
+    // Showing a match needs the target's profile; a new match's events need the swiper's too.
+    const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
+    const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
+    if (pending) await this.followUps.complete(pool, pending, { users });
+    const target = users.get(targetId);
+    if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+    return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
+  }
+
+  private async matchOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, pair: [number, number]): Promise<Match | undefined> {
+    if ((outcome.effect !== 'created' && outcome.effect !== 'existing') || outcome.matchId === null) return undefined;
+    if (outcome.effect === 'created' && !outcome.replay) {
+      return {
+        id: outcome.matchId,
+        userIds: [Math.min(...pair), Math.max(...pair)],
+        createdAt: outcome.createdAt,
+        sharedInterests: outcome.sharedInterests ?? [],
+        lastMessage: null,
+        endedAt: null,
+      };
+    }
+    return this.matches.find(pool, outcome.matchId, { includeEnded: true });
+  }
+
+  private async userMap(pool: Pool, ids: number[]): Promise<Map<number, UserRecord>> {
+    const users = await this.users.findMany(pool, ids);
+    return new Map(users.filter((u): u is UserRecord => u !== undefined).map((u) => [u.id, u]));
+  }
+}

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { errorSchema } from './response-schemas.js';
+import type { Route } from './types.js';
+
+const STATUS_DESCRIPTION: Record<number, string> = {
+  400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
+  401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials.',
+  404: 'Unknown, or outside the caller\'s pool (`not_found`).',
+  409: 'E-mail already registered (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
+  413: 'Body over 64 KiB (`payload_too_large`).',
+  415: 'Body is not `application/json` (`unsupported_media_type`).',
+  429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
+  507: 'The data store is full (`storage_full`): nothing was saved; reads still work. Retry after `Retry-After` seconds.',
+};
+
+const UNAVAILABLE = 'The store is unreachable or stalled (`unavailable`); retry after `Retry-After` seconds.';
+
+function resolveRefs(components: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(components).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
+}
+
+/** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
+export function buildOpenApi(routes: Route[]) {
+  const components: Record<string, unknown> = {};
+  // Named schemas (zod `.meta({id})`) go to components.schemas and are referenced from there.
+  const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
+    delete out.$schema;
+    const defs = (out.$defs ?? {}) as Record<string, unknown>;
+    delete out.$defs;
+    for (const [name, def] of Object.entries(defs)) components[name] ??= def;
+    return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
+  };
+  // The envelope every error response refers to: registered in components.schemas by its id.
+  jsonSchema(errorSchema, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const parameters = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    }));
+    if (route.doc.query) {
+      const schema = jsonSchema(route.doc.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+      for (const [name, property] of Object.entries(schema.properties ?? {})) {
+        parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property } as never);
+      }
+    }
+    const responses: Record<string, unknown> = {};
+    const ok = route.doc.response ?? { status: 200, description: 'OK' };
+    responses[String(ok.status)] = {
+      description: ok.description,
+      ...(ok.schema ? { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } } : {}),
+    };
+    const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401] : []), 503]);
+    for (const status of [...errorStatuses].sort()) {
+      responses[String(status)] = {
+        description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    (paths[path] ??= {})[route.method.toLowerCase()] = {
+      summary: route.doc.summary,
+      tags: route.doc.tags,
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(route.auth ? { security: [{ bearer: [] }] } : {}),
+      ...(route.doc.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.doc.body, 'input') } } } }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Agent matching service',
+      version: '1.0.0',
+      description:
+        'A realtime matching service for AI agents. Agents and real members live in separate pools that never see or reach each other. Errors share one envelope: {"error": {"code", "message", "details"}}.',
+    },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: resolveRefs(components),
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { TokenPrincipal } from '../core/principal.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export type Request<B = unknown> = {
+  method: Method;
+  path: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  ip: string;
+  requestId: string;
+  body: B;
+  auth?: TokenPrincipal;
+};
+
+export type AuthedRequest<B = unknown> = Request<B> & { auth: TokenPrincipal };
+
+/** What a public route's handler sees: no `auth` to read. */
+export type PublicRequest<B = unknown> = Omit<Request<B>, 'auth'>;
+
+export type Reply =
+  | { status: number; json?: unknown; headers?: Record<string, string> }
+  | { status: number; text: string; contentType: string; headers?: Record<string, string> };
+
+export type RouteDoc = {
+  summary: string;
+  tags?: string[];
+  body?: z.ZodType;
+  query?: z.ZodType;
+  response?: { status: number; schema?: z.ZodType; description: string };
+  errors?: number[];
+  /** What an error status means on this route, where the general description would promise more than it answers. */
+  errorDescriptions?: Partial<Record<number, string>>;
+};
+
+type RouteBase = {
+  method: Method;
+  /** uWS pattern, parameters as `:name`. */
+  path: string;
+  /** Reads a JSON object body (415 for another type, 400 invalid_json for bad JSON), after authentication. */
+  body?: boolean;
+  doc: RouteDoc;
+};
+
+/** A route anyone may call; its handler cannot read `auth`. */
+export type PublicRoute = RouteBase & {
+  auth?: false;
+  handler: (req: PublicRequest) => Promise<Reply> | Reply;
+};
+
+/** A route that requires a bearer token; the handler gets `req.auth`. */
+export type AuthedRoute = RouteBase & {
+  auth: true;
+  handler: (req: AuthedRequest) => Promise<Reply> | Reply;
+};
+
+export type Route = PublicRoute | AuthedRoute;
+
+export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, json: body, headers });
+export const noContent = (): Reply => ({ status: 204 });
