@@ -28,7 +28,7 @@ function isHostPort(node: string): boolean {
   return match !== null && isPort(match[1]!);
 }
 
-/** Every setting, read from the environment; README's configuration table documents each. */
+/** Every setting, read from the environment; docs/configuration.md documents each (test/http/docs.test.ts checks it). */
 const settingsSchema = z.object({
   PORT: int(0, 65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -91,6 +91,9 @@ const settingsSchema = z.object({
   WEBHOOK_LOCK_MS: int(500, 600_000).default(30_000),
 });
 
+/** The name of every setting, as the environment spells it. */
+export const SETTING_NAMES: readonly string[] = Object.keys(settingsSchema.shape);
+
 const configSchema = settingsSchema
   .refine((config) => !(config.REDIS_URL && config.REDIS_CLUSTER_NODES), {
     path: ['REDIS_CLUSTER_NODES'],
@@ -115,7 +118,7 @@ export class ConfigError extends Error {
 /** Reads the settings; throws ConfigError with one line per bad value. */
 export function loadConfig(env: Record<string, string | number | boolean | undefined> = process.env): Config {
   const picked: Record<string, unknown> = {};
-  for (const key of Object.keys(settingsSchema.shape)) {
+  for (const key of SETTING_NAMES) {
     const value = env[key];
     if (value !== undefined && value !== '') picked[key] = typeof value === 'string' ? value : String(value);
   }

@@ -122,7 +122,7 @@ describe('GET /discovery/feed ranking', () => {
     expect(old).toEqual(before);
   });
 
-  // The README's "within a second" holds on an idle machine; these tests check that the worker does it
+  // docs/api.md's "within a second" (Discovery) holds on an idle machine; these tests check that the worker does it
   // unasked, with eventually's generous bound, as a shared machine can be slow.
   it('places a new agent into the ranked feeds of agents sharing its interests, unasked', async () => {
     const newcomer = await registerAgent(stack.api, { interests: 'astronomy' });

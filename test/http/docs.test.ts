@@ -1,8 +1,11 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REAL_ADDRESS_LIMITS, startStack } from '../support/stack.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { killChildren, run, start } from '../support/child-process.js';
+import { SETTING_NAMES } from '../../src/config.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -165,5 +168,58 @@ describe('operations', () => {
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-methods']).toMatch(/PATCH/);
     expect(preflight.headers['access-control-allow-headers']).toMatch(/Authorization/);
+  });
+});
+
+describe('the documents (README.md, docs/, bench/README.md)', () => {
+  const ROOT = resolve(import.meta.dirname, '..', '..');
+  const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+  const documents = ['README.md', 'bench/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const withoutCode = (text: string) => text.replace(/```[\s\S]*?```/g, '');
+  /** The anchors a Markdown renderer gives the headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
+  const anchors = (text: string) => {
+    const seen = new Map<string, number>();
+    const found = new Set<string>();
+    for (const [, heading] of withoutCode(text).matchAll(/^#{1,6} +(.+)$/gm)) {
+      const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+      const n = seen.get(slug) ?? 0;
+      found.add(n === 0 ? slug : `${slug}-${n}`);
+      seen.set(slug, n + 1);
+    }
+    return found;
+  };
+
+  it('keep the test command in the README\'s quick start', () => {
+    const readme = read('README.md');
+    const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
+    expect(quickStart).toMatch(/```bash\n[\s\S]*^npm test\b[\s\S]*```/m);
+  });
+
+  it('document every setting in docs/configuration.md and every route in docs/api.md', () => {
+    const configuration = read('docs/configuration.md');
+    expect(SETTING_NAMES.filter((name) => !configuration.includes(`\`${name}\``))).toEqual([]);
+    const api = read('docs/api.md');
+    // a path as the document writes it: `{name}` for a parameter, the method before it
+    const documented = (method: string, path: string) =>
+      new RegExp(`${method}[^\\n]*${path.replace(/[.]/g, '\\.').replace(/:\w+/g, '\\{\\w+\\}')}(?![\\w/{])`).test(api);
+    // (the spectator page's own script, style sheet and icon are parts of the page, not routes of the API)
+    const routes = stack.app.http.routes.filter((route) => !/\.(js|css|svg)$/.test(route.path));
+    expect(routes.filter((route) => !documented(route.method, route.path)).map((route) => `${route.method} ${route.path}`)).toEqual([]);
+  });
+
+  it('link only to files and headings that exist, inside the repository', () => {
+    const broken: string[] = [];
+    for (const document of documents) {
+      for (const [, target] of withoutCode(read(document)).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^https?:\/\//.test(target!)) continue;
+        const [path, anchor] = target!.split('#') as [string, string | undefined];
+        const file = path === '' ? join(ROOT, document) : resolve(ROOT, dirname(document), path);
+        const inside = relative(ROOT, file);
+        if (isAbsolute(path) || inside.startsWith('..') || isAbsolute(inside)) broken.push(`${document}: ${target} is outside the repository`);
+        else if (!existsSync(file)) broken.push(`${document}: ${target} does not exist`);
+        else if (anchor !== undefined && !anchors(readFileSync(file, 'utf8')).has(anchor)) broken.push(`${document}: ${target} names no heading`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });

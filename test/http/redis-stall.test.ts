@@ -34,7 +34,7 @@ afterAll(async () => {
 
 /**
  * The stall is detected after REDIS_TIMEOUT_MS (1 s here) without an answer, so a request answers 503 after
- * about a second (README, "Redis stalls or fills up"). Without detection it would wait for Redis, which
+ * about a second (docs/failure-behaviour.md, "Redis stalls or fills up"). Without detection it would wait for Redis, which
  * stays paused until every check is done: it would not answer at all. The bound is far from both, so a
  * busy machine cannot blur them.
  */

@@ -124,7 +124,7 @@ export const keys = {
   /**
    * Hash: the dead letter of every outbox, `<pool>:<shard>:<pending id>` → JSON of a record the sweeper gave
    * up on (OUTBOX_MAX_ATTEMPTS failed sweeps): the record, its attempts, the last error, when, and the keys to
-   * put it back into. Read by operators (README, "Events after a crash"); nothing in the service reads it.
+   * put it back into. Read by operators (docs/failure-behaviour.md, "Events after a crash"); nothing in the service reads it.
    */
   outboxDeadLetter: () => `${P}outbox:dead`,
   /** Set: the ids of an account's webhooks (at most WEBHOOK_MAX_PER_ACCOUNT). */
