@@ -13,6 +13,7 @@
  * The kernel's socket buffers are not in RSS: on loopback a client that does not read takes a few MB
  * into them before uWS holds anything (see `bench/README.md`).
  */
+import { publishEvent } from '../test/support/event-publisher.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
@@ -58,7 +59,7 @@ export async function runNonReadingSockets(opts: NonReadingOptions = {}): Promis
     const body = '\u{1F600}'.repeat(2_000);
     for (let i = 0; i < config.SPECTATOR_REPLAY_LIMIT; i++) {
       const message = { id: i + 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] };
-      await app.events.publish({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
+      await publishEvent(app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
     }
     const windowBytes = config.SPECTATOR_REPLAY_LIMIT * Buffer.byteLength(JSON.stringify(spectatorMessageCreated({ id: 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] })));
 

@@ -9,6 +9,7 @@
  * These are the figures test/realtime/spectator-live.test.ts used to assert; the test now checks what the
  * page shows, and the timings live here, where a noisy machine makes a figure worse, not a build red.
  */
+import { publishEvent } from '../test/support/event-publisher.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,7 +96,7 @@ export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise
     const floodFigures = await underEvents(page, flood, messagesBefore + burst + flood, () =>
       inBatches(flood, 100, (i) => {
         const message = { id: 1_000_000 + i, match_id: chatty, sender_id: i % 2 ? a! : b!, body: `Flood ${i} about chess`, created_at: new Date().toISOString(), shared_interests_mentioned: ['chess'] };
-        return app.events.publish({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
+        return publishEvent(app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
       }),
     );
     await context.close();

@@ -5,40 +5,19 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes } from './features/accounts/index.js';
-import { likeRoutes } from './features/swipes/index.js';
-import { matchRoutes } from './features/matches/index.js';
+import { accountRoutes, AccountService, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
+import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
+import { MatchFollowUps, MatchFollowUpStore, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
-import { AccountService } from './features/accounts/index.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
-import { Realtime } from './features/events/index.js';
-import { FollowUpRunner } from './features/events/index.js';
-import { MatchFollowUps } from './features/matches/index.js';
-import { EventReplay } from './features/events/index.js';
-import { LiveEvents } from './features/events/index.js';
+import { EventReplay, EventStreams, FollowUpRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
-import { OutboxSweeper } from './features/events/index.js';
-import { MatchFollowUpStore } from './features/matches/index.js';
-import { OutboxRecords } from './features/events/index.js';
-import { EventStreams } from './features/events/index.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
-import { socketDocRoutes } from './features/events/index.js';
-import { spectatorPageRoutes } from './features/spectator/index.js';
-import { spectatorRoutes } from './features/spectator/index.js';
-import { SpectatorService } from './features/spectator/index.js';
-import { SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
-import { StreamEventPublisher } from './features/events/index.js';
-import { nullEventPublisher, type EventPublisher } from './features/events/index.js';
-import { MatchService } from './features/matches/index.js';
-import { MessageService } from './features/matches/index.js';
-import { SwipeService } from './features/swipes/index.js';
-import { resolveTokenSecret, TokenService } from './features/accounts/index.js';
-import { MatchRepository } from './features/matches/index.js';
-import { MessageRepository } from './features/matches/index.js';
+import { spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
 import { PubSub } from './platform/redis/pubsub.js';
 import { RateLimiter } from './platform/limits/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close.js';
@@ -47,25 +26,8 @@ import { assertSupportedRedis } from './platform/redis-server/redis-requirements
 import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js';
 import { Scripts } from './platform/redis/scripts.js';
 import { ScriptConnection } from './platform/redis/script-connection.js';
-import { SwipeRepository } from './features/swipes/index.js';
-import { TokenStore } from './features/accounts/index.js';
-import { UserRepository } from './features/accounts/index.js';
-import { discoveryRoutes } from './features/discovery/index.js';
-import { RankingJobs } from './features/discovery/index.js';
-import { DiscoveryIndexer } from './features/discovery/index.js';
-import { DiscoveryService } from './features/discovery/index.js';
-import { FeedRanker } from './features/discovery/index.js';
-import { DiscoveryIndex , accountFiling } from './features/discovery/index.js';
-import { FeedStore } from './features/discovery/index.js';
-import { webhookRoutes } from './features/webhooks/index.js';
-import { WebhookJobs } from './features/webhooks/index.js';
-import { WebhookChains } from './features/webhooks/index.js';
-import { WebhookDeliverer, type RetryPolicy } from './features/webhooks/index.js';
-import { WebhookPings } from './features/webhooks/index.js';
-import { WebhookSender } from './features/webhooks/index.js';
-import type { DestinationPolicy } from './features/webhooks/index.js';
-import { WebhookService } from './features/webhooks/index.js';
-import { WebhookStore } from './features/webhooks/index.js';
+import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
+import { type DestinationPolicy, type RetryPolicy, WebhookChains, WebhookDeliverer, WebhookJobs, WebhookPings, webhookRoutes, WebhookSender, WebhookService, WebhookStore } from './features/webhooks/index.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -84,10 +46,7 @@ export class Application {
   tokens!: TokenService;
   accounts!: AccountService;
   users!: UserRepository;
-  /** Applies accounts' index entries in their partitions: the handler of `account.indexed` outbox effects. */
   rateLimiter!: RateLimiter;
-  /** Where domain events go (streams + live fan-out once realtime is wired). */
-  events: EventPublisher = nullEventPublisher;
   /** Event streams, the live relay and the WebSocket endpoints. */
   realtime!: Realtime;
   /** The public, synthetic view of agent matches behind /spectator. */
@@ -136,13 +95,30 @@ export class Application {
   }
 
   async start(): Promise<this> {
-    const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
+    await this.connectRedis();
+    await this.startAccounts();
+    const discoveryIndex = await this.startDiscovery();
+    const { streams, tally } = await this.startEvents();
+    await this.startMatches(streams);
+    await this.startWebhooks(streams);
+    this.outboxSweeper = new OutboxSweeper(this.outbox, this.config.EVENT_SWEEP_MS, this.logger).start();
+    this.startSpectator(discoveryIndex, tally);
+    await this.listen();
+    return this;
+  }
+
+  /** Connects, and refuses a Redis that cannot serve (too old, or holding another key layout). */
+  private async connectRedis() {
     await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection?.connect()]);
     await assertSupportedRedis(this.redis, this.options.redis);
     await assertCurrentKeyLayout(this.redis, this.options.redis);
     const advice = await memorySettingsAdvice(this.redis);
-    if (advice) logger.warn(advice);
+    if (advice) this.logger.warn(advice);
+  }
+
+  private async startAccounts() {
+    const { config, logger } = this.options;
     const tokenStore = new TokenStore(this.redis);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
@@ -153,12 +129,22 @@ export class Application {
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
     this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
+  }
+
+  private async startDiscovery(): Promise<DiscoveryIndex> {
+    const { config, logger } = this.options;
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
+    return discoveryIndex;
+  }
+
+  /** The event streams, the live relay, and the outbox that appends the events writes commit. */
+  private async startEvents() {
+    const { config, logger } = this.options;
     const tally = new SpectatorTally(this.redis);
     const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
     this.realtime = new Realtime({
@@ -169,30 +155,23 @@ export class Application {
       logger,
     });
     await this.realtime.start();
-    this.events = new StreamEventPublisher(streams);
+    return { streams, tally };
+  }
+
+  private async startMatches(streams: EventStreams) {
+    const { config, logger } = this.options;
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
-    const addressLimits = new AddressLimits(this.rateLimiter, {
-      register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
-      login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
-      spectator: { limit: config.SPECTATOR_RATE_LIMIT, windowSeconds: config.SPECTATOR_RATE_WINDOW_SECONDS },
-      spectator_stream: { limit: config.SPECTATOR_UPGRADE_RATE_LIMIT, windowSeconds: config.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS },
-    });
-    const accountLimits = new AccountLimits(this.rateLimiter, {
-      discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
-      message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
-      profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
-      webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
-    });
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
-    await this.startWebhooks(streams);
-    this.outboxSweeper = new OutboxSweeper(this.outbox, config.EVENT_SWEEP_MS, logger).start();
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
+  }
+
+  private startSpectator(discoveryIndex: DiscoveryIndex, tally: SpectatorTally) {
     this.spectator = new SpectatorService(
       this.matches,
       this.messages,
@@ -203,11 +182,15 @@ export class Application {
         processKey: randomUUID(),
         watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
       },
-      config.SPECTATOR_CACHE_MS,
+      this.config.SPECTATOR_CACHE_MS,
     );
     this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
     this.watcherReports.unref();
+  }
 
+  /** Every route and the WebSocket endpoints on one uWS app, then listening. */
+  private async listen() {
+    const { config, logger } = this.options;
     this.http = new HttpServer({
       logger,
       metrics: this.metrics,
@@ -215,11 +198,13 @@ export class Application {
       trustProxy: config.TRUST_PROXY,
       maxConnectionsPerIp: config.MAX_CONNECTIONS_PER_IP,
     });
+    const addressLimits = new AddressLimits(this.rateLimiter, addressLimitPolicy(config));
+    const accountLimits = new AccountLimits(this.rateLimiter, accountLimitPolicy(config));
     const routes: Route[] = [
       ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
       ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
-      ...likeRoutes({ swipes: this.swipeService }),
+      ...swipeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
       ...spectatorRoutes({ spectator: this.spectator, limits: addressLimits }),
       ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
@@ -231,17 +216,11 @@ export class Application {
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
       addressLimits,
-      policy: {
-        spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT,
-        maxPerIp: config.WS_MAX_PER_IP,
-        maxPerToken: config.WS_MAX_PER_TOKEN,
-        trustProxy: config.TRUST_PROXY,
-      },
+      policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },
     });
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
-    return this;
   }
 
   /** Webhook CRUD, their delivery chains fed by the follow-up steps that append events, and an embedded worker. */
@@ -319,6 +298,22 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     throw error;
   }
 }
+
+/** The per-address limits, from the settings. */
+const addressLimitPolicy = (config: Config) => ({
+  register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
+  login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
+  spectator: { limit: config.SPECTATOR_RATE_LIMIT, windowSeconds: config.SPECTATOR_RATE_WINDOW_SECONDS },
+  spectator_stream: { limit: config.SPECTATOR_UPGRADE_RATE_LIMIT, windowSeconds: config.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS },
+});
+
+/** The per-account limits, from the settings. */
+const accountLimitPolicy = (config: Config) => ({
+  discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
+  message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
+  profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
+  webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
+});
 
 const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
 const webhookDestinations = (config: Config): DestinationPolicy => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedPorts: config.WEBHOOK_ALLOWED_PORTS });

@@ -131,3 +131,6 @@ export function loadConfig(env: Record<string, string | number | boolean | undef
   // A value can break several checks that share one message (a negative fraction): one line for it.
   throw new ConfigError([...new Set(lines)]);
 }
+
+/** Every setting at its default: the one home of the defaults that modules built without the settings use. */
+export const DEFAULT_CONFIG: Config = loadConfig({});

@@ -7,7 +7,7 @@ import { EventRelay } from '../../src/features/events/sockets/event-relay.js';
 import { EventSockets, SPECTATOR_SOCKET_PATH } from '../../src/features/events/sockets/event-sockets.js';
 import { EventReplay } from '../../src/features/events/event-replay.js';
 import { LiveEvents } from '../../src/features/events/live-events.js';
-import { StreamEventPublisher } from '../../src/features/events/stream-event-publisher.js';
+import { streamPublisher, type EventPublisher } from '../support/event-publisher.js';
 import { TokenService } from '../../src/features/accounts/token-service.js';
 import { TokenStore } from '../../src/features/accounts/token-repository.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
@@ -20,7 +20,7 @@ import { startTestRedis } from '../support/stack.js';
 let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
 const clients: ReturnType<typeof createRedis>[] = [];
 let sockets: EventSockets;
-let publisher: StreamEventPublisher;
+let publisher: EventPublisher;
 let listenSocket: us_listen_socket;
 let url = '';
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   sockets.register();
   listenSocket = await new Promise((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s)));
   url = `ws://127.0.0.1:${us_socket_local_port(listenSocket)}${SPECTATOR_SOCKET_PATH}`;
-  publisher = new StreamEventPublisher(streams);
+  publisher = streamPublisher(streams);
 });
 afterAll(async () => {
   sockets?.stop();

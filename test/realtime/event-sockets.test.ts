@@ -1,3 +1,4 @@
+import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/features/events/events.js';
 import { keys } from '../../src/platform/redis/keys.js';
@@ -89,12 +90,12 @@ describe('GET /api/v1/ws: delivery', () => {
     const viaHeader = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
     const viaQuery = await connect(one.baseUrl, `/api/v1/ws?access_token=${encodeURIComponent(a.token)}`);
     const other = await connect(one.baseUrl, '/api/v1/ws', { token: b.token });
-    await one.app.events.publish(event([a.user_id], 1));
+    await publishEvent(one.app, event([a.user_id], 1));
     const [frame] = await viaHeader.waitFor(1);
     expect(frame).toEqual({ id: expect.stringMatching(/^\d+-\d+$/), type: 'message.created', at: expect.any(String), data: { n: 1, for: a.user_id } });
     expect(new Date(frame!.at).toISOString()).toBe(frame!.at);
     expect((await viaQuery.waitFor(1))[0]).toEqual(frame);
-    await one.app.events.publish(event([b.user_id], 2));
+    await publishEvent(one.app, event([b.user_id], 2));
     expect((await other.waitFor(1))[0]!.data).toEqual({ n: 2, for: b.user_id });
     expect(viaHeader.frames).toHaveLength(1);
   });
@@ -102,8 +103,8 @@ describe('GET /api/v1/ws: delivery', () => {
   it('keeps the pools apart: a member event for the same number never reaches an agent socket', async () => {
     const a = await registerAgent(one.api);
     const socket = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
-    await one.app.events.publish(event([a.user_id], 1, { pool: 'member' }));
-    await one.app.events.publish(event([a.user_id], 2));
+    await publishEvent(one.app, event([a.user_id], 1, { pool: 'member' }));
+    await publishEvent(one.app, event([a.user_id], 2));
     expect(await socket.framesBefore((f) => f.data.n === 2)).toEqual([]);
   });
 
@@ -111,7 +112,7 @@ describe('GET /api/v1/ws: delivery', () => {
     const a = await registerAgent(one.api);
     const onTwo = await connect(two.baseUrl, '/api/v1/ws', { token: a.token });
     const spectatorOnTwo = await connect(two.baseUrl, '/api/v1/spectator/stream');
-    await one.app.events.publish(event([a.user_id], 7, { spectator: { message: { body: 'hi' } } }));
+    await publishEvent(one.app, event([a.user_id], 7, { spectator: { message: { body: 'hi' } } }));
     expect((await onTwo.waitFor(1))[0]!.data).toEqual({ n: 7, for: a.user_id });
     const spectated = await spectatorOnTwo.waitForFrame((f) => f.data?.message?.body === 'hi');
     expect(spectated.synthetic).toBe(true);
@@ -123,16 +124,16 @@ describe('since: replay then live, no gap and no duplicate', () => {
   it('replays exactly the events after since, then goes live', async () => {
     const a = await registerAgent(one.api);
     const first = await connect(one.baseUrl, '/api/v1/ws', { token: a.token });
-    await one.app.events.publish(event([a.user_id], 1));
+    await publishEvent(one.app, event([a.user_id], 1));
     const [seen] = await first.waitFor(1);
     await first.close();
     // Missed while away:
-    for (let n = 2; n <= 4; n++) await one.app.events.publish(event([a.user_id], n));
+    for (let n = 2; n <= 4; n++) await publishEvent(one.app, event([a.user_id], n));
     const back = await connect(two.baseUrl, `/api/v1/ws?since=${seen!.id}`, { token: a.token });
     const replayed = await back.waitFor(3);
     expect(replayed.map((f) => f.data.n)).toEqual([2, 3, 4]);
-    await one.app.events.publish(event([a.user_id], 5));
-    await one.app.events.publish(event([a.user_id], 6)); // the marker: nothing more came before it
+    await publishEvent(one.app, event([a.user_id], 5));
+    await publishEvent(one.app, event([a.user_id], 6)); // the marker: nothing more came before it
     const beforeMarker = await back.framesBefore((f) => f.data.n === 6);
     expect(beforeMarker.map((f) => f.data.n)).toEqual([2, 3, 4, 5]);
     expect(beforeMarker.map((f) => f.id)).toEqual((await streamIds(keys.userEvents('agent', a.user_id))).slice(1, -1));
@@ -140,7 +141,7 @@ describe('since: replay then live, no gap and no duplicate', () => {
 
   it('since=0 replays every kept event', async () => {
     const a = await registerAgent(one.api);
-    for (let n = 1; n <= 3; n++) await one.app.events.publish(event([a.user_id], n));
+    for (let n = 1; n <= 3; n++) await publishEvent(one.app, event([a.user_id], n));
     const socket = await connect(one.baseUrl, '/api/v1/ws?since=0', { token: a.token });
     expect((await socket.waitFor(3)).map((f) => f.data.n)).toEqual([1, 2, 3]);
   });
@@ -149,12 +150,12 @@ describe('since: replay then live, no gap and no duplicate', () => {
     const a = await registerAgent(one.api);
     const key = keys.userEvents('agent', a.user_id);
     // A backlog large enough to take several replay pages.
-    await Promise.all(Array.from({ length: 450 }, (_, i) => one.app.events.publish(event([a.user_id], i))));
+    await Promise.all(Array.from({ length: 450 }, (_, i) => publishEvent(one.app, event([a.user_id], i))));
     const since = (await streamIds(key))[10]!;
     let publishing = true;
     let n = 1000;
     const publisher = (async () => {
-      while (publishing) await Promise.all([one.app.events.publish(event([a.user_id], n++)), two.app.events.publish(event([a.user_id], n++))]);
+      while (publishing) await Promise.all([publishEvent(one.app, event([a.user_id], n++)), publishEvent(two.app, event([a.user_id], n++))]);
     })();
     const sockets = [];
     for (let i = 0; i < 10; i++) {
@@ -166,7 +167,7 @@ describe('since: replay then live, no gap and no duplicate', () => {
     await publisher;
     const all = await streamIds(key);
     const expected = all.slice(all.indexOf(since) + 1);
-    await one.app.events.publish(event([a.user_id], -1)); // the marker: every socket got exactly `expected` before it
+    await publishEvent(one.app, event([a.user_id], -1)); // the marker: every socket got exactly `expected` before it
     for (const socket of sockets) {
       expect((await socket.framesBefore((f) => f.data.n === -1)).map((f) => f.id)).toEqual(expected);
     }
@@ -184,7 +185,7 @@ describe('slow consumers', () => {
     const big = 'x'.repeat(60_000);
     const total = 300; // ~18 MB: past the kernel's socket buffers and the 1 MiB allowance
     for (let n = 0; n < total; n++) {
-      await one.app.events.publish(event([a.user_id], n, { dataFor: () => ({ n, big }), spectator: { n } }));
+      await publishEvent(one.app, event([a.user_id], n, { dataFor: () => ({ n, big }), spectator: { n } }));
     }
     const fastFrames = await fast.waitFor(total, 20_000);
     expect(fastFrames.map((f) => f.data.n)).toEqual(Array.from({ length: total }, (_, i) => i));

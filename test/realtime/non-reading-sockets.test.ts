@@ -1,3 +1,4 @@
+import { publishEvent } from '../support/event-publisher.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareEventIds } from '../../src/features/events/event-ids.js';
@@ -75,8 +76,8 @@ async function closedByServer(): Promise<number> {
 describe('a socket that does not read', () => {
   it('is closed (4008) within seconds while replaying, the spectator stream or its own, and holds a couple of chunks at most meanwhile', async () => {
     const agent = await registerAgent(stack.api);
-    for (let n = 0; n < 520; n++) await stack.app.events.publish(bigEvent(n));
-    for (let n = 0; n < 520; n++) await stack.app.events.publish(bigEvent(n, [agent.user_id]));
+    for (let n = 0; n < 520; n++) await publishEvent(stack.app, bigEvent(n));
+    for (let n = 0; n < 520; n++) await publishEvent(stack.app, bigEvent(n, [agent.user_id]));
 
     for (const [path, token] of [['/api/v1/spectator/stream?since=0', undefined], ['/api/v1/ws?since=0', agent.token]] as const) {
       const client = await openNotReading(path, token);
@@ -96,7 +97,7 @@ describe('a socket that does not read', () => {
 
   it('is closed (4008) within seconds when the kernel took its whole replay unread: the ping behind the replay goes unanswered', async () => {
     const agent = await registerAgent(stack.api);
-    for (let n = 0; n < 40; n++) await stack.app.events.publish(bigEvent(n, [agent.user_id]));
+    for (let n = 0; n < 40; n++) await publishEvent(stack.app, bigEvent(n, [agent.user_id]));
     const client = await openNotReading('/api/v1/ws?since=0', agent.token);
     // About 1.3 MB, all of it in the kernel's buffers: uWS holds nothing unsent.
     await eventually('the replay handed to the kernel', () => sockets().size === 1 && sockets().bufferedBytes === 0 && client.frames.length === 0);
@@ -109,12 +110,12 @@ describe('a socket that does not read', () => {
   it('is closed (4008) within seconds when live, though far less than 1 MiB behind', async () => {
     const client = await openNotReading('/api/v1/spectator/stream');
     // Live events until the kernel's buffers are full and uWS holds some, then a trickle (8 KB every 200 ms).
-    for (let n = 0; n < 2_000 && sockets().bufferedBytes === 0; n++) await stack.app.events.publish(bigEvent(n));
+    for (let n = 0; n < 2_000 && sockets().bufferedBytes === 0; n++) await publishEvent(stack.app, bigEvent(n));
     expect(sockets().bufferedBytes).toBeGreaterThan(0);
     let trickling = true;
     const trickle = (async () => {
       for (let n = 0; trickling; n++) {
-        await stack.app.events.publish({ ...bigEvent(n), spectator: { n, body: BIG.slice(0, 8_000) } });
+        await publishEvent(stack.app, { ...bigEvent(n), spectator: { n, body: BIG.slice(0, 8_000) } });
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     })();

@@ -1,3 +1,4 @@
+import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/features/events/events.js';
 import { keys } from '../../src/platform/redis/keys.js';
@@ -63,7 +64,7 @@ const spectatorEvent = (n: number): DomainEvent => ({ type: 'message.created', p
 
 describe('spectator replay is bounded', () => {
   it('replays only the newest SPECTATOR_REPLAY_LIMIT events, saying where it skipped, then goes live', async () => {
-    for (let n = 0; n < 12; n++) await one.app.events.publish(spectatorEvent(n));
+    for (let n = 0; n < 12; n++) await publishEvent(one.app, spectatorEvent(n));
     const ids = ((await one.app.redis.xrange(keys.spectatorEvents('agent'), '-', '+')) as Array<[string, string[]]>).map(([id]) => id);
     expect(ids).toHaveLength(12);
 
@@ -72,7 +73,7 @@ describe('spectator replay is bounded', () => {
     expect(frames[0]).toEqual({ type: 'replay.truncated', data: { skipped_before: ids[7] } });
     expect(frames.slice(1).map((f) => f.data.n)).toEqual([7, 8, 9, 10, 11]);
     expect(frames.slice(1).map((f) => f.id)).toEqual(ids.slice(7));
-    await two.app.events.publish(spectatorEvent(12));
+    await publishEvent(two.app, spectatorEvent(12));
     expect((await fromStart.waitFor(7))[6]!.data.n).toBe(12);
 
     // From inside the window (now events 8 to 12) nothing is skipped, and no such frame is sent.

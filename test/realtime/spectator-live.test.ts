@@ -1,3 +1,4 @@
+import { publishEvent } from '../support/event-publisher.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spectatorMessageCreated } from '../../src/features/spectator/spectator-views.js';
@@ -116,7 +117,7 @@ describe('the first screen', () => {
     // they go, each as a message of the pair's match.
     await inBatches(1_200, 100, (i) => {
       const message = { id: 1_000_000 + i, match_id: matchId, sender_id: i % 2 ? a.user_id : b.user_id, body: `Flood ${i} about chess`, created_at: new Date().toISOString(), shared_interests_mentioned: ['chess'] };
-      return stack.app.events.publish({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
+      return publishEvent(stack.app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
     });
     await expect.poll(() => statValue(page, 'stat-messages')).toBeGreaterThanOrEqual(1_600);
     expect(await page.locator('#activity-list .activity-item').count()).toBeLessThanOrEqual(40);

@@ -1,3 +1,4 @@
+import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '../../src/features/events/events.js';
 import { registerAgent } from '../support/accounts.js';
@@ -50,7 +51,7 @@ describe('logout closes the sockets opened with the token', () => {
     const closes = await within(Promise.all([onOne.closed, onTwo.closed]), 10_000, 'sockets of the revoked token closed');
     expect(closes).toEqual([REVOKED, REVOKED]);
 
-    await one.app.events.publish(event(agent.user_id, 1));
+    await publishEvent(one.app, event(agent.user_id, 1));
     expect((await otherToken.waitFor(1))[0]!.data).toEqual({ n: 1 });
     for (const server of [one, two]) {
       const refusal = await connect(server, '/api/v1/ws', agent.token).catch((e) => e);
@@ -90,7 +91,7 @@ describe('a revocation announced while a process cannot hear it', () => {
     const other = await registerAgent(one.api);
     // An upgrade is answered 503 until one hears its channels again; from then on, what is published arrives.
     const live = await eventually('a socket on one', () => connect(one, '/api/v1/ws', other.token));
-    await two.app.events.publish(event(other.user_id, 2));
+    await publishEvent(two.app, event(other.user_id, 2));
     expect((await live.waitFor(1))[0]!.data).toEqual({ n: 2 });
   });
 });

@@ -21,12 +21,6 @@ export type DomainEvent = {
   message?: Message;
 };
 
-export interface EventPublisher {
-  publish(event: DomainEvent): Promise<void>;
-}
-
-/** Publishes nowhere; used until a real publisher is wired. */
-export const nullEventPublisher: EventPublisher = { publish: async () => {} };
 
 /**
  * Completes the follow-up steps of writes whose pending records the commit scripts left in the outbox.

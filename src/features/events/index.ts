@@ -1,8 +1,7 @@
 export { EventReplay } from './event-replay.js';
 export { EventStreams, eventBodiesAfter, frameWithId } from './event-stream-repository.js';
 export { userTopic } from './event-topics.js';
-export { nullEventPublisher } from './events.js';
-export type { EventPublisher, FollowUps } from './events.js';
+export type { FollowUps } from './events.js';
 export { LiveEvents } from './live-events.js';
 export { FollowUpRunner } from './outbox/follow-up-runner.js';
 export type { Effect, FollowUpHandler } from './outbox/follow-ups.js';
@@ -11,4 +10,4 @@ export type { PendingRef } from './outbox/outbox-repository.js';
 export { OutboxSweeper } from './outbox/outbox-sweeper.js';
 export { Realtime } from './sockets/realtime.js';
 export { socketDocRoutes } from './sockets/socket-doc-routes.js';
-export { StreamEventPublisher, USER_STREAM_MAX_LENGTH } from './stream-event-publisher.js';
+export { USER_STREAM_MAX_LENGTH } from './stream-appends.js';

@@ -4,7 +4,7 @@
  * Python blocks are working clients of the event stream (test/http/docs.test.ts runs them all). The limits
  * it states are the service's settings (src/config.ts), so the guide tells the truth about this deployment.
  */
-import { DEFAULT_WEBHOOK_PORTS } from '../../config.js';
+import { DEFAULT_CONFIG } from '../../config.js';
 import { portsInWords } from '../webhooks/index.js';
 
 /** The settings the guide states (named as in src/config.ts). */
@@ -40,39 +40,6 @@ export type GuideLimits = {
   WEBHOOK_ALLOWED_PORTS: readonly number[] | 'any';
 };
 
-/** The defaults of src/config.ts. */
-export const DEFAULT_GUIDE_LIMITS: GuideLimits = {
-  REGISTER_RATE_LIMIT: 5,
-  REGISTER_RATE_WINDOW_SECONDS: 60,
-  LOGIN_RATE_LIMIT: 10,
-  LOGIN_RATE_WINDOW_SECONDS: 60,
-  DISCOVERY_RATE_LIMIT: 600,
-  DISCOVERY_RATE_WINDOW_SECONDS: 60,
-  LIKE_RATE_LIMIT: 600,
-  LIKE_RATE_WINDOW_SECONDS: 60,
-  MESSAGE_RATE_LIMIT: 300,
-  MESSAGE_RATE_WINDOW_SECONDS: 60,
-  PROFILE_RATE_LIMIT: 30,
-  PROFILE_RATE_WINDOW_SECONDS: 60,
-  WEBHOOK_TEST_RATE_LIMIT: 10,
-  WEBHOOK_TEST_RATE_WINDOW_SECONDS: 60,
-  SPECTATOR_RATE_LIMIT: 600,
-  SPECTATOR_RATE_WINDOW_SECONDS: 60,
-  WS_UPGRADE_RATE_LIMIT: 120,
-  WS_UPGRADE_RATE_WINDOW_SECONDS: 60,
-  SPECTATOR_UPGRADE_RATE_LIMIT: 60,
-  SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: 60,
-  WS_MAX_PER_TOKEN: 8,
-  WS_MAX_PER_IP: 256,
-  MAX_CONNECTIONS_PER_IP: 512,
-  TOKEN_TTL_SECONDS: 86_400,
-  SPECTATOR_REPLAY_LIMIT: 500,
-  THREAD_MAX_MESSAGES: 2_000,
-  THREAD_MAX_AGE_DAYS: 30,
-  WEBHOOK_ALLOW_PRIVATE: false,
-  WEBHOOK_ALLOWED_PORTS: DEFAULT_WEBHOOK_PORTS,
-};
-
 /** "24 hours", "1 minute", "90 seconds": a whole number of the largest unit that fits (hours at most). */
 export function duration(seconds: number): string {
   for (const [unit, size] of [['hour', 3_600], ['minute', 60]] as const) {
@@ -97,7 +64,7 @@ ${failures}`;
 
 const per = (limit: number, windowSeconds: number) => `${limit} per ${windowSeconds === 60 ? 'minute' : duration(windowSeconds)}`;
 
-export function skillGuide(base: string, limits: GuideLimits = DEFAULT_GUIDE_LIMITS): string {
+export function skillGuide(base: string, limits: GuideLimits = DEFAULT_CONFIG): string {
   return `# Skill: using the agent matching service
 
 You are an AI agent. This service lets you register, find other AI agents with shared interests,

@@ -1,3 +1,3 @@
 export { SwipeRepository } from './swipe-repository.js';
-export { likeRoutes } from './swipe-routes.js';
+export { swipeRoutes } from './swipe-routes.js';
 export { SwipeService } from './swipe-service.js';

@@ -7,7 +7,7 @@ import { json, type Route } from '../../platform/http/types.js';
 
 type Deps = { swipes: SwipeService };
 
-export function likeRoutes({ swipes }: Deps): Route[] {
+export function swipeRoutes({ swipes }: Deps): Route[] {
   return [
     {
       method: 'POST',

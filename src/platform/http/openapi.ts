@@ -19,11 +19,11 @@ function resolveRefs(components: Record<string, unknown>): Record<string, unknow
   return JSON.parse(JSON.stringify(components).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
 }
 
-/** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
-export function buildOpenApi(routes: Route[]) {
-  const components: Record<string, unknown> = {};
-  // Named schemas (zod `.meta({id})`) go to components.schemas and are referenced from there.
-  const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
+type JsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => Record<string, unknown>;
+
+/** A JSON Schema converter that files named schemas (zod `.meta({id})`) in `components`, referenced from there. */
+function schemaConverter(components: Record<string, unknown>): JsonSchemaOf {
+  return (schema, io) => {
     const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
     delete out.$schema;
     const defs = (out.$defs ?? {}) as Record<string, unknown>;
@@ -31,37 +31,54 @@ export function buildOpenApi(routes: Route[]) {
     for (const [name, def] of Object.entries(defs)) components[name] ??= def;
     return JSON.parse(JSON.stringify(out).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
   };
+}
+
+/** A route's path and query parameters. */
+function parametersOf(route: Route, jsonSchema: JsonSchemaOf) {
+  const parameters = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+    name: m[1],
+    in: 'path',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  }));
+  if (route.doc.query) {
+    const schema = jsonSchema(route.doc.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property } as never);
+    }
+  }
+  return parameters;
+}
+
+/** A route's answers: its success, then every error status it may give, each in the error envelope. */
+function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
+  const responses: Record<string, unknown> = {};
+  const ok = route.doc.response ?? { status: 200, description: 'OK' };
+  responses[String(ok.status)] = {
+    description: ok.description,
+    ...(ok.schema ? { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } } : {}),
+  };
+  const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401] : []), 503]);
+  for (const status of [...errorStatuses].sort()) {
+    responses[String(status)] = {
+      description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return responses;
+}
+
+/** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
+export function buildOpenApi(routes: Route[]) {
+  const components: Record<string, unknown> = {};
+  const jsonSchema = schemaConverter(components);
   // The envelope every error response refers to: registered in components.schemas by its id.
   jsonSchema(errorSchema, 'output');
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}');
-    const parameters = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'integer', minimum: 1 },
-    }));
-    if (route.doc.query) {
-      const schema = jsonSchema(route.doc.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
-      for (const [name, property] of Object.entries(schema.properties ?? {})) {
-        parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property } as never);
-      }
-    }
-    const responses: Record<string, unknown> = {};
-    const ok = route.doc.response ?? { status: 200, description: 'OK' };
-    responses[String(ok.status)] = {
-      description: ok.description,
-      ...(ok.schema ? { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } } : {}),
-    };
-    const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401] : []), 503]);
-    for (const status of [...errorStatuses].sort()) {
-      responses[String(status)] = {
-        description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      };
-    }
-    (paths[path] ??= {})[route.method.toLowerCase()] = {
+    const parameters = parametersOf(route, jsonSchema);
+    const responses = responsesOf(route, jsonSchema);
+    (paths[route.path.replace(/:(\w+)/g, '{$1}')] ??= {})[route.method.toLowerCase()] = {
       summary: route.doc.summary,
       tags: route.doc.tags,
       ...(parameters.length > 0 ? { parameters } : {}),

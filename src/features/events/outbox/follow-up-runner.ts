@@ -10,7 +10,7 @@ import type { FollowUps, Known } from '../events.js';
 import type { Effect, FollowUpHandler } from './follow-ups.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from '../pending-events.js';
 import { isConnectionError, isStoreFullError } from '../../../platform/redis/redis-errors.js';
-import { streamAppends } from '../stream-event-publisher.js';
+import { streamAppends } from '../stream-appends.js';
 
 const SWEEP_BATCH = 200;
 
@@ -28,8 +28,8 @@ export interface UserEventsListener {
 
 /**
  * Completes pending outbox records: carries out every effect of a record (each an idempotent step in one
- * hash slot: an event appended to a stream once, a match listed, a swipe applied to the swiper's keys, an
- * account's index entries), then deletes the record. Runs right after the commit, on an Idempotency-Key
+ * hash slot: an event appended to a stream once; a match listed, touched or unlisted in the users' and the
+ * pool's lists), then deletes the record. Runs right after the commit, on an Idempotency-Key
  * replay, and from the sweeper for records left behind by a crash or an unreachable Redis.
  */
 export class FollowUpRunner implements FollowUps {

@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIG } from '../../../config.js';
 import { type HttpRequest, type HttpResponse, type TemplatedApp, type us_socket_context_t, type WebSocketBehavior } from 'uWebSockets.js';
 import { parseSince } from '../event-ids.js';
 import { errors } from '../../../platform/core/errors.js';
@@ -66,10 +67,10 @@ export type SocketPolicy = {
 };
 
 export const DEFAULT_SOCKET_POLICY: SocketPolicy = {
-  spectatorReplayLimit: 500,
-  maxPerIp: 256,
-  maxPerToken: 8,
-  trustProxy: false,
+  spectatorReplayLimit: DEFAULT_CONFIG.SPECTATOR_REPLAY_LIMIT,
+  maxPerIp: DEFAULT_CONFIG.WS_MAX_PER_IP,
+  maxPerToken: DEFAULT_CONFIG.WS_MAX_PER_TOKEN,
+  trustProxy: DEFAULT_CONFIG.TRUST_PROXY,
 };
 
 /** What a socket of a route follows, from its upgrade request (the client's address, read before any await). */

@@ -1,7 +1,7 @@
 import { SPECTATOR_TOPIC, userTopic } from './event-topics.js';
-import type { EventStreams, StreamAppend } from './event-stream-repository.js';
+import type { StreamAppend } from './event-stream-repository.js';
 import { spectatorStreamKeys, userStreamKeys } from '../../platform/redis/keys.js';
-import type { DomainEvent, EventPublisher, EventType } from './events.js';
+import type { DomainEvent, EventType } from './events.js';
 import { messageFrame, messageRef } from './message-frames.js';
 
 /** Length caps: memory guards far above a day's traffic, so the 24 h of replay holds in practice. */
@@ -9,18 +9,6 @@ export const USER_STREAM_MAX_LENGTH = 10_000;
 export const SPECTATOR_STREAM_MAX_LENGTH = 100_000;
 
 const SPECTATOR_TYPES: ReadonlySet<EventType> = new Set(['match.created', 'message.created', 'match.ended']);
-
-/**
- * Publishes an event that no write committed (not a follow-up step): appends it to each recipient's stream
- * (and, for agent matches, to the spectator stream), each announced so that every process relays it live.
- */
-export class StreamEventPublisher implements EventPublisher {
-  constructor(private readonly streams: EventStreams) {}
-
-  async publish(event: DomainEvent): Promise<void> {
-    await Promise.all(streamAppends(event, new Date().toISOString()).map((entry) => this.streams.append(entry)));
-  }
-}
 
 /**
  * The stream entries of one event: one per recipient and, for agent matches, one for spectators. A
