@@ -9,15 +9,17 @@ const REMEMBERED_LIMIT = 50_000;
 /**
  * WebSocket upgrades per account, counted in Redis (UpgradeLimits), so the count is shared by every process.
  *
- * Every upgrade is one hit. An account this process last heard to have room for more is let through at
- * once and its hit recorded meanwhile; only one whose last verdict (within the window) left no room waits
- * for Redis's answer, and is refused with 429 when over the limit. So an account can go past the limit by
- * at most one upgrade per process before it is refused. Waiting as little as possible matters beyond speed:
+ * Every upgrade is one hit. An account this process last heard to have room for more, and none of whose
+ * hits is still on the way, is let through at once and its hit recorded meanwhile; any other waits for
+ * Redis's answer, and is refused with 429 when over the limit. So an account can go past the limit by at
+ * most one upgrade per process before it is refused, however slowly Redis answers. Waiting as little as possible matters beyond speed:
  * an upgrade completed after an await goes through `res.cork`, which in this uWS version can close the
  * freshly upgraded socket (uNetworking/uWebSockets#1929).
  */
 export class UpgradeRateLimit {
   private readonly verdicts = new Map<string, { hits: number; expiresAt: number }>();
+  /** Accounts with a hit let through before its count came back. */
+  private readonly unanswered = new Set<string>();
 
   constructor(
     private readonly limits: UpgradeLimits,
@@ -26,13 +28,17 @@ export class UpgradeRateLimit {
 
   /** Nothing when the upgrade may go ahead now; otherwise a promise of Redis's verdict (rejects with 429). */
   check(account: { pool: Pool; userId: number }): void | Promise<void> {
-    const known = this.verdicts.get(subjectOf(account));
-    if (known && known.expiresAt > Date.now() && known.hits + 1 >= this.limits.limit.limit) return this.hit(account);
-    this.hit(account).catch((error: unknown) => {
-      if (!(error instanceof Error && 'code' in error && error.code === 'rate_limited')) {
-        this.logger.debug({ err: (error as Error).message }, 'could not count a WebSocket upgrade');
-      }
-    });
+    const subject = subjectOf(account);
+    const known = this.verdicts.get(subject);
+    if (this.unanswered.has(subject) || (known && known.expiresAt > Date.now() && known.hits + 1 >= this.limits.limit.limit)) return this.hit(account);
+    this.unanswered.add(subject);
+    this.hit(account)
+      .catch((error: unknown) => {
+        if (!(error instanceof Error && 'code' in error && error.code === 'rate_limited')) {
+          this.logger.debug({ err: (error as Error).message }, 'could not count a WebSocket upgrade');
+        }
+      })
+      .finally(() => this.unanswered.delete(subject));
   }
 
   private async hit(account: { pool: Pool; userId: number }): Promise<void> {

@@ -1,0 +1,33 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpgradeRateLimit } from '../../src/features/events/sockets/upgrade-rate-limit.js';
+import { RateLimiter } from '../../src/platform/limits/rate-limiter.js';
+import { UpgradeLimits } from '../../src/platform/limits/upgrade-limits.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
+import type { RedisClient } from '../../src/platform/redis/redis.js';
+import { startTestRedis, type TestRedis } from '../support/stack.js';
+
+let redis: TestRedis;
+let client: RedisClient;
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  client = redis.client();
+});
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.cleanup();
+});
+
+describe('WebSocket upgrade rate limit', () => {
+  it('lets an account past its limit by at most one upgrade per process: while a count is on the way, the next upgrade waits for it', async () => {
+    const limits = new UpgradeLimits(new RateLimiter(new Scripts(client)), { limit: 2, windowSeconds: 60 });
+    const limit = new UpgradeRateLimit(limits, createLogger('silent'));
+    const account = { pool: 'agent' as const, userId: 7 };
+    expect(limit.check(account)).toBeUndefined();
+    const second = limit.check(account);
+    expect(second).toBeInstanceOf(Promise);
+    await second;
+    await expect(limit.check(account)).rejects.toMatchObject({ code: 'rate_limited' });
+  });
+});
