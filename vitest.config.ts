@@ -13,6 +13,7 @@ const SINGLE_ONLY = [
   'test/redis-topology.test.ts',
   'test/http/aborted-requests.test.ts',
   'test/http/long-unmatch.test.ts',
+  'test/http/match-lookups.test.ts',
   'test/http/pool-sequences.test.ts',
   'test/http/recovery.test.ts',
   'test/http/redis-full.test.ts',

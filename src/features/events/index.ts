@@ -1,5 +1,6 @@
 export { EventReplay } from './event-replay.js';
 export { EventStreams, eventBodiesAfter, frameWithId } from './event-stream-repository.js';
+export type { EventBody } from './event-stream-repository.js';
 export { userTopic } from './event-topics.js';
 export type { FollowUps } from './events.js';
 export { LiveEvents } from './live-events.js';

@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
-import type { Match, Message } from './match.js';
+import type { Match, MatchHead } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import { activityPage, activityPageAcross } from './activity-page-repository.js';
@@ -14,18 +14,27 @@ import type { Scripts } from '../../platform/redis/scripts.js';
 export class MatchRepository {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
-  /** The current match `id` of `pool`; undefined when unknown there or ended (unless `includeEnded`). */
+  /** The current match `id` of `pool` with its newest message; undefined when unknown there or ended (unless `includeEnded`). */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
     const [hash, [last]] = await Promise.all([this.redis.hgetall(keys.match(pool, id)), newestMessages(this.redis, pool, [id])]);
-    const match = fromHash(hash, last ?? null);
-    return match && (includeEnded || !match.endedAt) ? match : undefined;
+    const head = headFromHash(hash);
+    return head && (includeEnded || !head.endedAt) ? { ...head, lastMessage: last ?? null } : undefined;
+  }
+
+  /** As `find`, without reading the thread: for the checks before a write or a page of messages. */
+  async findHead(pool: Pool, id: number): Promise<MatchHead | undefined> {
+    const head = headFromHash(await this.redis.hgetall(keys.match(pool, id)));
+    return head && !head.endedAt ? head : undefined;
   }
 
   /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
   async findMany(pool: Pool, ids: readonly number[]): Promise<Match[]> {
     if (ids.length === 0) return [];
     const [hashes, lasts] = await Promise.all([Promise.all(ids.map((id) => this.redis.hgetall(keys.match(pool, id)))), newestMessages(this.redis, pool, ids)]);
-    return hashes.map((hash, i) => fromHash(hash, lasts[i] ?? null)).filter((m): m is Match => m !== undefined && !m.endedAt);
+    return hashes.flatMap((hash, i) => {
+      const head = headFromHash(hash);
+      return head && !head.endedAt ? [{ ...head, lastMessage: lasts[i] ?? null }] : [];
+    });
   }
 
   /** A user's current matches, latest activity first. */
@@ -44,7 +53,7 @@ export class MatchRepository {
    * lists, its thread's events out of the streams, `match.ended`), or undefined when it is not (or no
    * longer) theirs to end.
    */
-  async end(pool: Pool, match: Match, byUserId: number, endedAt: Date): Promise<Required<PendingRef> | undefined> {
+  async end(pool: Pool, match: MatchHead, byUserId: number, endedAt: Date): Promise<Required<PendingRef> | undefined> {
     const [a, b] = match.userIds;
     const shard = matchShard(match.id);
     const [ended, record] = await this.scripts.run<[number, string?]>(
@@ -61,15 +70,14 @@ export class MatchRepository {
   }
 }
 
-/** A match from its hash; its last message is its thread's newest (the hash keeps none). */
-function fromHash(h: Record<string, string>, lastMessage: Message | null): Match | undefined {
+/** A match from its hash (which keeps no message: the last one is its thread's newest). */
+function headFromHash(h: Record<string, string>): MatchHead | undefined {
   if (!h.id) return undefined;
   return {
     id: Number(h.id),
     userIds: [Number(h.user_a), Number(h.user_b)],
     createdAt: h.created_at ?? '',
     sharedInterests: h.shared_interests ? (JSON.parse(h.shared_interests) as string[]) : [],
-    lastMessage,
     endedAt: h.ended_at ?? null,
   };
 }

@@ -1,5 +1,5 @@
 import { errors } from '../../platform/core/errors.js';
-import { isParticipant, matchView, otherParticipant, type Match, type MatchView } from './match.js';
+import { isParticipant, matchView, otherParticipant, type Match, type MatchHead, type MatchView } from './match.js';
 import { publicProfile } from '../accounts/index.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
@@ -25,7 +25,9 @@ export class MatchService {
   }
 
   async get(caller: Principal, matchId: number): Promise<MatchView> {
-    const [view] = await this.views(caller, [await this.require(caller, matchId)]);
+    const match = await this.matches.find(caller.pool, matchId);
+    if (!match || !isParticipant(match, caller.userId)) throw notFound();
+    const [view] = await this.views(caller, [match]);
     if (!view) throw notFound();
     return view;
   }
@@ -44,8 +46,8 @@ export class MatchService {
   }
 
   /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */
-  async require(caller: Principal, matchId: number): Promise<Match> {
-    const match = await this.matches.find(caller.pool, matchId);
+  async require(caller: Principal, matchId: number): Promise<MatchHead> {
+    const match = await this.matches.findHead(caller.pool, matchId);
     if (!match || !isParticipant(match, caller.userId)) throw notFound();
     return match;
   }
@@ -56,7 +58,7 @@ export class MatchService {
    * match is current and the caller one of its users (a match ended meanwhile answers 404 there), and
    * calls `forget` when it was not.
    */
-  async requireForWrite(caller: Principal, matchId: number): Promise<Match> {
+  async requireForWrite(caller: Principal, matchId: number): Promise<MatchHead> {
     const known = this.recent.get(caller.pool, matchId);
     if (known && isParticipant(known, caller.userId)) return known;
     const match = await this.require(caller, matchId);

@@ -11,14 +11,17 @@ export type Message = {
 };
 
 /** A match between two users of one pool; `endedAt` is set once either unmatched. */
-export type Match = {
+/** A match as its hash holds it: who, since when, what they share, and when it ended. */
+export type MatchHead = {
   id: number;
   userIds: [number, number];
   createdAt: string;
   sharedInterests: string[];
-  lastMessage: Message | null;
   endedAt: string | null;
 };
+
+/** A match with its thread's newest message, as a match is shown. */
+export type Match = MatchHead & { lastMessage: Message | null };
 
 /** A match as one of its two users sees it. */
 export type MatchView = {
@@ -29,10 +32,10 @@ export type MatchView = {
   last_message: Message | null;
 };
 
-export const isParticipant = (match: Match, userId: number) => match.userIds[0] === userId || match.userIds[1] === userId;
+export const isParticipant = (match: MatchHead, userId: number) => match.userIds[0] === userId || match.userIds[1] === userId;
 
 /** The participant who is not `userId`. */
-export const otherParticipant = (match: Match, userId: number) => (match.userIds[0] === userId ? match.userIds[1] : match.userIds[0]);
+export const otherParticipant = (match: MatchHead, userId: number) => (match.userIds[0] === userId ? match.userIds[1] : match.userIds[0]);
 
 /** The match as seen by the participant whose counterpart is `other`. */
 export function matchView(match: Match, other: PublicProfile): MatchView {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RedisClient } from '../../platform/redis/redis.js';
-import type { Match, Message } from './match.js';
+import type { MatchHead, Message } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
@@ -43,7 +43,7 @@ export class MessageRepository {
    * meanwhile answers not_found). With an Idempotency-Key, a repeat returns the first message, and the
    * same key with another body answers key_reused.
    */
-  async append(pool: Pool, match: Match, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
+  async append(pool: Pool, match: MatchHead, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
     const shard = matchShard(match.id);
     const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
     if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));

@@ -1,4 +1,4 @@
-import type { Match } from './match.js';
+import type { MatchHead } from './match.js';
 import type { Pool } from '../../platform/core/pool.js';
 
 const LIMIT = 50_000;
@@ -9,13 +9,13 @@ const LIMIT = 50_000;
  * write's own script, so a kept entry saves the look-up round trip. Bounded: the oldest entry leaves first.
  */
 export class RecentMatches {
-  private readonly entries = new Map<string, Match>();
+  private readonly entries = new Map<string, MatchHead>();
 
-  get(pool: Pool, id: number): Match | undefined {
+  get(pool: Pool, id: number): MatchHead | undefined {
     return this.entries.get(`${pool}:${id}`);
   }
 
-  remember(pool: Pool, match: Match): void {
+  remember(pool: Pool, match: MatchHead): void {
     const key = `${pool}:${match.id}`;
     if (this.entries.size >= LIMIT && !this.entries.has(key)) this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, match);

@@ -1,5 +1,6 @@
 import type { Pool } from '../../platform/core/pool.js';
-import type { StreamEntry, WebhookRecord, WebhookStore } from './webhook-repository.js';
+import type { EventBody } from '../events/index.js';
+import type { WebhookRecord, WebhookStore } from './webhook-repository.js';
 import type { DeliveryScheduler } from './webhook-scheduling.js';
 
 const PAGE = 100;
@@ -28,7 +29,7 @@ export class WebhookChains {
   }
 
   /** The first event after the webhook's cursor of a type it takes. Long runs of other events move the cursor past them. */
-  async next(pool: Pool, userId: number, hook: WebhookRecord): Promise<StreamEntry | undefined> {
+  async next(pool: Pool, userId: number, hook: WebhookRecord): Promise<EventBody | undefined> {
     let cursor = hook.cursor;
     for (let page = 0; page < PAGES_PER_LOOK; page++) {
       const entries = await this.store.eventsAfter(pool, userId, cursor, PAGE);

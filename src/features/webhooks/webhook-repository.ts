@@ -1,5 +1,5 @@
 import type { Pool } from '../../platform/core/pool.js';
-import { eventBodiesAfter } from '../events/index.js';
+import { eventBodiesAfter, type EventBody } from '../events/index.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
@@ -32,9 +32,6 @@ export type WebhookFields = Partial<{
   disabled_reason: string;
   disabled_at: string;
 }>;
-
-/** An entry of the account's event stream: its id and the frame JSON without its id. */
-export type StreamEntry = { id: string; body: string };
 
 const DELIVERY_LOG_LENGTH = 50;
 
@@ -122,7 +119,7 @@ export class WebhookStore {
   }
 
   /** Up to `count` events of the account's event stream after `afterId`, oldest first (fewer: the stream ends there). */
-  eventsAfter(pool: Pool, userId: number, afterId: string, count: number): Promise<StreamEntry[]> {
+  eventsAfter(pool: Pool, userId: number, afterId: string, count: number): Promise<EventBody[]> {
     return eventBodiesAfter(this.redis, keys.userEvents(pool, userId), afterId, count);
   }
 }
