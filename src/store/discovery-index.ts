@@ -141,7 +141,7 @@ export class DiscoveryIndex {
 
   /**
    * One page of accounts passing every filter, newest first (highest id first), after the cursor
-   * position: lua/browse.lua runs once per partition (all its keys are the partition's), concurrently,
+   * position: lua/browse-2+.lua runs once per partition (all its keys are the partition's), concurrently,
    * each on a share of the budget, and the rows are merged newest first. A partition that ran out of
    * budget has looked at nothing older than its stop position, so the merged page is cut there: with
    * `stop`, fewer rows than wanted (maybe none), and more may follow `stop`, the newest of the
@@ -247,7 +247,7 @@ function mergeNewestFirst(parts: readonly BrowseRows[]): { rows: BrowseRows['row
   return { rows: stop ? merged.filter((row) => row.id >= stop.id) : merged, ...(stop ? { stop } : {}) };
 }
 
-/** One partition's call of lua/browse.lua from `start` (the newest id to consider): ids alone, no cards. */
+/** One partition's call of lua/browse-2+.lua from `start` (the newest id to consider): ids alone, no cards. */
 async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number): Promise<BrowseRows> {
   const { pool } = query;
   const groups = query.groups(part);

@@ -24,7 +24,7 @@ export type StreamAppend = {
 export type CountEvent = (type: string, at: string) => Promise<void>;
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
-/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event.lua). */
+/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event-2.lua). */
 export const STEP_MARK_MS = 15 * 60 * 1000;
 
 type RawEntry = [string, string[]];
@@ -67,7 +67,7 @@ export class EventStreams {
 
   /**
    * When more than `limit` entries of `key` are newer than `afterId`, the ids of the oldest of the newest
-   * `limit` and of the entry just before it (lua/replay_window.lua: only the ids leave Redis).
+   * `limit` and of the entry just before it (lua/replay_window-1.lua: only the ids leave Redis).
    */
   async window(key: string, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
     const ids = await this.scripts.run<string[]>('replay_window', [key], [afterId, limit]);
@@ -118,17 +118,17 @@ async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): P
   return out;
 }
 
-/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event.lua). */
+/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event-2.lua). */
 export function frameWithId(id: string, body: string): string {
   return body.length > 2 ? `{"id":"${id}",${body.slice(1)}` : `{"id":"${id}"}`;
 }
 
-/** An announcement as lua/append_event.lua publishes it: route, id and frame, one per line. */
+/** An announcement as lua/append_event-2.lua publishes it: route, id and frame, one per line. */
 export function announcementMessage(announcement: Announcement): string {
   return `${announcement.route}\n${announcement.id}\n${announcement.frame}`;
 }
 
-/** Parses an announcement published by lua/append_event.lua; undefined when malformed. */
+/** Parses an announcement published by lua/append_event-2.lua; undefined when malformed. */
 export function parseAnnouncement(message: string): Announcement | undefined {
   const first = message.indexOf('\n');
   const second = first < 0 ? -1 : message.indexOf('\n', first + 1);

@@ -32,7 +32,7 @@ export const RANK_STEP = 2_000;
  */
 export type RankBounds = { candidates: number; minSample: number; step?: number };
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
-/** The ranked list handed to lua/rank_feed.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -49,7 +49,7 @@ export class FeedStore {
    * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
    * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
    * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/store/feed-candidates.ts, lua/rank_feed.lua).
+   * call examines at most `bounds.step` entries (src/store/feed-candidates.ts, lua/rank_feed-2.lua).
    * `interests` and `weights` go together.
    */
   async rank(
@@ -68,7 +68,7 @@ export class FeedStore {
     const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
     const [, floor] = await this.scripts.run<[number, string]>('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed.lua.
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-2.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
@@ -110,7 +110,7 @@ export class FeedStore {
   /**
    * From one page (about `count` members, from `cursor`) of partition `part`'s part of an interest set
    * the account no longer holds, the owners whose feed the account must leave or move in, scored by its
-   * current `interests` and `weights` (lua/dropped_targets.lua). Page on until the returned cursor is
+   * current `interests` and `weights` (lua/dropped_targets-2+.lua). Page on until the returned cursor is
    * "0", in every partition.
    */
   async droppedTargets(
@@ -134,7 +134,7 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-2+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -210,7 +210,7 @@ export class FeedStore {
 
   /**
    * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
-   * steps: the ranked part from the viewer's shard (lua/read_feed.lua), with the time it was ranked from
+   * steps: the ranked part from the viewer's shard (lua/read_feed-2.lua), with the time it was ranked from
    * the viewer's partition alongside; when that does not fill the page, the rest of the pool newest first
    * is gathered across the partitions (each probes at most its share of `scanLimit` ids after the
    * position, and the merge is cut where a partition may hold more, see newestAccounts), and the page is
@@ -280,7 +280,7 @@ function byPartition(ids: readonly string[]): Map<number, string[]> {
   return out;
 }
 
-/** The positions of lua/read_feed.lua's reply: its ranked entries, then the rest's. */
+/** The positions of lua/read_feed-2.lua's reply: its ranked entries, then the rest's. */
 function feedReply([rankedSize, rankedCount, ...flat]: ReadonlyArray<string | number>): { rankedSize: number; positions: FeedPosition[] } {
   const positions: FeedPosition[] = [];
   const rankedEnd = 2 * Number(rankedCount);

@@ -41,9 +41,9 @@ export type SwipeOutcome =
     };
 
 /**
- * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe.lua) while the
+ * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe-3.lua) while the
  * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
- * call on the pair's state (lua/record_swipe.lua), which creates the match a mutual like completes and
+ * call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and
  * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
  * runner. A swipe with an Idempotency-Key is applied to the swiper's keys only once its decision stands,
  * so that a refused repeat (another kind under the same key) changes nothing.
@@ -80,8 +80,9 @@ export class SwipeRepository {
       if (applyFirst) await this.redis.hdel(keys.swipes(pool, fromId), String(toId));
       return { status: 'not_found' };
     }
-    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
-    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey));
+    // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
+    const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
+    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply] = await Promise.all([
       this.scripts.runHot<string[]>('record_swipe', keyList, [
@@ -91,7 +92,7 @@ export class SwipeRepository {
         now.getTime(),
         now.toISOString(),
         candidate,
-        IDEMPOTENCY_TTL_SECONDS,
+        idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
         fromInterests ?? '[]',
         toInterests,
       ]),
@@ -118,7 +119,7 @@ export class SwipeRepository {
     };
   }
 
-  /** lua/begin_swipe.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
+  /** lua/begin_swipe-3.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
   private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean): Promise<[number, number, number]> {
     return this.scripts.runHot<[number, number, number]>(
       'begin_swipe',
@@ -128,7 +129,7 @@ export class SwipeRepository {
   }
 
   /**
-   * A feed that lost an entry has room: its floor (lua/rank_feed.lua) drops to 0. The floor is a hint for
+   * A feed that lost an entry has room: its floor (lua/rank_feed-2.lua) drops to 0. The floor is a hint for
    * spreading that the next ranking rewrites, so a full Redis refusing it is let pass.
    */
   private async feedHasRoom(pool: Pool, fromId: number): Promise<void> {

@@ -39,9 +39,9 @@ const parseOwner = (value: string): EmailOwner => {
  *
  * - create: reserve the e-mail (HSETNX in its shard's part of the e-mail index, or take over a stale
  *   reservation whose account never came; another slot), then write the account with its entries
- *   (lua/create_user.lua), then settle the reservation into the e-mail's lasting entry;
+ *   (lua/create_user-3+.lua), then settle the reservation into the e-mail's lasting entry;
  * - update: merge the patch into the account read, and write it with its entries moved, only while the
- *   account is still as read (lua/update_profile.lua), else read again and retry.
+ *   account is still as read (lua/update_profile-2+.lua), else read again and retry.
  *
  * An e-mail reserved for an account that does not exist is no account.
  */
@@ -111,7 +111,7 @@ export class UserRepository {
 
   /**
    * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in a
-   * script (lua/update_profile.lua) that applies only while the account is still as read here (when
+   * script (lua/update_profile-2+.lua) that applies only while the account is still as read here (when
    * another write of the account landed in between, it reads again and retries). No changes: writes the
    * stored profile again. Undefined when the account does not exist.
    */
@@ -136,7 +136,7 @@ export class UserRepository {
   /**
    * Reserves the e-mail for the account about to be written: HSETNX, or, when the e-mail is held by a
    * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
-   * that takes it over (lua/claim_email.lua). False when the e-mail is taken.
+   * that takes it over (lua/claim_email-1.lua). False when the e-mail is taken.
    */
   private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
     const index = keys.emails(emailBucket(email));
@@ -165,7 +165,7 @@ export class UserRepository {
     await this.claimEmail(email, value, '').catch(() => {});
   }
 
-  /** lua/claim_email.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
+  /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
   private claimEmail(email: string, expected: string, next: string): Promise<number> {
     return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
   }

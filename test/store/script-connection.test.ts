@@ -1,10 +1,10 @@
-import { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/store/redis.js';
 import { ScriptConnection } from '../../src/store/script-connection.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { loadScripts } from '../../src/store/script-loader.js';
+import { LUA_DIRS, Scripts } from '../../src/store/scripts.js';
 import { startRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<number[]>;
 const rateLimit = (key: string) => hit(scripts.runHot.bind(scripts), key);
-const RATE_LIMIT_SHA = createHash('sha1').update(readFileSync(new URL('../../lua/rate_limit.lua', import.meta.url), 'utf8')).digest('hex');
+const RATE_LIMIT_SHA = loadScripts(LUA_DIRS).get('rate_limit')!.sha;
 
 
 describe('ScriptConnection', () => {

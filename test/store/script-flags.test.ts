@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageRepository } from '../../src/store/message-repository.js';
@@ -10,15 +8,13 @@ import { EventStreams } from '../../src/store/event-streams.js';
 import { keys, userStreamKeys } from '../../src/store/keys.js';
 import { MatchFollowUpStore } from '../../src/store/match-follow-up-store.js';
 import { OutboxRecords } from '../../src/store/outbox-records.js';
-import { Scripts } from '../../src/store/scripts.js';
+import { loadScripts } from '../../src/store/script-loader.js';
+import { LUA_DIRS, Scripts } from '../../src/store/scripts.js';
 import { UserRepository } from '../../src/store/user-repository.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
-const LUA_DIR = join(import.meta.dirname, '..', '..', 'lua');
-const scripts = readdirSync(LUA_DIR)
-  .filter((file) => file.endsWith('.lua'))
-  .map((file) => ({ name: file.slice(0, -4), lua: readFileSync(join(LUA_DIR, file), 'utf8') }));
+const scripts = [...loadScripts(LUA_DIRS).values()];
 const header = (lua: string) => lua.slice(0, lua.indexOf('\n'));
 const PENDING = JSON.stringify([
   { type: 'match.unlisted', match_id: 5, users: [1, 3] },

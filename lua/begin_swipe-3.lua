@@ -1,9 +1,9 @@
 #!lua
 --[[
   The first step of a swipe, on the swiper's own keys: counts it against the swiper's swipe limit (a fixed
-  window, as lua/fixed_window_hit.lua) and, within the limit, applies it to the swiper's keys: the target
+  window, as lua/fixed_window_hit-1.lua) and, within the limit, applies it to the swiper's keys: the target
   joins the swiper's swipe list (which keeps it out of the swiper's feed from now on) and leaves the
-  swiper's feed. The pair's decision (lua/record_swipe.lua) follows; a swipe answered with an error may have
+  swiper's feed. The pair's decision (lua/record_swipe-5.lua) follows; a swipe answered with an error may have
   been applied here only, which changes nothing but the swiper's feed, and its retry applies it again.
   With a limit of 0 it only applies the swipe (a swipe made with an Idempotency-Key is applied after its
   decision, so that a refused repeat changes nothing).

@@ -18,12 +18,12 @@
   KEYS[3] am:<pool>:{shard}:seq:message
   KEYS[4] am:<pool>:{shard}:outbox           pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due       pending id -> commit time, ms
-  KEYS[6] am:<pool>:{shard}:idem:...         optional: the Idempotency-Key record
+  KEYS[6] am:<pool>:{shard}:idem:...         the Idempotency-Key record (not touched when ARGV[5] is 0)
   ARGV[1] sender id
   ARGV[2] the message as a JSON object without its id: '{"match_id":…}'
   ARGV[3] now, ms (the activity score)
   ARGV[4] match id
-  ARGV[5] Idempotency-Key record lifetime, seconds
+  ARGV[5] Idempotency-Key record lifetime, seconds; 0 when the request has no Idempotency-Key
   ARGV[6] the number of shards, ARGV[7] this shard
   ARGV[8] the request's fingerprint (a hash of the body; no line break)
   ARGV[9] the most messages a thread keeps
@@ -37,7 +37,7 @@
 
   Slot: one (hash of the match's shard tag)
 ]]
-local idem = KEYS[6]
+local idem = tonumber(ARGV[5]) > 0 and KEYS[6]
 if idem then
   local done = redis.call('GET', idem)
   if done then

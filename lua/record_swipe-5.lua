@@ -16,7 +16,7 @@
   (src/services/follow-up-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
-  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe.lua, in the
+  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-3.lua, in the
   swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
   this shard.
 
@@ -24,14 +24,14 @@
   KEYS[2] am:<pool>:{shard}:match:<candidate>  written only when a match is created
   KEYS[3] am:<pool>:{shard}:outbox             pending id -> record (a JSON array of effects)
   KEYS[4] am:<pool>:{shard}:outbox:due         pending id -> commit time, ms
-  KEYS[5] am:<pool>:{shard}:idem:...           optional: the Idempotency-Key record
+  KEYS[5] am:<pool>:{shard}:idem:...           the Idempotency-Key record (not touched when ARGV[7] is 0)
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
   ARGV[4] now, ms (the match's activity score)
   ARGV[5] now, ISO-8601 (the swipe's and the match's created_at)
   ARGV[6] candidate match id (reserved by the caller; used only if a match is created)
-  ARGV[7] Idempotency-Key record lifetime, seconds
+  ARGV[7] Idempotency-Key record lifetime, seconds; 0 when the request has no Idempotency-Key
   ARGV[8] the swiper's interests (JSON array), ARGV[9] the target's: for the match's shared interests
 
   Returns {'replay', record} when the Idempotency-Key was seen with this kind, {'key_reused', record} when
@@ -44,7 +44,7 @@
   Slot: one (hash of the pair's shard tag)
 ]]
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local pair, idem = KEYS[1], KEYS[5]
+local pair, idem = KEYS[1], tonumber(ARGV[7]) > 0 and KEYS[5]
 
 if idem then
   local done = redis.call('GET', idem)
