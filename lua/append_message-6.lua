@@ -37,19 +37,18 @@
 
   Slot: one (hash of the match's shard tag)
 ]]
-local idem = tonumber(ARGV[5]) > 0 and KEYS[6]
-if idem then
-  local done = redis.call('GET', idem)
-  if done then
-    local cut = string.find(done, '\n', 1, true)
-    if not cut then return {'replay', done} end -- a record written before fingerprints were kept
-    if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
-    local kept = string.sub(done, cut + 1)
-    if string.sub(kept, 1, 1) == '{' then return {'replay', kept} end -- a record written before it kept the id alone
-    local found = redis.call('ZRANGE', KEYS[2], kept, kept, 'BYSCORE')
-    if not found[1] then return {'not_found'} end
-    return {'replay', found[1]}
-  end
+--- @include "includes/idempotency"
+
+local done = idempotency_record(KEYS[6], ARGV[5])
+if done then
+  local cut = string.find(done, '\n', 1, true)
+  if not cut then return {'replay', done} end -- a record written before fingerprints were kept
+  if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
+  local kept = string.sub(done, cut + 1)
+  if string.sub(kept, 1, 1) == '{' then return {'replay', kept} end -- a record written before it kept the id alone
+  local found = redis.call('ZRANGE', KEYS[2], kept, kept, 'BYSCORE')
+  if not found[1] then return {'not_found'} end
+  return {'replay', found[1]}
 end
 
 local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
@@ -79,5 +78,5 @@ local pending = '[{"type":"match.touched","match_id":' .. ARGV[4] .. ',"users":'
 redis.call('HSET', KEYS[4], 'm' .. id, pending)
 redis.call('ZADD', KEYS[5], ARGV[3], 'm' .. id)
 
-if idem then redis.call('SET', idem, ARGV[8] .. '\n' .. id, 'EX', ARGV[5]) end
+keep_idempotency_record(KEYS[6], ARGV[5], ARGV[8] .. '\n' .. id)
 return {'ok', message, pending}

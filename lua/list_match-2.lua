@@ -18,12 +18,13 @@
 
   Slot: one (hash of the list's tag: the user's shard, or the pool partition's)
 ]]
+--- @include "includes/now_ms"
+
 local id, mode = ARGV[1], ARGV[2]
 -- An ended set of the earlier layout (a plain set, never trimmed) gives way to the bounded one.
 if redis.call('TYPE', KEYS[2]).ok == 'set' then redis.call('UNLINK', KEYS[2]) end
 if mode == 'remove' then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = now_ms()
   redis.call('ZADD', KEYS[2], now, id)
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
   redis.call('PEXPIRE', KEYS[2], ARGV[4])

@@ -43,15 +43,15 @@
 
   Slot: one (hash of the pair's shard tag)
 ]]
-local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local pair, idem = KEYS[1], tonumber(ARGV[7]) > 0 and KEYS[5]
+--- @include "includes/idempotency"
 
-if idem then
-  local done = redis.call('GET', idem)
-  if done then
-    if string.sub(done, 1, #kind + 1) ~= kind .. '|' then return {'key_reused', done} end
-    return {'replay', done}
-  end
+local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
+local pair = KEYS[1]
+
+local done = idempotency_record(KEYS[5], ARGV[7])
+if done then
+  if string.sub(done, 1, #kind + 1) ~= kind .. '|' then return {'key_reused', done} end
+  return {'replay', done}
 end
 
 -- Whether a match is made is read before anything is written, so that a refusal writes nothing.
@@ -123,5 +123,5 @@ if #effects > 0 then
 end
 
 local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
-if idem then redis.call('SET', idem, record, 'EX', ARGV[7]) end
+keep_idempotency_record(KEYS[5], ARGV[7], record)
 return {'ok', record, shared, pending}

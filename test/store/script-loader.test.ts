@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -57,5 +58,28 @@ describe('the script loader', () => {
     );
     await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe(-1);
     await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe(-1);
+  });
+
+  it('expands each include once per script, where it is first included, even when included again directly or through another include', async () => {
+    const dir = scriptDir({
+      'includes/count.lua': "redis.call('INCR', KEYS[1])\n",
+      'includes/count_and_read.lua': '--- @include "count"\nlocal function read() return redis.call(\'GET\', KEYS[1]) end\n',
+      'counted-1.lua': ['#!lua', '--- @include "includes/count"', '--- @include "includes/count_and_read"', '--- @include "includes/count"', 'return read()', ''].join('\n'),
+    });
+    const counted = loadScripts([dir]).get('counted')!;
+    expect(counted.lua.match(/INCR/g)).toHaveLength(1);
+    expect(counted.lua).not.toContain('@include');
+    expect(counted.lua.startsWith('#!lua\n')).toBe(true);
+    expect(counted.sha).toBe(createHash('sha1').update(counted.lua).digest('hex'));
+    // Redis caches the expanded text under that SHA: the fragment ran once per call.
+    expect(await client.eval(counted.lua, 1, '{counted}')).toBe('1');
+    expect(await client.evalsha(counted.sha, 1, '{counted}')).toBe('2');
+  });
+
+  it('refuses an include that does not exist, or that includes what includes it', () => {
+    const missing = scriptDir({ 'lost-0.lua': '--- @include "includes/nowhere"\nreturn 1\n' });
+    expect(() => loadScripts([missing])).toThrow(/lost-0\.lua: includes .*includes\/nowhere\.lua, which does not exist/);
+    const circle = scriptDir({ 'includes/a.lua': '--- @include "b"\n', 'includes/b.lua': '--- @include "a"\n', 'loop-0.lua': '--- @include "includes/a"\nreturn 1\n' });
+    expect(() => loadScripts([circle])).toThrow(/b\.lua: includes "a", which includes it back/);
   });
 });
