@@ -38,6 +38,7 @@
   Slot: one (hash of the match's shard tag)
 ]]
 --- @include "includes/idempotency"
+--- @include "includes/outbox"
 
 local done = idempotency_record(KEYS[6], ARGV[5])
 if done then
@@ -72,11 +73,11 @@ for _ = 1, 4 do
 end
 redis.call('PEXPIRE', thread, ARGV[10])
 
-local users = '[' .. match[1] .. ',' .. match[2] .. ']'
-local pending = '[{"type":"match.touched","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"at":' .. ARGV[3] .. '},' ..
-  '{"type":"message.created","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"message_id":' .. id .. '}]'
-redis.call('HSET', KEYS[4], 'm' .. id, pending)
-redis.call('ZADD', KEYS[5], ARGV[3], 'm' .. id)
+local users, match_id = {tonumber(match[1]), tonumber(match[2])}, tonumber(ARGV[4])
+local pending = write_outbox(KEYS[4], KEYS[5], 'm' .. id, {
+  {type = 'match.touched', match_id = match_id, users = users, at = tonumber(ARGV[3])},
+  {type = 'message.created', match_id = match_id, users = users, message_id = id},
+}, ARGV[3])
 
 keep_idempotency_record(KEYS[6], ARGV[5], ARGV[8] .. '\n' .. id)
 return {'ok', message, pending}

@@ -44,6 +44,7 @@
   Slot: one (hash of the pair's shard tag)
 ]]
 --- @include "includes/idempotency"
+--- @include "includes/outbox"
 
 local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
 local pair = KEYS[1]
@@ -83,7 +84,7 @@ local function decode(raw)
   return {}
 end
 
--- The pair's shared interests, in the order of the lower id's list, as a JSON array.
+-- The pair's shared interests, in the order of the lower id's list.
 local function shared_interests()
   local first, second = decode(ARGV[8]), decode(ARGV[9])
   if tonumber(to) < tonumber(from) then first, second = second, first end
@@ -91,35 +92,37 @@ local function shared_interests()
   for _, interest in ipairs(second) do other[interest] = true end
   local out = {}
   for _, interest in ipairs(first) do
-    if other[interest] then out[#out + 1] = cjson.encode(interest) end
+    if other[interest] then out[#out + 1] = interest end
   end
-  return '[' .. table.concat(out, ',') .. ']'
+  return out
 end
 
 local lo, hi = from, to
 if tonumber(to) < tonumber(from) then lo, hi = to, from end
+local shared_list = {}
 if state == 'created' then
-  shared = shared_interests()
+  shared_list = shared_interests()
+  shared = #shared_list > 0 and cjson.encode(shared_list) or '[]'
   redis.call('HSET', KEYS[2], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
   redis.call('HSET', pair, 'match', match_id)
 end
 
 local effects = {}
 if kind == 'super_like' and previous ~= 'super_like' then
-  effects[#effects + 1] = '{"type":"like.received","from":' .. from .. ',"to":' .. to .. ',"created_at":"' .. ARGV[5] .. '"}'
+  effects[#effects + 1] = {type = 'like.received', from = tonumber(from), to = tonumber(to), created_at = ARGV[5]}
 end
 if state == 'created' then
-  effects[#effects + 1] = '{"type":"match.listed","match_id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi .. '],"at":' .. ARGV[4] .. '}'
-  effects[#effects + 1] = '{"type":"match.created","match":{"id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi ..
-    '],"created_at":"' .. ARGV[5] .. '","shared_interests":' .. shared .. '}}'
+  local users = {tonumber(lo), tonumber(hi)}
+  local match = {id = tonumber(match_id), users = users, created_at = ARGV[5]}
+  if #shared_list > 0 then match.shared_interests = shared_list end
+  effects[#effects + 1] = {type = 'match.listed', match_id = tonumber(match_id), users = users, at = tonumber(ARGV[4])}
+  effects[#effects + 1] = {type = 'match.created', match = match}
 end
 local pending_id, pending = '', ''
 if #effects > 0 then
   pending_id = 'l' .. from .. ':' .. to .. ':' .. ARGV[4]
   if state == 'created' then pending_id = 'c' .. match_id end
-  pending = '[' .. table.concat(effects, ',') .. ']'
-  redis.call('HSET', KEYS[3], pending_id, pending)
-  redis.call('ZADD', KEYS[4], ARGV[4], pending_id)
+  pending = write_outbox(KEYS[3], KEYS[4], pending_id, effects, ARGV[4])
 end
 
 local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
