@@ -251,7 +251,7 @@ function mergeNewestFirst(parts: readonly BrowseRows[]): { rows: BrowseRows['row
 async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number): Promise<BrowseRows> {
   const { pool } = query;
   const groups = query.groups(part);
-  const reply = await scripts.run<Array<string | number>>(
+  const reply = await scripts.run(
     'browse',
     [keys.accounts(pool, part), keys.rosterBuckets(pool, part), ...groups.flat()],
     [
@@ -271,8 +271,7 @@ async function browsePartition(scripts: Scripts, part: number, query: BrowseQuer
       ROSTER_CODE_BYTES,
     ],
   );
-  const rows = reply.slice(2).map((id) => ({ id: Number(id) }));
-  return { rows, examined: Number(reply[1]), ...(reply[0] ? { stop: { id: Number(reply[0]) } } : {}) };
+  return { rows: reply.ids.map((id) => ({ id })), examined: reply.examined, ...(reply.stopId !== undefined ? { stop: { id: reply.stopId } } : {}) };
 }
 
 /** The index sets of partition `part` an account with this profile belongs to (its gender and age are in the roster). */

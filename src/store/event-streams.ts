@@ -50,7 +50,7 @@ export class EventStreams {
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
     const { target, tally, message } = entry;
-    const id = await this.scripts.runHot<string>(
+    const id = await this.scripts.runHot(
       'append_event',
       [target.stream, target.applied],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? 'e', this.stepMarkMs, message?.ref ?? ''],
@@ -70,8 +70,7 @@ export class EventStreams {
    * `limit` and of the entry just before it (lua/replay_window-1.lua: only the ids leave Redis).
    */
   async window(key: string, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
-    const ids = await this.scripts.run<string[]>('replay_window', [key], [afterId, limit]);
-    return ids.length === 2 ? { first: ids[0]!, before: ids[1]! } : undefined;
+    return this.scripts.run('replay_window', [key], [afterId, limit]);
   }
 }
 

@@ -48,7 +48,7 @@ export class MessageRepository {
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
     const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
-    const [status, json, record] = await this.scripts.runHot<string[]>('append_message', keyList, [
+    const reply = await this.scripts.runHot('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),
@@ -61,11 +61,9 @@ export class MessageRepository {
       this.bounds.maxAgeMs,
       new Date(now.getTime() - this.bounds.maxAgeMs).toISOString(),
     ]);
-    if (status === 'key_reused') return { status: 'key_reused' };
-    if (status === 'not_found' || !json) return { status: 'not_found' };
-    const message = JSON.parse(json) as Message;
-    const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };
-    return { status: status === 'replay' ? 'replay' : 'created', message, pending };
+    if (reply.status === 'key_reused' || reply.status === 'not_found') return { status: reply.status };
+    const { status, message, pendingRecord } = reply;
+    return { status, message, pending: { shard, id: `m${message.id}`, ...(pendingRecord ? { record: pendingRecord } : {}) } };
   }
 
   /** Messages by match and message id: message id → message, for those their threads still keep. */

@@ -3,11 +3,12 @@ import { fileURLToPath } from 'node:url';
 import type { RedisClient } from './redis.js';
 import type { ScriptConnection } from './script-connection.js';
 import { loadScripts, type LoadedScript } from './script-loader.js';
+import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
 
 /** Where the service's scripts are. */
 export const LUA_DIRS: readonly string[] = [join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua')];
 
-export type ScriptName = string;
+export type { ScriptName, ScriptReply };
 
 /**
  * The Lua scripts of `lua/` (src/store/script-loader.ts), called by name, each sent by SHA (EVALSHA) and re-sent whole (EVAL) only when Redis answers
@@ -18,7 +19,8 @@ export type ScriptName = string;
  *
  * On a single Redis, `runHot` sends the request path's busiest scripts over a lean connection of their
  * own (see ScriptConnection: about 4 µs of this process's CPU per call against 12 µs through ioredis).
- * A call must pass the number of keys the script's file name says, or it is refused before it is sent.
+ * A call must pass the number of keys the script's file name says, or it is refused before it is sent;
+ * its reply comes back decoded (src/store/script-replies.ts).
  */
 export class Scripts {
   private readonly sources: Map<string, LoadedScript>;
@@ -29,16 +31,20 @@ export class Scripts {
     dirs: readonly string[] = LUA_DIRS,
   ) {
     this.sources = loadScripts(dirs);
+    const missing = Object.keys(SCRIPT_REPLIES).filter((name) => !this.sources.has(name));
+    if (missing.length > 0) throw new Error(`no Lua script file for ${missing.join(', ')} in ${dirs.join(', ')}`);
   }
 
-  async run<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
+  async run<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     const source = this.source(name, keyList);
+    let raw: unknown;
     try {
-      return (await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args)) as T;
+      raw = await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return (await this.redis.eval(source.lua, keyList.length, ...keyList, ...args)) as T;
+      raw = await this.redis.eval(source.lua, keyList.length, ...keyList, ...args);
     }
+    return decodeReply(name, raw);
   }
 
   /**
@@ -46,9 +52,9 @@ export class Scripts {
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
-  async runHot<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
+  async runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     if (!this.lean) return this.run(name, keyList, args);
-    return (await this.lean.evalsha(this.source(name, keyList), keyList, args)) as T;
+    return decodeReply(name, await this.lean.evalsha(this.source(name, keyList), keyList, args));
   }
 
   /** HGET and HMGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */

@@ -6,14 +6,11 @@ import type { PendingRef } from './outbox-records.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency.js';
 import type { Pool } from '../domain/pool.js';
 import { keys } from './keys.js';
+import type { MatchEffect } from './script-replies.js';
 import type { Scripts } from './scripts.js';
 import { storedInterestsOf } from './user-repository.js';
 
-/**
- * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
- * on a current match: the match stays), ended (a like on a pair whose match was ended: it never matches again).
- */
-export type MatchEffect = 'none' | 'created' | 'existing' | 'kept' | 'ended';
+export type { MatchEffect };
 
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
@@ -69,8 +66,8 @@ export class SwipeRepository {
       storedInterestsOf(this.scripts, pool, toId),
       ids.take(),
     ]);
-    const [allowed, retryAfterMs, removed] = begun;
-    if (allowed !== 1) {
+    const { allowed, retryAfterMs, leftFeed } = begun;
+    if (!allowed) {
       ids.give(candidate);
       return { status: 'rate_limited', retryAfterMs };
     }
@@ -85,7 +82,7 @@ export class SwipeRepository {
     const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply] = await Promise.all([
-      this.scripts.runHot<string[]>('record_swipe', keyList, [
+      this.scripts.runHot('record_swipe', keyList, [
         fromId,
         toId,
         kind,
@@ -96,16 +93,15 @@ export class SwipeRepository {
         fromInterests ?? '[]',
         toInterests,
       ]),
-      removed === 1 ? this.feedHasRoom(pool, fromId) : undefined,
+      leftFeed ? this.feedHasRoom(pool, fromId) : undefined,
     ]);
-    const [status, record = '', shared = '', pendingRecord = ''] = reply;
-    const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
+    const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
     if (status === 'key_reused') return { status: 'key_reused', kind: recordedKind };
     if (!applyFirst) {
-      const [, , removedNow] = await this.begin(pool, fromId, toId, recordedKind, 0, true);
-      if (removedNow === 1) await this.feedHasRoom(pool, fromId);
+      const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true);
+      if (applied.leftFeed) await this.feedHasRoom(pool, fromId);
     }
     return {
       status: 'recorded',
@@ -113,15 +109,15 @@ export class SwipeRepository {
       kind: recordedKind,
       createdAt,
       effect,
-      matchId: matchId ? Number(matchId) : null,
-      sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
+      matchId,
+      sharedInterests,
       pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
     };
   }
 
-  /** lua/begin_swipe-3.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
-  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean): Promise<[number, number, number]> {
-    return this.scripts.runHot<[number, number, number]>(
+  /** lua/begin_swipe-3.lua: counted within the limit, the ms left in the window, whether the target left the feed. */
+  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean) {
+    return this.scripts.runHot(
       'begin_swipe',
       [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId)],
       [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0],

@@ -59,9 +59,9 @@ export class UserRepository {
     if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
     const part = indexPartition(id);
     const { sets, roster, bucket, offset, code } = discoveryEntries(user.pool, id, record);
-    let created: number;
+    let created: boolean;
     try {
-      created = await this.scripts.run<number>(
+      created = await this.scripts.run(
         'create_user',
         [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
         [id, encodeAccount(record, record), code, bucket, offset],
@@ -70,7 +70,7 @@ export class UserRepository {
       await this.releaseEmail(user.email, reservation);
       throw error;
     }
-    if (created !== 1) {
+    if (!created) {
       await this.releaseEmail(user.email, reservation);
       return undefined;
     }
@@ -126,9 +126,9 @@ export class UserRepository {
       const next: UserRecord = { ...previous, ...patch };
       const { sets, roster, offset, code } = discoveryEntries(pool, id, next);
       const leaving = setsOfAccount(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
-      if (applied === -1) return undefined;
-      if (applied === 1) return { previous, user: next };
+      const applied = await this.scripts.run('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
+      if (applied === 'missing') return undefined;
+      if (applied === 'applied') return { previous, user: next };
     }
     throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
   }
@@ -147,7 +147,7 @@ export class UserRepository {
       const owner = parseOwner(held);
       if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
       if (await this.exists(owner.pool, owner.id)) return false;
-      if ((await this.claimEmail(email, held, value)) === 1) return true;
+      if (await this.claimEmail(email, held, value)) return true;
     }
     return false;
   }
@@ -165,9 +165,9 @@ export class UserRepository {
     await this.claimEmail(email, value, '').catch(() => {});
   }
 
-  /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
-  private claimEmail(email: string, expected: string, next: string): Promise<number> {
-    return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
+  /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; true when it did. */
+  private claimEmail(email: string, expected: string, next: string): Promise<boolean> {
+    return this.scripts.run('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
   }
 }
 

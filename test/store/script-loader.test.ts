@@ -48,7 +48,7 @@ describe('the script loader', () => {
     );
     await expect(scripts.runHot('claim_webhook_ping', [], ['ping-1', 60_000])).rejects.toThrow(/takes 1 keys .*called with 0/);
     expect(await client.exists(claim.key)).toBe(0);
-    await expect(scripts.run('claim_webhook_ping', [claim.key], ['ping-1', 60_000])).resolves.toBe(0);
+    await expect(scripts.run('claim_webhook_ping', [claim.key], ['ping-1', 60_000])).resolves.toBeUndefined();
     expect(await client.get(claim.key)).toBe('ping-1');
   });
 
@@ -56,8 +56,8 @@ describe('the script loader', () => {
     await expect(scripts.run('update_profile', ['{p}:accounts'], [1, '', '', 0, 0, 0])).rejects.toThrow(
       'Lua script update_profile takes at least 2 keys (update_profile-2+.lua); called with 1',
     );
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe(-1);
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe(-1);
+    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
+    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
   });
 
   it('expands each include once per script, where it is first included, even when included again directly or through another include', async () => {
