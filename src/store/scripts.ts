@@ -11,8 +11,9 @@ export const LUA_DIRS: readonly string[] = [join(dirname(fileURLToPath(import.me
 export type { ScriptName, ScriptReply };
 
 /**
- * The Lua scripts of `lua/` (src/store/script-loader.ts), called by name, each sent by SHA (EVALSHA) and re-sent whole (EVAL) only when Redis answers
- * NOSCRIPT (a node that has not seen it yet, or restarted). They are plain EVALSHA commands rather than
+ * The Lua scripts of `lua/` (loaded by src/store/script-loader.ts), called by name, each sent by SHA
+ * (EVALSHA) and re-sent whole (EVAL) only when Redis answers NOSCRIPT (a node that has not seen it yet,
+ * or restarted). They are plain EVALSHA commands rather than
  * ioredis custom commands on purpose: ioredis knows where EVALSHA's keys are, so automatic pipelining
  * groups each call with the other commands of its slot; on a Redis Cluster it reaches the master of that
  * slot (following MOVED and ASK). A custom command would be grouped by its first argument, the key count.
