@@ -8,8 +8,7 @@
  *
  *   npx tsx bench/adversarial-browse.ts --agents 100000 [--clients 4] [--seconds 20] [--jobs 20] [--seed 42] [--json]
  */
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +23,8 @@ import { FeedStore } from '../src/features/discovery/feed-repository.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import { loadScripts } from '../src/platform/redis/script-loader.js';
+import { LUA_DIRS } from '../src/platform/redis/scripts.js';
 import { spawnTs, stopChild, waitForLine } from './lib/children.js';
 import { Histogram, summarize } from './lib/histogram.js';
 import { prng } from './lib/profiles.js';
@@ -208,12 +209,10 @@ function commandLabel(args: string[], names: Map<string, string>): string {
 
 /** lua/ script names by SHA1, and by "src:" plus the first 100 characters of their source. */
 function scriptsBySha(): Map<string, string> {
-  const dir = join(fileURLToPath(new URL('.', import.meta.url)), '..', 'lua');
   const out = new Map<string, string>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.lua'))) {
-    const source = readFileSync(join(dir, file), 'utf8');
-    out.set(createHash('sha1').update(source).digest('hex'), file.slice(0, -4));
-    out.set(`src:${source.slice(0, 100)}`, file.slice(0, -4));
+  for (const { name, lua, sha } of loadScripts(LUA_DIRS).values()) {
+    out.set(sha, name);
+    out.set(`src:${lua.slice(0, 100)}`, name);
   }
   return out;
 }

@@ -46,7 +46,7 @@ beforeAll(async () => {
       const limit = query.get('limit');
       const data: SocketData = {
         topic: `topic:${stream}`,
-        // The test's own stream keys, written below as lua/append_event.lua writes them.
+        // The test's own stream keys, written below as lua/append_event-2.lua writes them.
         stream: { key: stream, channel: CHANNEL } as unknown as ReplayStream,
         since: query.get('since') ?? '0',
         replayLimit: limit ? Number(limit) : undefined,
@@ -70,7 +70,7 @@ afterAll(async () => {
   await redisServer?.cleanup();
 });
 
-/** Appends an event as lua/append_event.lua stores it, and (unless `silent`) announces it as it does. */
+/** Appends an event as lua/append_event-2.lua stores it, and (unless `silent`) announces it as it does. */
 async function append(stream: string, n: number, silent = false): Promise<string> {
   const body = JSON.stringify({ type: 'test', at: '', data: { n } });
   const id = (await redis().xadd(stream, '*', 'e', body))!;

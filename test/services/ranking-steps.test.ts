@@ -1,6 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
@@ -10,6 +7,8 @@ import { FeedStore } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
+import { loadScripts } from '../../src/platform/redis/script-loader.js';
+import { LUA_DIRS } from '../../src/platform/redis/scripts.js';
 import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
@@ -94,7 +93,7 @@ describe('a ranking job split into bounded Redis calls', () => {
     for (const { args } of lookups) expect(args.length - 2, args[0]).toBeLessThanOrEqual(step); // command, key, then the members
     // spreading: one script call per feed (40 entries' worth), so many calls, each naming one owner
     const scripts = commands.filter((c) => !c.fromScript && ['evalsha', 'eval'].includes(c.args[0]!.toLowerCase()));
-    const spreadSha = createHash('sha1').update(readFileSync(join(import.meta.dirname, '..', '..', 'lua', 'spread_into_feeds.lua'), 'utf8')).digest('hex');
+    const spreadSha = loadScripts(LUA_DIRS).get('spread_into_feeds')!.sha;
     const spreads = scripts.filter((c) => c.args[1] === spreadSha);
     expect(spreads.length).toBeGreaterThanOrEqual(whole!.targets);
     for (const { args } of spreads) expect(Number(args[2])).toBe(2); // one owner's feed and swipes

@@ -1,6 +1,4 @@
 import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
@@ -11,15 +9,13 @@ import { EventStreams } from '../../src/features/events/event-stream-repository.
 import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
 import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
-import { Scripts } from '../../src/platform/redis/scripts.js';
+import { loadScripts } from '../../src/platform/redis/script-loader.js';
+import { LUA_DIRS, Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
-const LUA_DIR = join(import.meta.dirname, '..', '..', 'lua');
-const scripts = readdirSync(LUA_DIR)
-  .filter((file) => file.endsWith('.lua'))
-  .map((file) => ({ name: file.slice(0, -4), lua: readFileSync(join(LUA_DIR, file), 'utf8') }));
+const scripts = [...loadScripts(LUA_DIRS).values()];
 const header = (lua: string) => lua.slice(0, lua.indexOf('\n'));
 const PENDING = JSON.stringify([
   { type: 'match.unlisted', match_id: 5, users: [1, 3] },

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/platform/redis/keys.js';
 import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
+import { loadScripts } from '../../src/platform/redis/script-loader.js';
+import { LUA_DIRS } from '../../src/platform/redis/scripts.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -44,17 +43,10 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   update_webhook: { slots: 'one-slot' },
 };
 
-const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'lua');
+const LOADED = loadScripts(LUA_DIRS);
 
 /** Script name by the SHA1 of its source, as src/platform/redis/scripts.ts loads them. */
-function scriptsBySha(): Map<string, string> {
-  const bySha = new Map<string, string>();
-  for (const file of readdirSync(LUA_DIR)) {
-    if (!file.endsWith('.lua')) continue;
-    bySha.set(createHash('sha1').update(readFileSync(join(LUA_DIR, file), 'utf8')).digest('hex'), file.slice(0, -'.lua'.length));
-  }
-  return bySha;
-}
+const scriptsBySha = () => new Map([...LOADED.values()].map((script) => [script.sha, script.name]));
 
 const ESCAPES: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, a: 0x07, b: 0x08 };
 
@@ -227,7 +219,7 @@ describe('Lua scripts and Redis Cluster hash slots', () => {
 
   it("says in each script's header what the table says of its slots", () => {
     const headers = Object.entries(SCRIPT_SLOTS).map(([name, entry]) => {
-      const line = /^ {2}Slot: .*$/m.exec(readFileSync(join(LUA_DIR, `${name}.lua`), 'utf8'))?.[0].trim();
+      const line = /^ {2}Slot: .*$/m.exec(LOADED.get(name)?.lua ?? '')?.[0].trim();
       return { name, agrees: entry.slots === 'one-slot' ? /^Slot: one \(hash of .+\)$/.test(line ?? '') : /^Slot: several \(.+\): not yet cluster-ready$/.test(line ?? ''), line };
     });
     expect(headers.filter((header) => !header.agrees)).toEqual([]);

@@ -22,12 +22,12 @@ void everyFieldPlaced;
  * An account as stored (one hash field in its index partition, see keys.accounts): three parts separated
  * by U+001E, with no field names:
  *
- * 1. its interests as a JSON array: what a swipe reads (and hands to lua/record_swipe.lua as it is),
+ * 1. its interests as a JSON array: what a swipe reads (and hands to lua/record_swipe-5.lua as it is),
  *    taken without parsing the rest;
  * 2. the rest of its public profile card, fields by CARD_FIELDS position separated by U+001F: the
  *    birthdate as YYYYMMDD, the gender as its place in GENDERS, the creation time as ms;
  * 3. its e-mail and password hash, separated the same way: discovery reads only the first two parts
- *    (lua/browse.lua cuts the third off in Redis).
+ *    (lua/browse-2+.lua cuts the third off in Redis).
  *
  * No stored text can hold either separator (src/platform/core/text.ts refuses control characters; e-mails and
  * password hashes have none), and encoding refuses one that does.

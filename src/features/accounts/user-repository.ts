@@ -47,9 +47,9 @@ const parseOwner = (value: string): EmailOwner => {
  *
  * - create: reserve the e-mail (HSETNX in its shard's part of the e-mail index, or take over a stale
  *   reservation whose account never came; another slot), then write the account with its entries
- *   (lua/create_user.lua), then settle the reservation into the e-mail's lasting entry;
+ *   (lua/create_user-3+.lua), then settle the reservation into the e-mail's lasting entry;
  * - update: merge the patch into the account read, and write it with its entries moved, only while the
- *   account is still as read (lua/update_profile.lua), else read again and retry.
+ *   account is still as read (lua/update_profile-2+.lua), else read again and retry.
  *
  * An e-mail reserved for an account that does not exist is no account.
  */
@@ -68,9 +68,9 @@ export class UserRepository {
     if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
     const part = indexPartition(id);
     const { sets, roster, bucket, offset, code } = this.filing.entries(user.pool, id, record);
-    let created: number;
+    let created: boolean;
     try {
-      created = await this.scripts.run<number>(
+      created = await this.scripts.run(
         'create_user',
         [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
         [id, encodeAccount(record, record), code, bucket, offset],
@@ -79,7 +79,7 @@ export class UserRepository {
       await this.releaseEmail(user.email, reservation);
       throw error;
     }
-    if (created !== 1) {
+    if (!created) {
       await this.releaseEmail(user.email, reservation);
       return undefined;
     }
@@ -120,7 +120,7 @@ export class UserRepository {
 
   /**
    * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in a
-   * script (lua/update_profile.lua) that applies only while the account is still as read here (when
+   * script (lua/update_profile-2+.lua) that applies only while the account is still as read here (when
    * another write of the account landed in between, it reads again and retries). No changes: writes the
    * stored profile again. Undefined when the account does not exist.
    */
@@ -135,9 +135,9 @@ export class UserRepository {
       const next: UserRecord = { ...previous, ...patch };
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run<number>('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
-      if (applied === -1) return undefined;
-      if (applied === 1) return { previous, user: next };
+      const applied = await this.scripts.run('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
+      if (applied === 'missing') return undefined;
+      if (applied === 'applied') return { previous, user: next };
     }
     throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
   }
@@ -145,7 +145,7 @@ export class UserRepository {
   /**
    * Reserves the e-mail for the account about to be written: HSETNX, or, when the e-mail is held by a
    * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
-   * that takes it over (lua/claim_email.lua). False when the e-mail is taken.
+   * that takes it over (lua/claim_email-1.lua). False when the e-mail is taken.
    */
   private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
     const index = keys.emails(emailBucket(email));
@@ -156,7 +156,7 @@ export class UserRepository {
       const owner = parseOwner(held);
       if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
       if (await this.exists(owner.pool, owner.id)) return false;
-      if ((await this.claimEmail(email, held, value)) === 1) return true;
+      if (await this.claimEmail(email, held, value)) return true;
     }
     return false;
   }
@@ -174,9 +174,9 @@ export class UserRepository {
     await this.claimEmail(email, value, '').catch(() => {});
   }
 
-  /** lua/claim_email.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; 1 when it did. */
-  private claimEmail(email: string, expected: string, next: string): Promise<number> {
-    return this.scripts.run<number>('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
+  /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; true when it did. */
+  private claimEmail(email: string, expected: string, next: string): Promise<boolean> {
+    return this.scripts.run('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
   }
 }
 

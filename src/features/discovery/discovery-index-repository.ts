@@ -144,7 +144,7 @@ export class DiscoveryIndex {
 
   /**
    * One page of accounts passing every filter, newest first (highest id first), after the cursor
-   * position: lua/browse.lua runs once per partition (all its keys are the partition's), concurrently,
+   * position: lua/browse-2+.lua runs once per partition (all its keys are the partition's), concurrently,
    * each on a share of the budget, and the rows are merged newest first. A partition that ran out of
    * budget has looked at nothing older than its stop position, so the merged page is cut there: with
    * `stop`, fewer rows than wanted (maybe none), and more may follow `stop`, the newest of the
@@ -250,11 +250,11 @@ function mergeNewestFirst(parts: readonly BrowseRows[]): { rows: BrowseRows['row
   return { rows: stop ? merged.filter((row) => row.id >= stop.id) : merged, ...(stop ? { stop } : {}) };
 }
 
-/** One partition's call of lua/browse.lua from `start` (the newest id to consider): ids alone, no cards. */
+/** One partition's call of lua/browse-2+.lua from `start` (the newest id to consider): ids alone, no cards. */
 async function browsePartition(scripts: Scripts, part: number, query: BrowseQuery, start: number): Promise<BrowseRows> {
   const { pool } = query;
   const groups = query.groups(part);
-  const reply = await scripts.run<Array<string | number>>(
+  const reply = await scripts.run(
     'browse',
     [keys.accounts(pool, part), keys.rosterBuckets(pool, part), ...groups.flat()],
     [
@@ -274,8 +274,7 @@ async function browsePartition(scripts: Scripts, part: number, query: BrowseQuer
       ROSTER_CODE_BYTES,
     ],
   );
-  const rows = reply.slice(2).map((id) => ({ id: Number(id) }));
-  return { rows, examined: Number(reply[1]), ...(reply[0] ? { stop: { id: Number(reply[0]) } } : {}) };
+  return { rows: reply.ids.map((id) => ({ id })), examined: reply.examined, ...(reply.stopId !== undefined ? { stop: { id: reply.stopId } } : {}) };
 }
 
 /** The index sets of partition `part` an account with this profile belongs to (its gender and age are in the roster). */

@@ -24,7 +24,7 @@ export type DiscoveryLimits = {
   browseDriverLimit: number;
   /**
    * Most entries (index members read, memberships and scores looked up) one browse page examines before
-   * answering, whatever the query: what bounds how long a browse holds Redis (see lua/browse.lua).
+   * answering, whatever the query: what bounds how long a browse holds Redis (see lua/browse-2+.lua).
    */
   browseBudget?: number;
 };

@@ -32,7 +32,7 @@ export const RANK_STEP = 2_000;
  */
 export type RankBounds = { candidates: number; minSample: number; step?: number };
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
-/** The ranked list handed to lua/rank_feed.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -49,7 +49,7 @@ export class FeedStore {
    * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
    * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
    * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed.lua).
+   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-2.lua).
    * `interests` and `weights` go together.
    */
   async rank(
@@ -67,8 +67,8 @@ export class FeedStore {
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
-    const [, floor] = await this.scripts.run<[number, string]>('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed.lua.
+    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-2.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
@@ -110,7 +110,7 @@ export class FeedStore {
   /**
    * From one page (about `count` members, from `cursor`) of partition `part`'s part of an interest set
    * the account no longer holds, the owners whose feed the account must leave or move in, scored by its
-   * current `interests` and `weights` (lua/dropped_targets.lua). Page on until the returned cursor is
+   * current `interests` and `weights` (lua/dropped_targets-2+.lua). Page on until the returned cursor is
    * "0", in every partition.
    */
   async droppedTargets(
@@ -123,18 +123,17 @@ export class FeedStore {
     cursor: string,
     count: number,
   ): Promise<{ cursor: string; targets: SpreadEntry[] }> {
-    const [next, ...flat] = await this.scripts.run<string[]>(
+    return this.scripts.run(
       'dropped_targets',
       [keys.interestIndex(pool, part, dropped), keys.feedFloors(pool, part), ...interests.map((i) => keys.interestIndex(pool, part, i))],
       [id, cursor, count, ...weights],
     );
-    return { cursor: next ?? '0', targets: pairs(flat) };
   }
 
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-2+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -166,14 +165,14 @@ export class FeedStore {
           keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
           args.push(owner, score);
         }
-        return this.scripts.run<Array<number | string>>('spread_into_feeds', keyList, args);
+        return this.scripts.run('spread_into_feeds', keyList, args);
       }),
     );
     let changed = 0;
     const writes: Array<Promise<unknown>> = [];
-    for (const [count, ...flat] of answers) {
-      changed += Number(count);
-      for (const { owner, score } of pairs(flat)) writes.push(this.redis.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner)));
+    for (const answer of answers) {
+      changed += answer.changed;
+      for (const { owner, score } of answer.floors) writes.push(this.redis.zadd(keys.feedFloors(pool, indexPartition(owner)), score, String(owner)));
     }
     await Promise.all(writes);
     return changed;
@@ -210,7 +209,7 @@ export class FeedStore {
 
   /**
    * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
-   * steps: the ranked part from the viewer's shard (lua/read_feed.lua), with the time it was ranked from
+   * steps: the ranked part from the viewer's shard (lua/read_feed-2.lua), with the time it was ranked from
    * the viewer's partition alongside; when that does not fill the page, the rest of the pool newest first
    * is gathered across the partitions (each probes at most its share of `scanLimit` ids after the
    * position, and the merge is cut where a partition may hold more, see newestAccounts), and the page is
@@ -220,7 +219,7 @@ export class FeedStore {
    */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
     const page = (candidates: readonly number[] = []) =>
-      this.scripts.runHot<Array<string | number>>('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [
+      this.scripts.runHot('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [
         id,
         want,
         after?.part ?? '',
@@ -229,12 +228,12 @@ export class FeedStore {
         ...candidates,
       ]);
     const [ranked, rankedAt] = await Promise.all([page(), this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id))]);
-    let reply = feedReply(ranked);
+    let reply = ranked;
     let stop: FeedPosition | undefined;
     if (reply.positions.length < want) {
       const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
       const newest = await newestAccounts(this.redis, pool, id, after?.part === 't' ? after.id : undefined, share);
-      if (newest.ids.length > 0) reply = feedReply(await page(newest.ids));
+      if (newest.ids.length > 0) reply = await page(newest.ids);
       // Short, with partitions holding more below: the page ends where the walk may resume.
       if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
     }
@@ -280,18 +279,3 @@ function byPartition(ids: readonly string[]): Map<number, string[]> {
   return out;
 }
 
-/** The positions of lua/read_feed.lua's reply: its ranked entries, then the rest's. */
-function feedReply([rankedSize, rankedCount, ...flat]: ReadonlyArray<string | number>): { rankedSize: number; positions: FeedPosition[] } {
-  const positions: FeedPosition[] = [];
-  const rankedEnd = 2 * Number(rankedCount);
-  for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
-  for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
-  return { rankedSize: Number(rankedSize), positions };
-}
-
-/** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
-function pairs(flat: ReadonlyArray<number | string>): SpreadEntry[] {
-  const out: SpreadEntry[] = [];
-  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ owner: Number(flat[i]), score: Number(flat[i + 1]) });
-  return out;
-}

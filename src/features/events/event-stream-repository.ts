@@ -24,7 +24,7 @@ export type StreamAppend = {
 /** Counts an appended event that asked for it (`tally`): see SpectatorTally. */
 export type CountEvent = (type: string, at: string) => Promise<void>;
 
-/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event.lua). */
+/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event-2.lua). */
 export const STEP_MARK_MS = 15 * 60 * 1000;
 
 type RawEntry = [string, string[]];
@@ -50,7 +50,7 @@ export class EventStreams {
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
     const { target, tally, message } = entry;
-    const id = await this.scripts.runHot<string>(
+    const id = await this.scripts.runHot(
       'append_event',
       [target.stream, target.applied],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? 'e', this.stepMarkMs, message?.ref ?? ''],
@@ -67,11 +67,10 @@ export class EventStreams {
 
   /**
    * When more than `limit` entries of `key` are newer than `afterId`, the ids of the oldest of the newest
-   * `limit` and of the entry just before it (lua/replay_window.lua: only the ids leave Redis).
+   * `limit` and of the entry just before it (lua/replay_window-1.lua: only the ids leave Redis).
    */
   async window(key: string, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
-    const ids = await this.scripts.run<string[]>('replay_window', [key], [afterId, limit]);
-    return ids.length === 2 ? { first: ids[0]!, before: ids[1]! } : undefined;
+    return this.scripts.run('replay_window', [key], [afterId, limit]);
   }
 }
 
@@ -118,17 +117,17 @@ async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): P
   return out;
 }
 
-/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event.lua). */
+/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event-2.lua). */
 export function frameWithId(id: string, body: string): string {
   return body.length > 2 ? `{"id":"${id}",${body.slice(1)}` : `{"id":"${id}"}`;
 }
 
-/** An announcement as lua/append_event.lua publishes it: route, id and frame, one per line. */
+/** An announcement as lua/append_event-2.lua publishes it: route, id and frame, one per line. */
 export function announcementMessage(announcement: Announcement): string {
   return `${announcement.route}\n${announcement.id}\n${announcement.frame}`;
 }
 
-/** Parses an announcement published by lua/append_event.lua; undefined when malformed. */
+/** Parses an announcement published by lua/append_event-2.lua; undefined when malformed. */
 export function parseAnnouncement(message: string): Announcement | undefined {
   const first = message.indexOf('\n');
   const second = first < 0 ? -1 : message.indexOf('\n', first + 1);

@@ -6,7 +6,7 @@ export type MessageView = 'u' | 's';
 
 /**
  * The frame (JSON without its id) of a `message.created` event in one view. Streams keep a reference to
- * the message instead of this frame (lua/append_event.lua), so the frame is built here both when the
+ * the message instead of this frame (lua/append_event-2.lua), so the frame is built here both when the
  * event is appended (and announced) and when it is read back: the two are the same text.
  */
 export function messageFrame(view: MessageView, message: Message): string {

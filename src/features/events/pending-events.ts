@@ -5,8 +5,8 @@ import type { DomainEvent } from './events.js';
 import { likeReceived, matchCreated, matchEnded, messageCreated } from './match-events.js';
 
 /**
- * What a commit script writes to the outbox for each event (lua/record_swipe.lua, append_message.lua,
- * end_match.lua), among the other effects of its pending record: enough to build the event later.
+ * What a commit script writes to the outbox for each event (lua/record_swipe-5.lua, append_message-6.lua,
+ * end_match-5.lua), among the other effects of its pending record: enough to build the event later.
  * Profiles are read when the events are built.
  */
 export type PendingEvent =

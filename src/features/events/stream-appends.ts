@@ -12,7 +12,7 @@ const SPECTATOR_TYPES: ReadonlySet<EventType> = new Set(['match.created', 'messa
 
 /**
  * The stream entries of one event: one per recipient and, for agent matches, one for spectators. A
- * message's entries refer to the message in its thread rather than hold it (see lua/append_event.lua).
+ * message's entries refer to the message in its thread rather than hold it (see lua/append_event-2.lua).
  */
 export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
   const entries: StreamAppend[] = [];

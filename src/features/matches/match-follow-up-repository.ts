@@ -7,7 +7,7 @@ export type ListChange = 'add' | 'touch' | 'remove';
 
 /**
  * The follow-up steps of matches and messages, each in one hash slot and idempotent: a match kept in step
- * in its users' and the pool's lists (lua/list_match.lua). An ended match's thread needs no step: it was
+ * in its users' and the pool's lists (lua/list_match-2.lua). An ended match's thread needs no step: it was
  * deleted with the unmatch, and the events that refer to its messages are skipped from then on.
  */
 export class MatchFollowUpStore {

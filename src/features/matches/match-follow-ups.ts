@@ -5,7 +5,7 @@ import type { Effect, FollowUpHandler } from '../events/index.js';
 type MatchListed = { type: 'match.listed' | 'match.touched'; match_id: number; users: [number, number]; at: number };
 type MatchUnlisted = { type: 'match.unlisted'; match_id: number; users: [number, number] };
 
-/** The follow-up steps that lua/record_swipe.lua, append_message.lua and end_match.lua leave in their records. */
+/** The follow-up steps that lua/record_swipe-5.lua, append_message-6.lua and end_match-5.lua leave in their records. */
 export class MatchFollowUps implements FollowUpHandler {
   readonly types = ['match.listed', 'match.touched', 'match.unlisted'] as const;
 

@@ -56,12 +56,12 @@ export class MatchRepository {
   async end(pool: Pool, match: MatchHead, byUserId: number, endedAt: Date): Promise<Required<PendingRef> | undefined> {
     const [a, b] = match.userIds;
     const shard = matchShard(match.id);
-    const [ended, record] = await this.scripts.run<[number, string?]>(
+    const record = await this.scripts.run(
       'end_match',
       [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
       [byUserId, endedAt.toISOString(), match.id, endedAt.getTime()],
     );
-    return ended === 1 && record ? { shard, id: `e${match.id}`, record } : undefined;
+    return record ? { shard, id: `e${match.id}`, record } : undefined;
   }
 
   private async list(pool: Pool, key: string, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {

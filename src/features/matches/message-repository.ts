@@ -11,7 +11,7 @@ import type { Scripts } from '../../platform/redis/scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
 /**
- * `pending` is the message's outbox record (lua/append_message.lua): `record` is set when the message was
+ * `pending` is the message's outbox record (lua/append_message-6.lua): `record` is set when the message was
  * written now; on a replay only the id is known (the record may be completed already).
  */
 export type AppendOutcome =
@@ -29,7 +29,7 @@ export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: 2_000, maxAgeM
 
 /**
  * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message
- * (lua/append_message.lua).
+ * (lua/append_message-6.lua).
  */
 export class MessageRepository {
   constructor(
@@ -45,14 +45,15 @@ export class MessageRepository {
    */
   async append(pool: Pool, match: MatchHead, draft: MessageDraft, now: Date, idempotencyKey?: string): Promise<AppendOutcome> {
     const shard = matchShard(match.id);
-    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
-    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey));
-    const [status, json, record] = await this.scripts.runHot<string[]>('append_message', keyList, [
+    // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
+    const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
+    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
+    const reply = await this.scripts.runHot('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),
       match.id,
-      IDEMPOTENCY_TTL_SECONDS,
+      idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
       SHARDS,
       shard,
       fingerprint(draft),
@@ -60,11 +61,9 @@ export class MessageRepository {
       this.bounds.maxAgeMs,
       new Date(now.getTime() - this.bounds.maxAgeMs).toISOString(),
     ]);
-    if (status === 'key_reused') return { status: 'key_reused' };
-    if (status === 'not_found' || !json) return { status: 'not_found' };
-    const message = JSON.parse(json) as Message;
-    const pending = { shard, id: `m${message.id}`, ...(record ? { record } : {}) };
-    return { status: status === 'replay' ? 'replay' : 'created', message, pending };
+    if (reply.status === 'key_reused' || reply.status === 'not_found') return { status: reply.status };
+    const { status, message, pendingRecord } = reply;
+    return { status, message, pending: { shard, id: `m${message.id}`, ...(pendingRecord ? { record: pendingRecord } : {}) } };
   }
 
   /** Messages by match and message id: message id → message, for those their threads still keep. */

@@ -6,14 +6,11 @@ import type { PendingRef } from '../events/index.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
+import type { MatchEffect } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { storedInterestsOf } from '../accounts/index.js';
 
-/**
- * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
- * on a current match: the match stays), ended (a like on a pair whose match was ended: it never matches again).
- */
-export type MatchEffect = 'none' | 'created' | 'existing' | 'kept' | 'ended';
+export type { MatchEffect };
 
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
@@ -41,9 +38,9 @@ export type SwipeOutcome =
     };
 
 /**
- * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe.lua) while the
+ * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe-3.lua) while the
  * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
- * call on the pair's state (lua/record_swipe.lua), which creates the match a mutual like completes and
+ * call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and
  * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
  * runner. A swipe with an Idempotency-Key is applied to the swiper's keys only once its decision stands,
  * so that a refused repeat (another kind under the same key) changes nothing.
@@ -69,8 +66,8 @@ export class SwipeRepository {
       storedInterestsOf(this.scripts, pool, toId),
       ids.take(),
     ]);
-    const [allowed, retryAfterMs, removed] = begun;
-    if (allowed !== 1) {
+    const { allowed, retryAfterMs, leftFeed } = begun;
+    if (!allowed) {
       ids.give(candidate);
       return { status: 'rate_limited', retryAfterMs };
     }
@@ -80,31 +77,31 @@ export class SwipeRepository {
       if (applyFirst) await this.redis.hdel(keys.swipes(pool, fromId), String(toId));
       return { status: 'not_found' };
     }
-    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)];
-    if (idempotencyKey) keyList.push(keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey));
+    // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
+    const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
+    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply] = await Promise.all([
-      this.scripts.runHot<string[]>('record_swipe', keyList, [
+      this.scripts.runHot('record_swipe', keyList, [
         fromId,
         toId,
         kind,
         now.getTime(),
         now.toISOString(),
         candidate,
-        IDEMPOTENCY_TTL_SECONDS,
+        idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
         fromInterests ?? '[]',
         toInterests,
       ]),
-      removed === 1 ? this.feedHasRoom(pool, fromId) : undefined,
+      leftFeed ? this.feedHasRoom(pool, fromId) : undefined,
     ]);
-    const [status, record = '', shared = '', pendingRecord = ''] = reply;
-    const [recordedKind, createdAt, effect, matchId, pendingId = ''] = record.split('|') as [SwipeKind, string, MatchEffect, string, string?];
+    const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
     if (status === 'key_reused') return { status: 'key_reused', kind: recordedKind };
     if (!applyFirst) {
-      const [, , removedNow] = await this.begin(pool, fromId, toId, recordedKind, 0, true);
-      if (removedNow === 1) await this.feedHasRoom(pool, fromId);
+      const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true);
+      if (applied.leftFeed) await this.feedHasRoom(pool, fromId);
     }
     return {
       status: 'recorded',
@@ -112,15 +109,15 @@ export class SwipeRepository {
       kind: recordedKind,
       createdAt,
       effect,
-      matchId: matchId ? Number(matchId) : null,
-      sharedInterests: shared ? (JSON.parse(shared) as string[]) : null,
+      matchId,
+      sharedInterests,
       pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
     };
   }
 
-  /** lua/begin_swipe.lua: {allowed, ms left in the window, 1 when the target left the feed}. */
-  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean): Promise<[number, number, number]> {
-    return this.scripts.runHot<[number, number, number]>(
+  /** lua/begin_swipe-3.lua: counted within the limit, the ms left in the window, whether the target left the feed. */
+  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean) {
+    return this.scripts.runHot(
       'begin_swipe',
       [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId)],
       [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0],
@@ -128,7 +125,7 @@ export class SwipeRepository {
   }
 
   /**
-   * A feed that lost an entry has room: its floor (lua/rank_feed.lua) drops to 0. The floor is a hint for
+   * A feed that lost an entry has room: its floor (lua/rank_feed-2.lua) drops to 0. The floor is a hint for
    * spreading that the next ranking rewrites, so a full Redis refusing it is let pass.
    */
   private async feedHasRoom(pool: Pool, fromId: number): Promise<void> {

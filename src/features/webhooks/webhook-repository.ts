@@ -37,7 +37,7 @@ const DELIVERY_LOG_LENGTH = 50;
 
 /**
  * An account's webhooks and their delivery logs, all under the account's shard tag, so that each write is
- * one Lua call (or one MULTI) in one hash slot: lua/create_webhook.lua, update_webhook.lua, delete_webhook.lua.
+ * one Lua call (or one MULTI) in one hash slot: lua/create_webhook-3.lua, update_webhook-1.lua, delete_webhook-3.lua.
  */
 export class WebhookStore {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
@@ -52,12 +52,11 @@ export class WebhookStore {
       'secret', record.secret,
       'created_at', record.createdAt,
     ];
-    const created = await this.scripts.run<number>(
+    return this.scripts.run(
       'create_webhook',
       [keys.webhooks(pool, userId), keys.webhook(pool, userId, record.id), keys.userEvents(pool, userId)],
       [cap, record.id, ...fields],
     );
-    return created === 1;
   }
 
   async find(pool: Pool, userId: number, webhookId: string): Promise<WebhookRecord | undefined> {
@@ -80,17 +79,15 @@ export class WebhookStore {
   async update(pool: Pool, userId: number, webhookId: string, fields: WebhookFields, unless?: { field: keyof WebhookFields; is: string }): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([field, value]) => [field, value]);
     if (pairs.length === 0) return (await this.redis.exists(keys.webhook(pool, userId, webhookId))) === 1;
-    const set = await this.scripts.run<number>('update_webhook', [keys.webhook(pool, userId, webhookId)], [unless?.field ?? '', unless?.is ?? '', ...pairs]);
-    return set === 1;
+    return this.scripts.run('update_webhook', [keys.webhook(pool, userId, webhookId)], [unless?.field ?? '', unless?.is ?? '', ...pairs]);
   }
 
   async delete(pool: Pool, userId: number, webhookId: string): Promise<boolean> {
-    const removed = await this.scripts.run<number>(
+    return this.scripts.run(
       'delete_webhook',
       [keys.webhooks(pool, userId), keys.webhook(pool, userId, webhookId), keys.webhookDeliveries(pool, userId, webhookId)],
       [webhookId],
     );
-    return removed === 1;
   }
 
   /** Notes one delivery attempt (JSON) in the webhook's log, which keeps the latest DELIVERY_LOG_LENGTH. */
@@ -104,8 +101,7 @@ export class WebhookStore {
    * ms until the ping holding it lets go at the latest.
    */
   async claimPing(pool: Pool, userId: number, webhookId: string, pingId: string, forMs: number): Promise<number | undefined> {
-    const busyForMs = await this.scripts.run<number>('claim_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId, forMs]);
-    return busyForMs === 0 ? undefined : busyForMs;
+    return this.scripts.run('claim_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId, forMs]);
   }
 
   /** Lets go of the claim of a finished ping (if it still holds it). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '../core/pool.js';
 import { keys } from '../redis/keys.js';
 import { isStoreFullError } from '../redis/redis-errors.js';
-import type { Scripts } from '../redis/scripts.js';
+import type { ScriptReply, Scripts } from '../redis/scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };
 /** One hit of a fixed window: within the limit or not, and the ms left in the window. */
@@ -17,15 +17,15 @@ export class RateLimiter {
   constructor(private readonly scripts: Scripts) {}
 
   async hit(name: string, subject: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    let reply: [number, number, number];
+    let reply: ScriptReply<'rate_limit'>;
     try {
-      reply = await this.scripts.run<[number, number, number]>('rate_limit', [keys.rateLimit(name, subject)], [limit, windowSeconds * 1000, randomUUID()]);
+      reply = await this.scripts.run('rate_limit', [keys.rateLimit(name, subject)], [limit, windowSeconds * 1000, randomUUID()]);
     } catch (error) {
       if (isStoreFullError(error)) return { allowed: true, hits: 0, retryAfterSeconds: 1 };
       throw error;
     }
-    const [allowed, hits, waitMs] = reply;
-    return { allowed: allowed === 1, hits, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+    const { allowed, hits, waitMs } = reply;
+    return { allowed, hits, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
 
   /**
@@ -44,8 +44,7 @@ export class RateLimiter {
     return this.hitFixedWindow(keys.rateLimit(name, address), limit, windowSeconds);
   }
 
-  private async hitFixedWindow(key: string, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
-    const [allowed, retryAfterMs] = await this.scripts.run<[number, number]>('fixed_window_hit', [key], [limit, windowSeconds * 1000]);
-    return { allowed: allowed === 1, retryAfterMs };
+  private hitFixedWindow(key: string, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
+    return this.scripts.run('fixed_window_hit', [key], [limit, windowSeconds * 1000]);
   }
 }

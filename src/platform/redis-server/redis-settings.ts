@@ -6,7 +6,7 @@ import type { RedisClient } from '../redis/redis.js';
  * about 50 in a hash table). The discovery index sets hold account ids; 4,096 keeps every set of an index
  * partition compact up to about 100,000 accounts a pool (bench/discovery-scale.ts) and the commonest
  * interests' sets beyond. An intset is searched by halving and written by moving at most 16 KiB, and
- * lua/dropped_targets.lua pages one by value (SSCAN answers it whole), so no call grows with it.
+ * lua/dropped_targets-2+.lua pages one by value (SSCAN answers it whole), so no call grows with it.
  */
 export const INDEX_SET_INTSET_ENTRIES = 4_096;
 

@@ -66,7 +66,7 @@ export const keys = {
    * Hash: id → the account (src/features/accounts/profile-cards.ts: its profile card, then its e-mail and password
    * hash), for the partition's accounts. An account exists only under its own pool. It lives beside its
    * discovery entries, so a registration or a profile change writes the account and every index entry in
-   * one script (lua/create_user.lua, lua/update_profile.lua); what feed and browse pages show, read in the
+   * one script (lua/create_user-3+.lua, lua/update_profile-2+.lua); what feed and browse pages show, read in the
    * same script that picks a partition's share of a browse page; and what the indexes were built from,
    * so a change takes the old entries out.
    */
@@ -89,7 +89,7 @@ export const keys = {
   userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
   /**
    * Sorted set: the user's match ids ended in the last day → when (ms): a late follow-up step never lists
-   * one again. Trimmed by age as it is written (lua/list_match.lua).
+   * one again. Trimmed by age as it is written (lua/list_match-2.lua).
    */
   endedMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:ended:${id}`,
   /** Sorted set: the current matches of one index partition of the pool (by match id), match id → last activity (ms). */
@@ -98,7 +98,7 @@ export const keys = {
   poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
   /**
    * Sorted set: a match's messages, message id → the message as JSON: the one copy of each message body
-   * (events refer to it). Bounded by count and age (lua/append_message.lua); deleted on unmatch.
+   * (events refer to it). Bounded by count and age (lua/append_message-6.lua); deleted on unmatch.
    */
   messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
   /**
@@ -145,10 +145,10 @@ export const keys = {
   spectatorWatchers: () => `${P}agent:${SPECTATOR_TAG}:watchers`,
 };
 
-/** The name of partition `part`'s roster buckets but the bucket number (lua/browse.lua names the buckets it probes from it). */
+/** The name of partition `part`'s roster buckets but the bucket number (lua/browse-2+.lua names the buckets it probes from it). */
 export const rosterPrefix = (pool: Pool, part: number): string => `${P}${pool}:${ip(part)}:roster:`;
 
-/** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event.lua). */
+/** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event-2.lua). */
 export type StreamKeys = {
   stream: string;
   /** Sorted set: the follow-up steps recently appended in this slot, step id → ms (each is appended once). */

@@ -1,48 +1,51 @@
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RedisClient } from './redis.js';
 import type { ScriptConnection } from './script-connection.js';
+import { loadScripts, type LoadedScript } from './script-loader.js';
+import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
 
-const LUA_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'lua');
+/** Where the service's scripts are. */
+export const LUA_DIRS: readonly string[] = [join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'lua')];
 
-export type ScriptName = string;
-
-type Source = { lua: string; sha: string };
+export type { ScriptName, ScriptReply };
 
 /**
- * The Lua scripts of `lua/`, each sent by SHA (EVALSHA) and re-sent whole (EVAL) only when Redis answers
- * NOSCRIPT (a node that has not seen it yet, or restarted). They are plain EVALSHA commands rather than
+ * The Lua scripts of `lua/` (loaded by src/store/script-loader.ts), called by name, each sent by SHA
+ * (EVALSHA) and re-sent whole (EVAL) only when Redis answers NOSCRIPT (a node that has not seen it yet,
+ * or restarted). They are plain EVALSHA commands rather than
  * ioredis custom commands on purpose: ioredis knows where EVALSHA's keys are, so automatic pipelining
  * groups each call with the other commands of its slot; on a Redis Cluster it reaches the master of that
  * slot (following MOVED and ASK). A custom command would be grouped by its first argument, the key count.
  *
  * On a single Redis, `runHot` sends the request path's busiest scripts over a lean connection of their
  * own (see ScriptConnection: about 4 µs of this process's CPU per call against 12 µs through ioredis).
+ * A call must pass the number of keys the script's file name says, or it is refused before it is sent;
+ * its reply comes back decoded (src/store/script-replies.ts).
  */
 export class Scripts {
-  private readonly sources = new Map<string, Source>();
+  private readonly sources: Map<string, LoadedScript>;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly lean?: ScriptConnection,
+    dirs: readonly string[] = LUA_DIRS,
   ) {
-    for (const file of readdirSync(LUA_DIR)) {
-      if (!file.endsWith('.lua')) continue;
-      const lua = readFileSync(join(LUA_DIR, file), 'utf8');
-      this.sources.set(file.slice(0, -'.lua'.length), { lua, sha: createHash('sha1').update(lua).digest('hex') });
-    }
+    this.sources = loadScripts(dirs);
+    const missing = Object.keys(SCRIPT_REPLIES).filter((name) => !this.sources.has(name));
+    if (missing.length > 0) throw new Error(`no Lua script file for ${missing.join(', ')} in ${dirs.join(', ')}`);
   }
 
-  async run<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
-    const source = this.source(name);
+  async run<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
+    const source = this.source(name, keyList);
+    let raw: unknown;
     try {
-      return (await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args)) as T;
+      raw = await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return (await this.redis.eval(source.lua, keyList.length, ...keyList, ...args)) as T;
+      raw = await this.redis.eval(source.lua, keyList.length, ...keyList, ...args);
     }
+    return decodeReply(name, raw);
   }
 
   /**
@@ -50,9 +53,9 @@ export class Scripts {
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
-  runHot<T = unknown>(name: ScriptName, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<T> {
+  async runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     if (!this.lean) return this.run(name, keyList, args);
-    return this.lean.evalsha(this.source(name), keyList, args) as Promise<T>;
+    return decodeReply(name, await this.lean.evalsha(this.source(name, keyList), keyList, args));
   }
 
   /** HGET and HMGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */
@@ -64,9 +67,11 @@ export class Scripts {
     return this.lean ? this.lean.hmget(key, fields) : this.redis.hmget(key, ...fields);
   }
 
-  private source(name: ScriptName): Source {
+  private source(name: ScriptName, keyList: readonly string[]): LoadedScript {
     const source = this.sources.get(name);
     if (!source) throw new Error(`unknown Lua script ${name}`);
-    return source;
+    const { count, more } = source.keys;
+    if (keyList.length === count || (more && keyList.length > count)) return source;
+    throw new Error(`Lua script ${name} takes ${more ? 'at least ' : ''}${count} keys (${basename(source.file)}); called with ${keyList.length}`);
   }
 }

@@ -2,12 +2,13 @@ import type { Logger } from '../../../platform/logger.js';
 import { POOLS, type Pool } from '../../../platform/core/pool.js';
 import type { EventStreams } from '../event-stream-repository.js';
 import { ALL_SHARDS } from '../../../platform/redis/key-space.js';
+import { parseOutboxRecord } from './outbox-effects.js';
 import type { OutboxRecords, PendingRef } from './outbox-repository.js';
 import type { UserRepository } from '../../accounts/index.js';
 import type { MessageRepository } from '../../matches/index.js';
 import type { Message } from '../../matches/index.js';
 import type { FollowUps, Known } from '../events.js';
-import type { Effect, FollowUpHandler } from './follow-ups.js';
+import type { FollowUpHandler } from './follow-ups.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from '../pending-events.js';
 import { isConnectionError, isStoreFullError } from '../../../platform/redis/redis-errors.js';
 import { streamAppends } from '../stream-appends.js';
@@ -122,7 +123,9 @@ export class FollowUpRunner implements FollowUps {
    * its effects are in place by then); should it be lost, the sweeper runs the idempotent steps again.
    */
   private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Known, awaitDeletion = true): Promise<void> {
-    const effects = JSON.parse(record) as Effect[];
+    // A record that is not JSON, or not the effects it should be, throws here: logged, and left to the sweeper,
+    // which counts each failed attempt and buries the record in the dead letter at the last.
+    const effects = parseOutboxRecord(record);
     const steps: Promise<unknown>[] = [];
     const events: Array<{ spec: PendingEvent; step: string }> = [];
     effects.forEach((effect, i) => {

@@ -21,6 +21,8 @@
 
   Slot: one (hash of the match's shard tag, which is its pair's)
 ]]
+--- @include "includes/outbox"
+
 local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
 local caller = ARGV[1]
 if not match[1] or match[3] or (match[1] ~= caller and match[2] ~= caller) then return {0} end
@@ -30,9 +32,9 @@ redis.call('HDEL', KEYS[1], 'last_message')
 redis.call('HSET', KEYS[2], 'match', 'ended:' .. ARGV[3])
 redis.call('UNLINK', KEYS[3])
 
-local users = '[' .. match[1] .. ',' .. match[2] .. ']'
-local pending = '[{"type":"match.unlisted","match_id":' .. ARGV[3] .. ',"users":' .. users .. '},' ..
-  '{"type":"match.ended","match_id":' .. ARGV[3] .. ',"users":' .. users .. ',"ended_at":"' .. ARGV[2] .. '"}]'
-redis.call('HSET', KEYS[4], 'e' .. ARGV[3], pending)
-redis.call('ZADD', KEYS[5], ARGV[4], 'e' .. ARGV[3])
+local users, match_id = {tonumber(match[1]), tonumber(match[2])}, tonumber(ARGV[3])
+local pending = write_outbox(KEYS[4], KEYS[5], 'e' .. ARGV[3], {
+  {type = 'match.unlisted', match_id = match_id, users = users},
+  {type = 'match.ended', match_id = match_id, users = users, ended_at = ARGV[2]},
+}, ARGV[4])
 return {1, pending}

@@ -18,12 +18,12 @@
   KEYS[3] am:<pool>:{shard}:seq:message
   KEYS[4] am:<pool>:{shard}:outbox           pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due       pending id -> commit time, ms
-  KEYS[6] am:<pool>:{shard}:idem:...         optional: the Idempotency-Key record
+  KEYS[6] am:<pool>:{shard}:idem:...         the Idempotency-Key record (not touched when ARGV[5] is 0)
   ARGV[1] sender id
   ARGV[2] the message as a JSON object without its id: '{"match_id":…}'
   ARGV[3] now, ms (the activity score)
   ARGV[4] match id
-  ARGV[5] Idempotency-Key record lifetime, seconds
+  ARGV[5] Idempotency-Key record lifetime, seconds; 0 when the request has no Idempotency-Key
   ARGV[6] the number of shards, ARGV[7] this shard
   ARGV[8] the request's fingerprint (a hash of the body; no line break)
   ARGV[9] the most messages a thread keeps
@@ -37,19 +37,19 @@
 
   Slot: one (hash of the match's shard tag)
 ]]
-local idem = KEYS[6]
-if idem then
-  local done = redis.call('GET', idem)
-  if done then
-    local cut = string.find(done, '\n', 1, true)
-    if not cut then return {'replay', done} end -- a record written before fingerprints were kept
-    if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
-    local kept = string.sub(done, cut + 1)
-    if string.sub(kept, 1, 1) == '{' then return {'replay', kept} end -- a record written before it kept the id alone
-    local found = redis.call('ZRANGE', KEYS[2], kept, kept, 'BYSCORE')
-    if not found[1] then return {'not_found'} end
-    return {'replay', found[1]}
-  end
+--- @include "includes/idempotency"
+--- @include "includes/outbox"
+
+local done = idempotency_record(KEYS[6], ARGV[5])
+if done then
+  local cut = string.find(done, '\n', 1, true)
+  if not cut then return {'replay', done} end -- a record written before fingerprints were kept
+  if string.sub(done, 1, cut - 1) ~= ARGV[8] then return {'key_reused'} end
+  local kept = string.sub(done, cut + 1)
+  if string.sub(kept, 1, 1) == '{' then return {'replay', kept} end -- a record written before it kept the id alone
+  local found = redis.call('ZRANGE', KEYS[2], kept, kept, 'BYSCORE')
+  if not found[1] then return {'not_found'} end
+  return {'replay', found[1]}
 end
 
 local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
@@ -73,11 +73,11 @@ for _ = 1, 4 do
 end
 redis.call('PEXPIRE', thread, ARGV[10])
 
-local users = '[' .. match[1] .. ',' .. match[2] .. ']'
-local pending = '[{"type":"match.touched","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"at":' .. ARGV[3] .. '},' ..
-  '{"type":"message.created","match_id":' .. ARGV[4] .. ',"users":' .. users .. ',"message_id":' .. id .. '}]'
-redis.call('HSET', KEYS[4], 'm' .. id, pending)
-redis.call('ZADD', KEYS[5], ARGV[3], 'm' .. id)
+local users, match_id = {tonumber(match[1]), tonumber(match[2])}, tonumber(ARGV[4])
+local pending = write_outbox(KEYS[4], KEYS[5], 'm' .. id, {
+  {type = 'match.touched', match_id = match_id, users = users, at = tonumber(ARGV[3])},
+  {type = 'message.created', match_id = match_id, users = users, message_id = id},
+}, ARGV[3])
 
-if idem then redis.call('SET', idem, ARGV[8] .. '\n' .. id, 'EX', ARGV[5]) end
+keep_idempotency_record(KEYS[6], ARGV[5], ARGV[8] .. '\n' .. id)
 return {'ok', message, pending}

@@ -3,7 +3,8 @@
   Fixed-window rate limit for one account or one client address: counts one hit and says whether it is
   within the limit. The window starts at the first hit and lasts its length; hits past the limit count too
   but never lengthen it.
-  lua/begin_swipe.lua counts swipes the same way, inside the swipe's first step.
+  lua/begin_swipe-3.lua counts swipes with the same counter (lua/includes/fixed_window.lua), inside the
+  swipe's first step.
 
   KEYS[1] the counter (string with a TTL)
   ARGV[1] limit: hits allowed per window
@@ -13,13 +14,8 @@
 
   Slot: one (hash of rl:<name>:<pool>:<id>, or of rl:<name>:<address>)
 ]]
-local hits = redis.call('INCR', KEYS[1])
-if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then
-  -- a counter left without a lifetime would refuse forever: give it one
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  left = tonumber(ARGV[2])
-end
+--- @include "includes/fixed_window"
+
+local hits, left = count_in_window(KEYS[1], ARGV[2])
 if hits > tonumber(ARGV[1]) then return {0, left} end
 return {1, left}

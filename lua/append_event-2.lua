@@ -36,10 +36,11 @@
 
   Slot: one (hash of the stream's tag: the reader's shard, or {spectator})
 ]]
+--- @include "includes/now_ms"
+
 local stream, applied = KEYS[1], KEYS[2]
 local step, retention, marks = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[8])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 
 if step ~= '' then
   local seen = redis.call('ZSCORE', applied, step)

@@ -1,9 +1,9 @@
 #!lua
 --[[
   The first step of a swipe, on the swiper's own keys: counts it against the swiper's swipe limit (a fixed
-  window, as lua/fixed_window_hit.lua) and, within the limit, applies it to the swiper's keys: the target
+  window, lua/includes/fixed_window.lua) and, within the limit, applies it to the swiper's keys: the target
   joins the swiper's swipe list (which keeps it out of the swiper's feed from now on) and leaves the
-  swiper's feed. The pair's decision (lua/record_swipe.lua) follows; a swipe answered with an error may have
+  swiper's feed. The pair's decision (lua/record_swipe-5.lua) follows; a swipe answered with an error may have
   been applied here only, which changes nothing but the swiper's feed, and its retry applies it again.
   With a limit of 0 it only applies the swipe (a swipe made with an Idempotency-Key is applied after its
   decision, so that a refused repeat changes nothing).
@@ -22,17 +22,13 @@
 
   Slot: one (hash of the swiper's shard tag)
 ]]
+--- @include "includes/fixed_window"
+
 local limit = tonumber(ARGV[3])
 local left = 0
 if limit > 0 then
-  local hits = redis.call('INCR', KEYS[1])
-  if hits == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
-  left = redis.call('PTTL', KEYS[1])
-  if left < 0 then
-    -- a counter left without a lifetime would refuse forever: give it one
-    redis.call('PEXPIRE', KEYS[1], ARGV[4])
-    left = tonumber(ARGV[4])
-  end
+  local hits
+  hits, left = count_in_window(KEYS[1], ARGV[4])
   if hits > limit then return {0, left, 0} end
 end
 if ARGV[5] ~= '1' then return {1, left, 0} end

@@ -4,7 +4,7 @@
   moves it up on new activity, or takes it out once ended. A match once ended is never listed again, however
   late a step that lists it arrives: the list's ended set remembers it for ARGV[4] ms (far longer than a
   pending record waits for its steps), trimmed by age here, so the set holds a day's unmatches at most.
-  Idempotent: a follow-up step of lua/record_swipe.lua, append_message.lua and end_match.lua.
+  Idempotent: a follow-up step of lua/record_swipe-5.lua, append_message-6.lua and end_match-5.lua.
 
   KEYS[1] the match list: match id -> last activity, ms
   KEYS[2] the list's ended set: match id -> ended, ms
@@ -18,12 +18,13 @@
 
   Slot: one (hash of the list's tag: the user's shard, or the pool partition's)
 ]]
+--- @include "includes/now_ms"
+
 local id, mode = ARGV[1], ARGV[2]
 -- An ended set of the earlier layout (a plain set, never trimmed) gives way to the bounded one.
 if redis.call('TYPE', KEYS[2]).ok == 'set' then redis.call('UNLINK', KEYS[2]) end
 if mode == 'remove' then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  local now = now_ms()
   redis.call('ZADD', KEYS[2], now, id)
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
   redis.call('PEXPIRE', KEYS[2], ARGV[4])

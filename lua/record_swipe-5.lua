@@ -16,7 +16,7 @@
   (src/services/follow-up-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
-  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe.lua, in the
+  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-3.lua, in the
   swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
   this shard.
 
@@ -24,14 +24,14 @@
   KEYS[2] am:<pool>:{shard}:match:<candidate>  written only when a match is created
   KEYS[3] am:<pool>:{shard}:outbox             pending id -> record (a JSON array of effects)
   KEYS[4] am:<pool>:{shard}:outbox:due         pending id -> commit time, ms
-  KEYS[5] am:<pool>:{shard}:idem:...           optional: the Idempotency-Key record
+  KEYS[5] am:<pool>:{shard}:idem:...           the Idempotency-Key record (not touched when ARGV[7] is 0)
   ARGV[1] from id
   ARGV[2] to id
   ARGV[3] kind: like | pass | super_like
   ARGV[4] now, ms (the match's activity score)
   ARGV[5] now, ISO-8601 (the swipe's and the match's created_at)
   ARGV[6] candidate match id (reserved by the caller; used only if a match is created)
-  ARGV[7] Idempotency-Key record lifetime, seconds
+  ARGV[7] Idempotency-Key record lifetime, seconds; 0 when the request has no Idempotency-Key
   ARGV[8] the swiper's interests (JSON array), ARGV[9] the target's: for the match's shared interests
 
   Returns {'replay', record} when the Idempotency-Key was seen with this kind, {'key_reused', record} when
@@ -43,15 +43,16 @@
 
   Slot: one (hash of the pair's shard tag)
 ]]
-local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
-local pair, idem = KEYS[1], KEYS[5]
+--- @include "includes/idempotency"
+--- @include "includes/outbox"
 
-if idem then
-  local done = redis.call('GET', idem)
-  if done then
-    if string.sub(done, 1, #kind + 1) ~= kind .. '|' then return {'key_reused', done} end
-    return {'replay', done}
-  end
+local from, to, kind = ARGV[1], ARGV[2], ARGV[3]
+local pair = KEYS[1]
+
+local done = idempotency_record(KEYS[5], ARGV[7])
+if done then
+  if string.sub(done, 1, #kind + 1) ~= kind .. '|' then return {'key_reused', done} end
+  return {'replay', done}
 end
 
 -- Whether a match is made is read before anything is written, so that a refusal writes nothing.
@@ -83,7 +84,7 @@ local function decode(raw)
   return {}
 end
 
--- The pair's shared interests, in the order of the lower id's list, as a JSON array.
+-- The pair's shared interests, in the order of the lower id's list.
 local function shared_interests()
   local first, second = decode(ARGV[8]), decode(ARGV[9])
   if tonumber(to) < tonumber(from) then first, second = second, first end
@@ -91,37 +92,39 @@ local function shared_interests()
   for _, interest in ipairs(second) do other[interest] = true end
   local out = {}
   for _, interest in ipairs(first) do
-    if other[interest] then out[#out + 1] = cjson.encode(interest) end
+    if other[interest] then out[#out + 1] = interest end
   end
-  return '[' .. table.concat(out, ',') .. ']'
+  return out
 end
 
 local lo, hi = from, to
 if tonumber(to) < tonumber(from) then lo, hi = to, from end
+local shared_list = {}
 if state == 'created' then
-  shared = shared_interests()
+  shared_list = shared_interests()
+  shared = #shared_list > 0 and cjson.encode(shared_list) or '[]'
   redis.call('HSET', KEYS[2], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
   redis.call('HSET', pair, 'match', match_id)
 end
 
 local effects = {}
 if kind == 'super_like' and previous ~= 'super_like' then
-  effects[#effects + 1] = '{"type":"like.received","from":' .. from .. ',"to":' .. to .. ',"created_at":"' .. ARGV[5] .. '"}'
+  effects[#effects + 1] = {type = 'like.received', from = tonumber(from), to = tonumber(to), created_at = ARGV[5]}
 end
 if state == 'created' then
-  effects[#effects + 1] = '{"type":"match.listed","match_id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi .. '],"at":' .. ARGV[4] .. '}'
-  effects[#effects + 1] = '{"type":"match.created","match":{"id":' .. match_id .. ',"users":[' .. lo .. ',' .. hi ..
-    '],"created_at":"' .. ARGV[5] .. '","shared_interests":' .. shared .. '}}'
+  local users = {tonumber(lo), tonumber(hi)}
+  local match = {id = tonumber(match_id), users = users, created_at = ARGV[5]}
+  if #shared_list > 0 then match.shared_interests = shared_list end
+  effects[#effects + 1] = {type = 'match.listed', match_id = tonumber(match_id), users = users, at = tonumber(ARGV[4])}
+  effects[#effects + 1] = {type = 'match.created', match = match}
 end
 local pending_id, pending = '', ''
 if #effects > 0 then
   pending_id = 'l' .. from .. ':' .. to .. ':' .. ARGV[4]
   if state == 'created' then pending_id = 'c' .. match_id end
-  pending = '[' .. table.concat(effects, ',') .. ']'
-  redis.call('HSET', KEYS[3], pending_id, pending)
-  redis.call('ZADD', KEYS[4], ARGV[4], pending_id)
+  pending = write_outbox(KEYS[3], KEYS[4], pending_id, effects, ARGV[4])
 end
 
 local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
-if idem then redis.call('SET', idem, record, 'EX', ARGV[7]) end
+keep_idempotency_record(KEYS[5], ARGV[7], record)
 return {'ok', record, shared, pending}

@@ -12,11 +12,12 @@
 
   Slot: one (hash of rl:<name>:<subject>)
 ]]
+--- @include "includes/now_ms"
+
 local key = KEYS[1]
 local limit = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 redis.call('ZADD', key, now, now .. ':' .. ARGV[3])

@@ -1,0 +1,125 @@
+import type { FeedPosition } from '../core/page-positions.js';
+
+/** A message as lua/append_message-6.lua stores it in its thread (the matches feature's Message). */
+type StoredMessage = { id: number; match_id: number; sender_id: number; body: string; created_at: string; shared_interests_mentioned: string[] };
+/** A swipe's kind as lua/record_swipe-5.lua records it (the swipes feature's SwipeKind). */
+type StoredSwipeKind = 'like' | 'pass' | 'super_like';
+
+/**
+ * What each Lua script answers, decoded from its raw reply into typed values: one decoder per script, by
+ * the name callers use. A raw reply is what ioredis and the lean connection both give: integers as
+ * numbers, bulk strings as strings, nil (a Lua false) as null, tables as arrays. Each script's header in
+ * lua/ says what it returns.
+ */
+export const SCRIPT_REPLIES = {
+  /** The new entry's id, or '' when nothing was appended. */
+  append_event: (raw) => text(raw),
+  append_message: (raw) => appendMessage(list(raw)),
+  begin_swipe: (raw) => {
+    const [allowed, left, inFeed] = list(raw);
+    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1 };
+  },
+  browse: (raw) => {
+    const [stop, examined, ...ids] = list(raw);
+    return { ...(stop ? { stopId: Number(stop) } : {}), examined: Number(examined), ids: ids.map(Number) };
+  },
+  claim_email: (raw) => raw === 1,
+  /** Undefined when claimed, else the ms until the ping holding the claim lets go at the latest. */
+  claim_webhook_ping: (raw) => (raw === 0 ? undefined : Number(raw)),
+  create_user: (raw) => raw === 1,
+  create_webhook: (raw) => raw === 1,
+  delete_webhook: (raw) => raw === 1,
+  dropped_targets: (raw) => {
+    const [cursor, ...flat] = list(raw);
+    return { cursor: text(cursor) || '0', targets: ownerScores(flat) };
+  },
+  /** The unmatch's pending record, or undefined when the match was not the caller's to end. */
+  end_match: (raw) => {
+    const [ended, record] = list(raw);
+    return ended === 1 && typeof record === 'string' ? record : undefined;
+  },
+  fixed_window_hit: (raw) => {
+    const [allowed, left] = list(raw);
+    return { allowed: allowed === 1, retryAfterMs: Number(left) };
+  },
+  /** How many entries the call changed. */
+  list_match: (raw) => Number(raw),
+  rank_feed: (raw) => {
+    const [size, floor] = list(raw);
+    return { size: Number(size), floor: Number(floor) };
+  },
+  rate_limit: (raw) => {
+    const [allowed, hits, waitMs] = list(raw);
+    return { allowed: allowed === 1, hits: Number(hits), waitMs: Number(waitMs) };
+  },
+  read_feed: (raw) => feedPage(list(raw)),
+  record_swipe: (raw) => recordSwipe(list(raw)),
+  release_webhook_ping: (raw) => raw === 1,
+  replay_window: (raw) => {
+    const [first, before] = list(raw);
+    return first && before ? { first: text(first), before: text(before) } : undefined;
+  },
+  spread_into_feeds: (raw) => {
+    const [changed, ...flat] = list(raw);
+    return { changed: Number(changed), floors: ownerScores(flat) };
+  },
+  update_profile: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
+  update_webhook: (raw) => raw === 1,
+} satisfies Record<string, (raw: unknown) => unknown>;
+
+export type ScriptName = keyof typeof SCRIPT_REPLIES;
+export type ScriptReply<N extends ScriptName> = ReturnType<(typeof SCRIPT_REPLIES)[N]>;
+
+export function decodeReply<N extends ScriptName>(name: N, raw: unknown): ScriptReply<N> {
+  return SCRIPT_REPLIES[name](raw) as ScriptReply<N>;
+}
+
+/**
+ * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
+ * on a current match: the match stays), ended (a like on a pair whose match was ended: it never matches again).
+ */
+export type MatchEffect = 'none' | 'created' | 'existing' | 'kept' | 'ended';
+
+/** lua/record_swipe-5.lua: its status, the swipe's record ("<kind>|<created_at>|<effect>|<match id>|<pending id>"), the new match's shared interests, the pending record. */
+function recordSwipe([status, record, shared, pending]: unknown[]) {
+  const [kind, createdAt = '', effect, matchId, pendingId = ''] = text(record).split('|') as [StoredSwipeKind, string?, MatchEffect?, string?, string?];
+  return {
+    status: status === 'ok' ? ('ok' as const) : status === 'key_reused' ? ('key_reused' as const) : ('replay' as const),
+    kind,
+    createdAt,
+    effect: effect ?? 'none',
+    matchId: matchId ? Number(matchId) : null,
+    pendingId,
+    sharedInterests: shared ? (JSON.parse(text(shared)) as string[]) : null,
+    ...(pending ? { pendingRecord: text(pending) } : {}),
+  };
+}
+
+type AppendMessageReply = { status: 'not_found' } | { status: 'key_reused' } | { status: 'created' | 'replay'; message: StoredMessage; pendingRecord?: string };
+
+/** lua/append_message-6.lua: {'not_found'}, {'key_reused'}, {'replay', message JSON} or {'ok', message JSON, pending record}. */
+function appendMessage([status, json, pending]: unknown[]): AppendMessageReply {
+  if (status === 'key_reused') return { status: 'key_reused' };
+  if (status === 'not_found' || !json) return { status: 'not_found' };
+  const message = JSON.parse(text(json)) as StoredMessage;
+  return { status: status === 'replay' ? 'replay' : 'created', message, ...(pending ? { pendingRecord: text(pending) } : {}) };
+}
+
+/** lua/read_feed-2.lua: the ranked part's size, how many ranked entries follow (id, score), then the rest's ids. */
+function feedPage([rankedSize, rankedCount, ...flat]: unknown[]): { rankedSize: number; positions: FeedPosition[] } {
+  const positions: FeedPosition[] = [];
+  const rankedEnd = 2 * Number(rankedCount);
+  for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
+  for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
+  return { rankedSize: Number(rankedSize), positions };
+}
+
+/** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */
+function ownerScores(flat: readonly unknown[]): Array<{ owner: number; score: number }> {
+  const out: Array<{ owner: number; score: number }> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ owner: Number(flat[i]), score: Number(flat[i + 1]) });
+  return out;
+}
+
+const list = (raw: unknown): unknown[] => (Array.isArray(raw) ? raw : []);
+const text = (raw: unknown): string => (typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : '');
