@@ -1,6 +1,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { Queue } from './queue.js';
+import { reconnectDelay } from './reconnect-delay.js';
 import { encode, encodeScriptCall, ReplyError, RespReader, type Word } from './resp.js';
 
 export type ScriptSource = { lua: string; sha: string };
@@ -180,7 +181,7 @@ export class ScriptConnection {
     this.reader.reset();
     this.failAll(new Error(CLOSED));
     if (this.stopped) return;
-    this.reconnectTimer = setTimeout(() => this.open(), Math.min(50 * 2 ** this.attempt++, 1_000));
+    this.reconnectTimer = setTimeout(() => this.open(), reconnectDelay(this.attempt++));
   }
 
   private failAll(error: Error) {
