@@ -45,7 +45,7 @@ import { createRedis, createSubscriberRedis, queueConnections, type RedisClient 
 import { assertSupportedRedis } from './store/redis-requirements-check.js';
 import { memorySettingsAdvice } from './store/redis-settings.js';
 import { Scripts } from './store/scripts.js';
-import { ScriptConnection } from './store/script-connection.js';
+import { createHotConnection, type HotConnection } from './store/hot-connection.js';
 import { SwipeRepository } from './store/swipe-repository.js';
 import { TokenStore } from './store/token-store.js';
 import { UserRepository } from './store/user-repository.js';
@@ -73,8 +73,8 @@ export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger 
 export class Application {
   readonly redis: RedisClient;
   private readonly subscriber: RedisClient;
-  /** The lean connection of the request path's busiest scripts, on a single Redis; see ScriptConnection. */
-  private readonly scriptConnection?: ScriptConnection;
+  /** The lean connection of the request path's busiest scripts; see ScriptConnection. */
+  private readonly scriptConnection: HotConnection;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
@@ -121,7 +121,7 @@ export class Application {
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    if (options.redis.kind === 'single') this.scriptConnection = new ScriptConnection(options.redis.url, options.config.REDIS_TIMEOUT_MS);
+    this.scriptConnection = createHotConnection(options.redis, options.config.REDIS_TIMEOUT_MS);
     this.scripts = new Scripts(this.redis, this.scriptConnection);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
@@ -137,8 +137,10 @@ export class Application {
   async start(): Promise<this> {
     const { config, logger } = this.options;
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
-    await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection?.connect()]);
+    await Promise.all([this.redis.connect(), this.subscriber.connect()]);
+    // After the check, so that a Redis that cannot serve (a cluster node given as REDIS_URL, a cluster not ok) is refused in its one line.
     await assertSupportedRedis(this.redis, this.options.redis);
+    await this.scriptConnection.connect();
     await assertCurrentKeyLayout(this.redis, this.options.redis);
     const advice = await memorySettingsAdvice(this.redis);
     if (advice) logger.warn(advice);
@@ -284,12 +286,12 @@ export class Application {
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection?.quit()]));
+      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
       this.rankingJobs?.disconnect();
       this.webhookJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
-      this.scriptConnection?.disconnect();
+      this.scriptConnection.disconnect();
     })();
     return this.stopping;
   }
