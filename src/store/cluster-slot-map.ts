@@ -3,13 +3,13 @@ import { ReplyError } from './resp.js';
 /** Hash slots of a Redis Cluster. */
 export const SLOT_COUNT = 16_384;
 
-/** The host of a `host:port` address (an IPv6 host without brackets). */
+/** The host of a `host:port` address (an IPv6 host with or without brackets). */
 export const hostOf = (address: string): string => address.slice(0, address.lastIndexOf(':'));
 
 /** The URL of a `host:port` address, for a node connection. */
 export function nodeUrl(address: string): string {
   const host = hostOf(address);
-  return `redis://${host.includes(':') ? `[${host}]` : host}:${address.slice(host.length + 1)}`;
+  return `redis://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${address.slice(host.length + 1)}`;
 }
 
 /** A node that does not know its own address says '' or '?': it is then the one that answered. */
