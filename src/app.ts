@@ -25,7 +25,7 @@ import { createRedis, createSubscriberRedis, queueConnections, type RedisClient 
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
 import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js';
 import { Scripts } from './platform/redis/scripts.js';
-import { ScriptConnection } from './platform/redis/script-connection.js';
+import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
 import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
 import { type DestinationPolicy, type RetryPolicy, WebhookChains, WebhookDeliverer, WebhookJobs, WebhookPings, webhookRoutes, WebhookSender, WebhookService, WebhookStore } from './features/webhooks/index.js';
 
@@ -36,8 +36,8 @@ export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger 
 export class Application {
   readonly redis: RedisClient;
   private readonly subscriber: RedisClient;
-  /** The lean connection of the request path's busiest scripts, on a single Redis; see ScriptConnection. */
-  private readonly scriptConnection?: ScriptConnection;
+  /** The lean connection of the request path's busiest scripts; see ScriptConnection. */
+  private readonly scriptConnection: HotConnection;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();
   readonly scripts: Scripts;
@@ -81,7 +81,7 @@ export class Application {
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    if (options.redis.kind === 'single') this.scriptConnection = new ScriptConnection(options.redis.url, options.config.REDIS_TIMEOUT_MS);
+    this.scriptConnection = createHotConnection(options.redis, options.config.REDIS_TIMEOUT_MS);
     this.scripts = new Scripts(this.redis, this.scriptConnection);
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
@@ -110,9 +110,11 @@ export class Application {
 
   /** Connects, and refuses a Redis that cannot serve (too old, or holding another key layout). */
   private async connectRedis() {
-    await Promise.all([this.redis.connect(), this.subscriber.connect(), this.scriptConnection?.connect()]);
+    await Promise.all([this.redis.connect(), this.subscriber.connect()]);
     await assertSupportedRedis(this.redis, this.options.redis);
     await assertCurrentKeyLayout(this.redis, this.options.redis);
+    // After the checks, so that a Redis that cannot serve (a cluster node given as REDIS_URL, a cluster not ok) is refused in its one line.
+    await this.scriptConnection.connect();
     const advice = await memorySettingsAdvice(this.redis);
     if (advice) this.logger.warn(advice);
   }
@@ -264,12 +266,12 @@ export class Application {
       this.http?.close();
       this.tokens?.stop();
       this.eventLoopDelay.stop();
-      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection?.quit()]));
+      await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
       this.rankingJobs?.disconnect();
       this.webhookJobs?.disconnect();
       this.redis.disconnect();
       this.subscriber.disconnect();
-      this.scriptConnection?.disconnect();
+      this.scriptConnection.disconnect();
     })();
     return this.stopping;
   }

@@ -17,7 +17,8 @@ export function spawnTsx(args: string[], env: Record<string, string>) {
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  /** The exit code; the signal's name (`SIGSEGV`) when a signal ended the process. */
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   /** Resolves once the output matches `pattern`; fails if the child exits first or time runs out. */
   const waitFor = async (pattern: RegExp, ms = 60_000) => {
     const started = Date.now();

@@ -1,13 +1,12 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { clusterSeed, type RedisTopology } from './redis-topology.js';
+import { reconnectDelay } from './reconnect-delay.js';
 
 /** A client of either topology; the rest of the code takes this, never the single-node class. */
 export type RedisClient = Redis | Cluster;
 
 /** How long a request-path command may go unanswered before Redis counts as stalled (REDIS_TIMEOUT_MS). */
 export const DEFAULT_REDIS_TIMEOUT_MS = 1_000;
-
-const reconnectDelay = (attempt: number) => Math.min(50 * 2 ** attempt, 1_000);
 
 /**
  * The request-path client: automatic pipelining, no offline queue (a request fails fast with 503

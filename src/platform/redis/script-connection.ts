@@ -1,6 +1,7 @@
 import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { Queue } from './queue.js';
+import { reconnectDelay } from './reconnect-delay.js';
 import { encode, encodeScriptCall, ReplyError, RespReader, type Word } from './resp.js';
 
 export type ScriptSource = { lua: string; sha: string };
@@ -12,22 +13,29 @@ type Waiter = {
   /** For EVALSHA: the call, to send again as EVAL if Redis answers NOSCRIPT. */
   script?: ScriptCall;
 };
-type ScriptCall = { lua: string; keys: readonly string[]; args: readonly Word[] };
+type ScriptCall = { lua: string; keys: readonly string[]; args: readonly Word[]; asking: boolean };
+
+export type ScriptConnectionOptions = {
+  /** Called each time the connection drops or an attempt to reconnect fails (a Redis Cluster re-reads its slot map). */
+  onDrop?: () => void;
+};
 
 const CLOSED = 'Connection is closed.';
+const ASKING = encode(['ASKING']);
 
 /**
- * A lean connection to a single Redis that runs Lua scripts (EVALSHA, then EVAL once on NOSCRIPT) and
- * hash reads (HGET, HMGET), for the busiest calls of the request path (a Redis Cluster's calls go through ioredis, which follows
- * the slot map). Through ioredis a script call cost about 16 µs of this process's CPU (a command
- * object, a promise chain and a timer per call, a pipeline object per batch, a general reply decoder);
- * here it costs about 5 µs: a string append and a small RESP parse. Calls made in the same turn of the
- * event loop go out in one write. It behaves like the main client where it matters: no offline queue
- * (while Redis is away a call fails at once with "Connection is closed."), a command timeout, and
- * reconnection forever with a capped back-off. A call in flight when the connection drops fails and is
- * not resent (a script is not idempotent). A connection is ready only once Redis has answered a PING on
- * it, so while Redis is connected but stalled (a call timed out, the connection was dropped and the new
- * one waits for its PONG) calls fail at once instead of each waiting out the timeout.
+ * A lean connection to one Redis node that runs Lua scripts (EVALSHA, then EVAL once on NOSCRIPT) and
+ * plain commands, for the busiest calls of the request path (on a Redis Cluster, one per master behind
+ * SlotRoutedConnection). With 16 calls in flight a call costs 2-7 µs of this process's CPU, a string
+ * append and a small RESP parse, against 3.5-6 times that through ioredis (a command object, a promise
+ * chain and a timer per call, a pipeline object per batch, a general reply decoder; bench/README.md,
+ * *Redis clients*). Calls made in the same turn of the event loop go out in one write. It behaves like
+ * the main client where it matters: no offline queue (while Redis is away a call fails at once with
+ * "Connection is closed."), a command timeout, and reconnection forever with a capped back-off. A call in
+ * flight when the connection drops fails and is not resent (a script is not idempotent). A connection is
+ * ready only once Redis has answered a PING on it, so while Redis is connected but stalled (a call timed
+ * out, the connection was dropped and the new one waits for its PONG) calls fail at once instead of each
+ * waiting out the timeout.
  */
 export class ScriptConnection {
   private socket?: Socket;
@@ -45,7 +53,11 @@ export class ScriptConnection {
   private readonly timeoutTimer: NodeJS.Timeout;
   private readonly url: URL;
 
-  constructor(url: string, private readonly commandTimeoutMs = 1_000) {
+  constructor(
+    url: string,
+    private readonly commandTimeoutMs = 1_000,
+    private readonly options: ScriptConnectionOptions = {},
+  ) {
     this.url = new URL(url);
     this.timeoutTimer = setInterval(() => this.checkTimeout(), Math.max(25, Math.min(250, commandTimeoutMs / 4)));
     this.timeoutTimer.unref();
@@ -56,25 +68,33 @@ export class ScriptConnection {
     return new Promise((resolve, reject) => this.open(resolve, reject));
   }
 
-  /** Runs a script by SHA, sending its source only if Redis does not have it cached. */
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown> {
+  /**
+   * Runs a script by SHA, sending its source only if Redis does not have it cached. `asking`: preceded by
+   * ASKING (a Redis Cluster's ASK redirection to a node importing the slot), its EVAL too.
+   */
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], asking = false): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      const call = { lua: script.lua, keys, args };
+      if (asking) this.asking();
+      const call = { lua: script.lua, keys, args, asking };
       this.send({ resolve, reject, sentAt: performance.now(), script: call }, encodeScriptCall('EVALSHA', script.sha, keys, args));
     });
   }
 
   /** Fields of a hash (HGET, HMGET): the plain reads of the request path that go with its scripts. */
   hget(key: string, field: string): Promise<string | null> {
-    return this.read(['HGET', key, field]) as Promise<string | null>;
+    return this.call(['HGET', key, field]) as Promise<string | null>;
   }
 
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>> {
-    return this.read(['HMGET', key, ...fields]) as Promise<Array<string | null>>;
+    return this.call(['HMGET', key, ...fields]) as Promise<Array<string | null>>;
   }
 
-  private read(words: readonly Word[]): Promise<unknown> {
-    return new Promise((resolve, reject) => this.send({ resolve, reject, sentAt: performance.now() }, encode(words)));
+  /** Any other command, its reply as ioredis returns it; `asking` as for evalsha. */
+  call(words: readonly Word[], asking = false): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      if (asking) this.asking();
+      this.send({ resolve, reject, sentAt: performance.now() }, encode(words));
+    });
   }
 
   /** Lets calls in flight finish, then closes for good. */
@@ -132,6 +152,11 @@ export class ScriptConnection {
     this.push(check(onAnswered), encode(['PING']));
   }
 
+  /** ASKING, whose OK is not waited for: the command right behind it answers for both. */
+  private asking() {
+    if (this.ready) this.push({ resolve: () => {}, reject: () => {}, sentAt: performance.now() }, ASKING);
+  }
+
   private send(waiter: Waiter, command: string) {
     if (!this.ready) return waiter.reject(new Error(CLOSED));
     this.push(waiter, command);
@@ -168,6 +193,7 @@ export class ScriptConnection {
     if (!(reply instanceof ReplyError)) return waiter.resolve(reply);
     const call = waiter.script;
     if (!call || !reply.message.startsWith('NOSCRIPT')) return waiter.reject(reply);
+    if (call.asking) this.asking();
     this.send({ resolve: waiter.resolve, reject: waiter.reject, sentAt: performance.now() }, encodeScriptCall('EVAL', call.lua, call.keys, call.args));
   }
 
@@ -180,7 +206,8 @@ export class ScriptConnection {
     this.reader.reset();
     this.failAll(new Error(CLOSED));
     if (this.stopped) return;
-    this.reconnectTimer = setTimeout(() => this.open(), Math.min(50 * 2 ** this.attempt++, 1_000));
+    this.options.onDrop?.();
+    this.reconnectTimer = setTimeout(() => this.open(), reconnectDelay(this.attempt++));
   }
 
   private failAll(error: Error) {

@@ -1,0 +1,19 @@
+import type { RedisTopology } from './redis-topology.js';
+import type { Word } from './resp.js';
+import { ScriptConnection, type ScriptSource } from './script-connection.js';
+import { SlotRoutedConnection } from './slot-routed-connection.js';
+
+/** The lean connection of the request path's busiest calls (see Scripts.runHot), on either topology. */
+export type HotConnection = {
+  connect(): Promise<void>;
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown>;
+  hget(key: string, field: string): Promise<string | null>;
+  hmget(key: string, fields: readonly string[]): Promise<Array<string | null>>;
+  quit(): Promise<void>;
+  disconnect(): void;
+};
+
+/** One ScriptConnection on a single Redis; on a Redis Cluster, one per master, routed by slot. */
+export function createHotConnection(topology: RedisTopology, commandTimeoutMs: number): HotConnection {
+  return topology.kind === 'single' ? new ScriptConnection(topology.url, commandTimeoutMs) : new SlotRoutedConnection(topology.nodes, commandTimeoutMs);
+}
