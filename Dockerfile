@@ -4,7 +4,6 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-COPY lua ./lua
 RUN npm run build && npm prune --omit=dev
 
 FROM node:22-bookworm-slim
@@ -13,8 +12,8 @@ ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./
-COPY lua ./lua
-COPY src/features/spectator/spectator-page ./src/features/spectator/spectator-page
+# The Lua scripts and the spectator page are read from src/ at run time.
+COPY src ./src
 EXPOSE 8080
 USER node
 CMD ["node", "dist/main.js", "serve"]

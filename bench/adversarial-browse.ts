@@ -24,7 +24,7 @@ import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
-import { LUA_DIRS } from '../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR } from '../src/platform/redis/scripts.js';
 import { spawnTs, stopChild, waitForLine } from './lib/children.js';
 import { Histogram, summarize } from './lib/histogram.js';
 import { prng } from './lib/profiles.js';
@@ -210,7 +210,7 @@ function commandLabel(args: string[], names: Map<string, string>): string {
 /** lua/ script names by SHA1, and by "src:" plus the first 100 characters of their source. */
 function scriptsBySha(): Map<string, string> {
   const out = new Map<string, string>();
-  for (const { name, lua, sha } of loadScripts(LUA_DIRS).values()) {
+  for (const { name, lua, sha } of loadScripts(LUA_DIRS, SHARED_LUA_DIR).values()) {
     out.set(sha, name);
     out.set(`src:${lua.slice(0, 100)}`, name);
   }

@@ -30,7 +30,7 @@ import { createRedis } from '../src/platform/redis/redis.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { ScriptConnection, type ScriptSource } from '../src/platform/redis/script-connection.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
-import { LUA_DIRS, Scripts } from '../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../src/platform/redis/scripts.js';
 import { storedInterestsOf } from '../src/features/accounts/user-repository.js';
 
 type Word = string | number;
@@ -53,7 +53,7 @@ const POOL = 'agent';
 const CLIENT_NAMES = ['lean', 'ioredis', 'node-redis', 'valkey-glide'];
 const INTERESTS = ['chess', 'hiking', 'jazz', 'cooking', 'go', 'poetry', 'robotics', 'tea'];
 
-const LOADED = loadScripts(LUA_DIRS);
+const LOADED = loadScripts(LUA_DIRS, SHARED_LUA_DIR);
 const script = (name: string): ScriptSource & { name: string } => {
   const loaded = LOADED.get(name);
   if (!loaded) throw new Error(`no Lua script ${name}`);

@@ -2,7 +2,7 @@ import keySlot from 'cluster-key-slot';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { LUA_DIRS } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
 import { SlotRoutedConnection } from '../../src/platform/redis/slot-routed-connection.js';
 import { eventually } from '../support/eventually.js';
 import { startRedisCluster, type RedisCluster } from '../support/redis-cluster.js';
@@ -13,7 +13,7 @@ let masters: Redis[];
 let ids: string[];
 let lean: SlotRoutedConnection;
 
-const RATE_LIMIT = loadScripts(LUA_DIRS).get('rate_limit')!;
+const RATE_LIMIT = loadScripts(LUA_DIRS, SHARED_LUA_DIR).get('rate_limit')!;
 /** lua/rate_limit-1.lua on one key: [allowed, hits in the window, …]; the hits say which calls reached the key. */
 const hit = async (key: string, member: string) => ((await lean.evalsha(RATE_LIMIT, [key], [1_000, 600_000, member])) as number[])[1];
 

@@ -8,7 +8,7 @@ import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { LUA_DIRS } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
 import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
@@ -93,7 +93,7 @@ describe('a ranking job split into bounded Redis calls', () => {
     for (const { args } of lookups) expect(args.length - 2, args[0]).toBeLessThanOrEqual(step); // command, key, then the members
     // spreading: one script call per feed (40 entries' worth), so many calls, each naming one owner
     const scripts = commands.filter((c) => !c.fromScript && ['evalsha', 'eval'].includes(c.args[0]!.toLowerCase()));
-    const spreadSha = loadScripts(LUA_DIRS).get('spread_into_feeds')!.sha;
+    const spreadSha = loadScripts(LUA_DIRS, SHARED_LUA_DIR).get('spread_into_feeds')!.sha;
     const spreads = scripts.filter((c) => c.args[1] === spreadSha);
     expect(spreads.length).toBeGreaterThanOrEqual(whole!.targets);
     for (const { args } of spreads) expect(Number(args[2])).toBe(2); // one owner's feed and swipes

@@ -10,12 +10,12 @@ import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
 import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { LUA_DIRS, Scripts } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { fillRedis } from '../support/redis-memory.js';
 import { startRedis } from '../support/stack.js';
 
-const scripts = [...loadScripts(LUA_DIRS).values()];
+const scripts = [...loadScripts(LUA_DIRS, SHARED_LUA_DIR).values()];
 const header = (lua: string) => lua.slice(0, lua.indexOf('\n'));
 const PENDING = JSON.stringify([
   { type: 'match.unlisted', match_id: 5, users: [1, 3] },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/platform/redis/keys.js';
 import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { LUA_DIRS } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -43,7 +43,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   update_webhook: { slots: 'one-slot' },
 };
 
-const LOADED = loadScripts(LUA_DIRS);
+const LOADED = loadScripts(LUA_DIRS, SHARED_LUA_DIR);
 
 /** Script name by the SHA1 of its source, as src/platform/redis/scripts.ts loads them. */
 const scriptsBySha = () => new Map([...LOADED.values()].map((script) => [script.sha, script.name]));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /** How many keys a script takes: exactly `count`, or (`more`) `count` and then a list its header describes. */
@@ -20,10 +20,10 @@ export class ScriptLoadError extends Error {
  * Loads the Lua scripts of `dirs`: the `.lua` files directly in each directory (a subdirectory such as
  * `includes/` holds fragments, never loaded alone). A script's file name carries its number of keys, and a
  * file without it is refused. A line `--- @include "includes/now_ms"` is replaced by that fragment
- * (`.lua` added, relative to the including file), itself expanded the same way; a fragment included more
+ * (`.lua` added, relative to the including file, else to `shared`), itself expanded the same way; a fragment included more
  * than once in one script, directly or through another fragment, is expanded at its first place only.
  */
-export function loadScripts(dirs: readonly string[]): Map<string, LoadedScript> {
+export function loadScripts(dirs: readonly string[], shared?: string): Map<string, LoadedScript> {
   const scripts = new Map<string, LoadedScript>();
   for (const dir of dirs) {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -34,7 +34,7 @@ export function loadScripts(dirs: readonly string[]): Map<string, LoadedScript> 
       const [, name, count, more] = named as unknown as [string, string, string, string];
       const loaded = scripts.get(name);
       if (loaded) throw new ScriptLoadError(`${file}: a script named ${name} is loaded already, from ${loaded.file}`);
-      const lua = expand(file, new Set(), []);
+      const lua = expand(file, new Set(), [], shared);
       scripts.set(name, { name, file, keys: { count: Number(count), more: more === '+' }, lua, sha: createHash('sha1').update(lua).digest('hex') });
     }
   }
@@ -42,14 +42,15 @@ export function loadScripts(dirs: readonly string[]): Map<string, LoadedScript> 
 }
 
 /** The text of `file` with its includes expanded; `emitted`: the fragments this script holds already. */
-function expand(file: string, emitted: Set<string>, including: readonly string[]): string {
+function expand(file: string, emitted: Set<string>, including: readonly string[], shared: string | undefined): string {
   const text = read(file, including);
   return text.replace(new RegExp(INCLUDE.source, INCLUDE.flags), (_line, reference: string) => {
-    const fragment = resolve(dirname(file), `${reference}.lua`);
+    const beside = resolve(dirname(file), `${reference}.lua`);
+    const fragment = shared && !existsSync(beside) ? resolve(shared, `${reference}.lua`) : beside;
     if (fragment === file || including.includes(fragment)) throw new ScriptLoadError(`${file}: includes "${reference}", which includes it back`);
     if (emitted.has(fragment)) return '';
     emitted.add(fragment);
-    return expand(fragment, emitted, [...including, file]).replace(/\n$/, '');
+    return expand(fragment, emitted, [...including, file], shared).replace(/\n$/, '');
   });
 }
 

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RedisClient } from './redis.js';
@@ -5,8 +6,18 @@ import type { HotConnection } from './hot-connection.js';
 import { loadScripts, type LoadedScript } from './script-loader.js';
 import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
 
-/** Where the service's scripts are. */
-export const LUA_DIRS: readonly string[] = [join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'lua')];
+// Resolved from the project root, so the same scripts are found when running from src/ (tsx) or dist/.
+const SOURCE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src');
+
+/** Where the service's scripts are: each feature's `lua/` (and the platform's), beside the code that calls them. */
+export const LUA_DIRS: readonly string[] = ['features', 'platform'].flatMap((layer) =>
+  readdirSync(join(SOURCE_ROOT, layer), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(SOURCE_ROOT, layer, entry.name, 'lua')))
+    .map((entry) => join(SOURCE_ROOT, layer, entry.name, 'lua')),
+);
+
+/** The fragments scripts share (`--- @include "includes/<name>"`), found here when not beside the script. */
+export const SHARED_LUA_DIR = join(SOURCE_ROOT, 'platform', 'redis', 'lua');
 
 export type { ScriptName, ScriptReply };
 
@@ -32,7 +43,7 @@ export class Scripts {
     private readonly lean?: HotConnection,
     dirs: readonly string[] = LUA_DIRS,
   ) {
-    this.sources = loadScripts(dirs);
+    this.sources = loadScripts(dirs, SHARED_LUA_DIR);
     const missing = Object.keys(SCRIPT_REPLIES).filter((name) => !this.sources.has(name));
     if (missing.length > 0) throw new Error(`no Lua script file for ${missing.join(', ')} in ${dirs.join(', ')}`);
   }
