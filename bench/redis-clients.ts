@@ -1,6 +1,6 @@
 /**
  * What a Redis call costs this process's CPU, by client: ioredis (with the service's options), node-redis,
- * valkey-glide and the service's lean connection (src/store/script-connection.ts). Starts a private
+ * valkey-glide and the service's lean connection (src/platform/redis/script-connection.ts). Starts a private
  * redis-server (no persistence), writes agents and matches through the service's own code, then for each
  * call shape of the request path and each client makes `--calls` calls with a fixed number in flight
  * (16, then 1), reading `process.cpuUsage()` (every thread of the process: glide's Rust threads count) and

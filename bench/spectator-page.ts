@@ -56,7 +56,7 @@ export type SpectatorPageResult = {
 };
 
 const PAGE_SIZE = 50;
-/** The page's activity list keeps at most this many items (src/realtime/spectator-page/app.js). */
+/** The page's activity list keeps at most this many items (src/features/spectator/spectator-page/app.js). */
 const ACTIVITY_MAX_ITEMS = 40;
 
 export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise<SpectatorPageResult> {

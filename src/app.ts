@@ -7,13 +7,13 @@ import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
 import { accountRoutes, AccountService, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { MatchFollowUps, MatchFollowUpStore, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService } from './features/matches/index.js';
+import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
-import { EventReplay, EventStreams, FollowUpRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
+import { EventReplay, EventStreams, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
@@ -57,7 +57,7 @@ export class Application {
   matches!: MatchRepository;
   messages!: MessageRepository;
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
-  outbox!: FollowUpRunner;
+  outbox!: OutboxRunner;
   private outboxSweeper?: OutboxSweeper;
   swipeService!: SwipeService;
   matchService!: MatchService;
@@ -166,8 +166,8 @@ export class Application {
     this.matches = new MatchRepository(this.redis, this.scripts);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
-    this.outbox = new FollowUpRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
-      .register(new MatchFollowUps(new MatchFollowUpStore(this.scripts)));
+    this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
+      .register(new MatchListing(new MatchListRepository(this.scripts)));
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
     this.matchService = new MatchService(this.matches, this.users, this.outbox);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
@@ -225,7 +225,7 @@ export class Application {
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
   }
 
-  /** Webhook CRUD, their delivery chains fed by the follow-up steps that append events, and an embedded worker. */
+  /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */
   private async startWebhooks(streams: EventStreams) {
     const { config, logger } = this.options;
     const store = new WebhookStore(this.redis, this.scripts);

@@ -41,7 +41,7 @@ describe('unmatching a long thread', () => {
     const redis = stack.app.redis as Redis;
     await redis.config('SET', 'slowlog-log-slower-than', String(SLOW_MICROS));
     await redis.slowlog('RESET');
-    // The unmatch answers once its follow-up steps are done: every call it made is in the log by then.
+    // The unmatch answers once its outbox steps are done: every call it made is in the log by then.
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: a.token })).status).toBe(204);
     const slow = (await redis.slowlog('GET', 128)) as Array<[number, number, number, string[]]>;
     await redis.config('SET', 'slowlog-log-slower-than', '10000');

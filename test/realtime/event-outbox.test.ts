@@ -28,7 +28,7 @@ afterAll(async () => {
 
 type Stack = typeof sweeping;
 
-/** A current agent match of two seeded agents, made through the API (its own follow-up steps completed at once). */
+/** A current agent match of two seeded agents, made through the API (its own outbox steps completed at once). */
 async function matchedPair(stack: Stack): Promise<{ a: SeededAccount; b: SeededAccount; match: Match }> {
   const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
   await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/platform/core/pool.js';
-import type { Effect } from '../../src/features/events/outbox/follow-ups.js';
+import type { Effect } from '../../src/features/events/outbox/effect-handlers.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
@@ -15,7 +15,7 @@ const tries = new Map<string, number>();
 
 beforeAll(async () => {
   stack = await startStack({ EVENT_SWEEP_MS: 100, OUTBOX_MAX_ATTEMPTS: MAX_ATTEMPTS, METRICS_TOKEN });
-  // A follow-up step that can never complete, registered like any other step.
+  // A outbox step that can never complete, registered like any other step.
   stack.app.outbox.register({
     types: ['test.always_fails'],
     apply: (_pool: Pool, effect: Effect) => {

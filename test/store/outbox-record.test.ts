@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
 import { pairShard, SHARDS } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
-import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
 import { parseOutboxRecord } from '../../src/features/events/outbox/outbox-effects.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
@@ -31,12 +31,12 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-function runner(maxAttempts = 20): FollowUpRunner {
+function runner(maxAttempts = 20): OutboxRunner {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
   const streams = new EventStreams(client, scripts);
-  return new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), logger, {
+  return new OutboxRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), logger, {
     maxAttempts,
-  }).register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
+  }).register(new MatchListing(new MatchListRepository(scripts)));
 }
 
 /** Writes a pending record as it is, committed long ago. */
@@ -106,7 +106,7 @@ describe('a pending outbox record', () => {
     expect(await client.hget(keys.shardOutbox('agent', shard), 'bad-1')).toBe(invalid);
     expect(await listed(9, 7)).toBeNull();
     const warning = logged.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } }).find((entry) => entry.err?.message.includes('(match.listed) is not valid'));
-    expect(warning?.msg).toBe('could not complete the follow-up steps yet; the sweeper will');
+    expect(warning?.msg).toBe('could not complete the outbox steps yet; the sweeper will');
 
     await sweeper.sweep(0);
     const buried = JSON.parse((await client.hget(keys.outboxDeadLetter(), `agent:${shard}:bad-1`)) ?? '{}') as { record?: string; last_error?: string };

@@ -3,11 +3,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
 import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
-import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../../src/platform/redis/scripts.js';
@@ -65,15 +65,15 @@ describe('every Lua script declares itself', () => {
       }
     });
 
-    it('still completes a write Redis already took: its events, and every follow-up step of its pending record', async () => {
+    it('still completes a write Redis already took: its events, and every outbox step of its pending record', async () => {
       const scripts = new Scripts(client);
       const streams = new EventStreams(client, scripts);
       const id = await streams.append({ target: userStreamKeys('agent', 9), route: 'user/agent/9', maxLength: 10, body: '{"type":"t"}' });
       expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
 
-      const runner = new FollowUpRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), createLogger('silent'));
-      runner.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
+      const runner = new OutboxRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), createLogger('silent'));
+      runner.register(new MatchListing(new MatchListRepository(scripts)));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
       expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);

@@ -5,10 +5,10 @@ import { FeedStore } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
-import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
@@ -19,15 +19,15 @@ import { startStore } from '../support/stack.js';
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
 let swipes: SwipeRepository;
-let followUps: FollowUpRunner;
+let outbox: OutboxRunner;
 let feeds: FeedStore;
 beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
-  followUps = new FollowUpRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts), createLogger('silent'));
-  followUps.register(new MatchFollowUps(new MatchFollowUpStore(scripts)));
+  outbox = new OutboxRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts), createLogger('silent'));
+  outbox.register(new MatchListing(new MatchListRepository(scripts)));
   feeds = new FeedStore(redis, scripts);
   const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
   for (const id of [1, 2, 3, 4, 5, 6]) {
@@ -36,10 +36,10 @@ beforeAll(async () => {
 });
 afterAll(() => store?.cleanup());
 
-/** A swipe recorded and its follow-up steps completed, as the swipe service does. */
+/** A swipe recorded and its outbox steps completed, as the swipe service does. */
 async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<SwipeOutcome> {
   const outcome = await swipes.record('agent', from, to, kind, new Date(), idempotencyKey);
-  if (outcome.status === 'recorded' && outcome.pending) await followUps.complete('agent', outcome.pending);
+  if (outcome.status === 'recorded' && outcome.pending) await outbox.complete('agent', outcome.pending);
   return outcome;
 }
 

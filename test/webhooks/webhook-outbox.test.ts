@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.js';
-import { FollowUpRunner } from '../../src/features/events/outbox/follow-up-runner.js';
-import { MatchFollowUps } from '../../src/features/matches/match-follow-ups.js';
+import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
-import { MatchFollowUpStore } from '../../src/features/matches/match-follow-up-repository.js';
+import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
@@ -30,14 +30,14 @@ describe('webhook deliveries and the outbox', () => {
     await api.post(`/api/v1/likes/${bo.user_id}?kind=like`, { token: ada.token });
     const match = (await app.matches.find('agent', (await api.post(`/api/v1/likes/${ada.user_id}?kind=like`, { token: bo.token })).body.match.id))!;
 
-    // The write commits (its pending record in the outbox), then a process runs its follow-up step: the
+    // The write commits (its pending record in the outbox), then a process runs its outbox step: the
     // event is appended to both streams, and the process "dies" before it queues the webhook's job.
     const now = new Date();
     const draft = { match_id: match.id, sender_id: ada.user_id, body: 'hello', created_at: now.toISOString(), shared_interests_mentioned: [] };
     const outcome = await app.messages.append('agent', match, draft, now);
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
-    const dying = new FollowUpRunner(new OutboxRecords(app.redis), new EventStreams(app.redis, app.scripts), app.users, app.messages, createLogger('silent'))
-      .register(new MatchFollowUps(new MatchFollowUpStore(app.scripts)))
+    const dying = new OutboxRunner(new OutboxRecords(app.redis), new EventStreams(app.redis, app.scripts), app.users, app.messages, createLogger('silent'))
+      .register(new MatchListing(new MatchListRepository(app.scripts)))
       .onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) });
     await dying.complete('agent', outcome.pending);
 

@@ -18,7 +18,7 @@ void everyRequestFieldStored;
 
 /**
  * Told of every account created or changed (after the account was written and its index entries
- * applied, or left pending for the outbox sweeper), for follow-up work such as feed ranking.
+ * applied, or left pending for the outbox sweeper), for outbox work such as feed ranking.
  */
 export interface ProfileListener {
   profileSaved(user: UserRecord, previous?: UserRecord): Promise<void>;

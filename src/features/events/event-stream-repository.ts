@@ -24,7 +24,7 @@ export type StreamAppend = {
 /** Counts an appended event that asked for it (`tally`): see SpectatorTally. */
 export type CountEvent = (type: string, at: string) => Promise<void>;
 
-/** How long a follow-up step's mark is kept after the step last ran (see lua/append_event-2.lua). */
+/** How long a outbox step's mark is kept after the step last ran (see lua/append_event-2.lua). */
 export const STEP_MARK_MS = 15 * 60 * 1000;
 
 type RawEntry = [string, string[]];
@@ -45,7 +45,7 @@ export class EventStreams {
   ) {}
 
   /**
-   * Appends one entry; returns its id, or '' when nothing was appended. With a `stepId` (a follow-up step
+   * Appends one entry; returns its id, or '' when nothing was appended. With a `stepId` (a outbox step
    * of a committed write) the entry is appended once however often the step runs.
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {

@@ -23,10 +23,10 @@ export type DomainEvent = {
 
 
 /**
- * Completes the follow-up steps of writes whose pending records the commit scripts left in the outbox.
+ * Completes the outbox steps of writes whose pending records the commit scripts left in the outbox.
  * Never throws: a record that could not be completed stays pending and the sweeper completes it later.
  */
-export interface FollowUps {
+export interface Outbox {
   /**
    * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves reads of
    * the profiles and messages its events show), or, without it (an Idempotency-Key replay), the record

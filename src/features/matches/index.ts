@@ -1,5 +1,5 @@
-export { MatchFollowUpStore } from './match-follow-up-repository.js';
-export { MatchFollowUps } from './match-follow-ups.js';
+export { MatchListRepository } from './match-list-repository.js';
+export { MatchListing } from './match-listing.js';
 export { MatchRepository } from './match-repository.js';
 export { matchRoutes } from './match-routes.js';
 export { MatchService } from './match-service.js';

@@ -6,7 +6,7 @@ import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from './match-repository.js';
 import type { UserRepository } from '../accounts/index.js';
-import type { FollowUps } from '../events/index.js';
+import type { Outbox } from '../events/index.js';
 import { RecentMatches } from './recent-matches.js';
 
 /** A caller's matches: list, read one, unmatch. */
@@ -16,7 +16,7 @@ export class MatchService {
   constructor(
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    private readonly followUps: FollowUps,
+    private readonly outbox: Outbox,
   ) {}
 
   async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
@@ -34,7 +34,7 @@ export class MatchService {
 
   /**
    * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
-   * longer) a current match of the caller's. Its follow-up steps (out of the lists, the thread's events out of
+   * longer) a current match of the caller's. Its outbox steps (out of the lists, the thread's events out of
    * the streams, `match.ended`) are committed with it.
    */
   async unmatch(caller: Principal, matchId: number): Promise<void> {
@@ -42,7 +42,7 @@ export class MatchService {
     const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
     this.recent.forget(caller.pool, matchId);
     if (!pending) throw notFound();
-    await this.followUps.complete(caller.pool, pending);
+    await this.outbox.complete(caller.pool, pending);
   }
 
   /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */

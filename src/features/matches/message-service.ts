@@ -3,7 +3,7 @@ import type { Message } from './match.js';
 import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
-import type { FollowUps } from '../events/index.js';
+import type { Outbox } from '../events/index.js';
 import type { Principal } from '../../platform/core/principal.js';
 import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
 
@@ -12,12 +12,12 @@ export class MessageService {
   constructor(
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
-    private readonly followUps: FollowUps,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
    * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
-   * message's follow-up steps (its event, the match moved up in the lists) were committed with it and are
+   * message's outbox steps (its event, the match moved up in the lists) were committed with it and are
    * completed before the answer, on a retry too.
    */
   async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
@@ -42,7 +42,7 @@ export class MessageService {
     }
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     // The message as stored is in hand: its event is built from it rather than read back from the thread.
-    await this.followUps.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });
+    await this.outbox.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });
     return outcome.message;
   }
 

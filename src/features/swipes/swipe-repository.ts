@@ -6,11 +6,11 @@ import type { PendingRef } from '../events/index.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { MatchEffect } from '../../platform/redis/script-replies.js';
+import type { StoredOutcome } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { storedInterestsOf } from '../accounts/index.js';
 
-export type { MatchEffect };
+export type { StoredOutcome };
 
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
@@ -26,12 +26,12 @@ export type SwipeOutcome =
       replay: boolean;
       kind: SwipeKind;
       createdAt: string;
-      effect: MatchEffect;
+      effect: StoredOutcome;
       matchId: number | null;
       /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
       sharedInterests: string[] | null;
       /**
-       * The swipe's pending outbox record (its follow-up steps: a match, an announcement): `record` when
+       * The swipe's pending outbox record (its outbox steps: a match, an announcement): `record` when
        * written now, else only its id (a replay); null when the swipe had no news.
        */
       pending: PendingRef | null;

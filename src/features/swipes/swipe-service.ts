@@ -5,9 +5,9 @@ import type { SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
-import type { MatchEffect, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
+import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
 import type { UserRecord, UserRepository } from '../accounts/index.js';
-import type { FollowUps } from '../events/index.js';
+import type { Outbox } from '../events/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 
 /**
@@ -29,7 +29,7 @@ export type LikeResult = {
   note: string;
 };
 
-const OUTCOME: Record<MatchEffect, SwipeOutcomeName> = {
+const OUTCOME: Record<StoredOutcome, SwipeOutcomeName> = {
   none: 'recorded',
   created: 'matched',
   existing: 'already_matched',
@@ -37,7 +37,7 @@ const OUTCOME: Record<MatchEffect, SwipeOutcomeName> = {
   ended: 'pair_ended',
 };
 
-function noteFor(effect: MatchEffect, kind: SwipeKind, matchId: number | null): string {
+function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null): string {
   switch (effect) {
     case 'created':
       return 'You like each other: this created the match; say hello with POST /api/v1/matches/{match.id}/messages.';
@@ -62,12 +62,12 @@ export class SwipeService {
     private readonly swipes: SwipeRepository,
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    private readonly followUps: FollowUps,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
    * Records the caller's swipe on `targetId` (in the caller's pool only). The decision is one Lua call on
-   * the pair; its follow-up steps (the swipe applied to the caller's feed, a new match in both users'
+   * the pair; its outbox steps (the swipe applied to the caller's feed, a new match in both users'
    * lists, the events) were committed with it and are completed before the answer (on an Idempotency-Key
    * replay too, in case the first attempt stopped before completing them). Profiles are read only when
    * there is a match to show.
@@ -83,14 +83,14 @@ export class SwipeService {
     const { pending, effect } = outcome;
     const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
     if (effect === 'none' || effect === 'kept' || effect === 'ended') {
-      if (pending) await this.followUps.complete(pool, pending);
+      if (pending) await this.outbox.complete(pool, pending);
       return { like, matched: false, match: null, ...told };
     }
 
     // Showing a match needs the target's profile; a new match's events need the swiper's too.
     const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
     const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
-    if (pending) await this.followUps.complete(pool, pending, { users });
+    if (pending) await this.outbox.complete(pool, pending, { users });
     const target = users.get(targetId);
     if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };

@@ -10,7 +10,7 @@ export const WEBHOOK_BACKOFF = 'webhook';
 
 /**
  * Webhook delivery jobs. A chain job's id is `<webhook id>.<event id>`: queueing it again while it waits,
- * runs or waits for a retry is a no-op, so a follow-up step run twice (or a kick racing a job) never
+ * runs or waits for a retry is a no-op, so a outbox step run twice (or a kick racing a job) never
  * duplicates a delivery. Finished jobs are removed (the webhook's own log keeps the attempts).
  */
 export class WebhookQueue implements DeliveryScheduler {

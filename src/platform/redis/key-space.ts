@@ -8,7 +8,7 @@ import keySlot from 'cluster-key-slot';
  * - shards (SHARDS of them): an account's own keys (swipes, feed, matches, events, counters) live in the
  *   shard of its id; a pair's swipes and match state, the match, its thread and its message counter in the
  *   shard of the pair (a match id says its shard: `id % SHARDS`); each shard has its own outbox of pending
- *   follow-up steps.
+ *   outbox steps.
  * - index partitions (INDEX_PARTITIONS of them): the accounts themselves beside the pool-wide discovery
  *   indexes, and the match lists, split by account id (or match id), so no slot holds a whole pool.
  *

@@ -88,7 +88,7 @@ export const keys = {
   /** Sorted set: the user's current matches, match id → last activity (ms). */
   userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
   /**
-   * Sorted set: the user's match ids ended in the last day → when (ms): a late follow-up step never lists
+   * Sorted set: the user's match ids ended in the last day → when (ms): a late outbox step never lists
    * one again. Trimmed by age as it is written (lua/list_match-2.lua).
    */
   endedMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:ended:${id}`,
@@ -151,7 +151,7 @@ export const rosterPrefix = (pool: Pool, part: number): string => `${P}${pool}:$
 /** The keys that an append to one event stream touches, all in the stream's slot (lua/append_event-2.lua). */
 export type StreamKeys = {
   stream: string;
-  /** Sorted set: the follow-up steps recently appended in this slot, step id → ms (each is appended once). */
+  /** Sorted set: the outbox steps recently appended in this slot, step id → ms (each is appended once). */
   applied: string;
   /** Sharded pub/sub channel on which each new entry is announced. */
   channel: string;

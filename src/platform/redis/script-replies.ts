@@ -75,14 +75,15 @@ export function decodeReply<N extends ScriptName>(name: N, raw: unknown): Script
 }
 
 /**
- * What a recorded swipe did to the pair's match: none, created, existing (returned as it is), kept (a pass
+ * A swipe's outcome as lua/record_swipe-5.lua stores it (the API's outcome: recorded, matched, already_matched,
+ * match_kept, pair_ended): none, created, existing (returned as it is), kept (a pass
  * on a current match: the match stays), ended (a like on a pair whose match was ended: it never matches again).
  */
-export type MatchEffect = 'none' | 'created' | 'existing' | 'kept' | 'ended';
+export type StoredOutcome = 'none' | 'created' | 'existing' | 'kept' | 'ended';
 
 /** lua/record_swipe-5.lua: its status, the swipe's record ("<kind>|<created_at>|<effect>|<match id>|<pending id>"), the new match's shared interests, the pending record. */
 function recordSwipe([status, record, shared, pending]: unknown[]) {
-  const [kind, createdAt = '', effect, matchId, pendingId = ''] = text(record).split('|') as [StoredSwipeKind, string?, MatchEffect?, string?, string?];
+  const [kind, createdAt = '', effect, matchId, pendingId = ''] = text(record).split('|') as [StoredSwipeKind, string?, StoredOutcome?, string?, string?];
   return {
     status: status === 'ok' ? ('ok' as const) : status === 'key_reused' ? ('key_reused' as const) : ('replay' as const),
     kind,

@@ -22,7 +22,7 @@ export const SHARED_LUA_DIR = join(SOURCE_ROOT, 'platform', 'redis', 'lua');
 export type { ScriptName, ScriptReply };
 
 /**
- * The Lua scripts of `lua/` (loaded by src/store/script-loader.ts), called by name, each sent by SHA
+ * The Lua scripts of `lua/` (loaded by src/platform/redis/script-loader.ts), called by name, each sent by SHA
  * (EVALSHA) and re-sent whole (EVAL) only when Redis answers NOSCRIPT (a node that has not seen it yet,
  * or restarted). They are plain EVALSHA commands rather than
  * ioredis custom commands on purpose: ioredis knows where EVALSHA's keys are, so automatic pipelining
@@ -33,7 +33,7 @@ export type { ScriptName, ScriptReply };
  * topology (see ScriptConnection: 2-7 µs of this process's CPU per call with 16 in flight, against 3.5-6
  * times that through ioredis; on a Redis Cluster, SlotRoutedConnection).
  * A call must pass the number of keys the script's file name says, or it is refused before it is sent;
- * its reply comes back decoded (src/store/script-replies.ts).
+ * its reply comes back decoded (src/platform/redis/script-replies.ts).
  */
 export class Scripts {
   private readonly sources: Map<string, LoadedScript>;

@@ -1,8 +1,8 @@
 #!lua
 --[[
   Writes a new account together with every discovery entry it has, in its index partition: the account
-  itself (its profile card and private part, src/store/profile-cards.ts), its roster code (birthdate and
-  gender, src/store/roster.ts), and its membership of its interest, city and state sets.
+  itself (its profile card and private part, src/features/accounts/profile-cards.ts), its roster code (birthdate and
+  gender, src/features/discovery/roster-repository.ts), and its membership of its interest, city and state sets.
   The caller reserved the e-mail before (its own slot); one step, so an account is never stored without
   its entries nor entries without their account.
 

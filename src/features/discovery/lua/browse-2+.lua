@@ -1,6 +1,6 @@
 #!lua flags=no-writes
 --[[
-  One index partition's share of a page of browse results (src/store/discovery-index.ts runs it once per
+  One index partition's share of a page of browse results (src/features/discovery/discovery-index-repository.ts runs it once per
   partition and merges): the partition's accounts that pass every filter, newest first (highest id first:
   ids are given in order of registration), strictly after the cursor position, never the caller. A
   filter group is a run of index sets of which an account must be in at least one (the interests in
@@ -23,7 +23,7 @@
 
   The roster buckets are named here from ARGV[10] and an id (bucket = floor(id / ARGV[13])): every one
   carries the partition's hash tag, so the script stays on the partition's slot. A bucket is a string of
-  ARGV[14]-byte slots, one per id of the partition (src/store/roster.ts), read whole once per call.
+  ARGV[14]-byte slots, one per id of the partition (src/features/discovery/roster-repository.ts), read whole once per call.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account (counted, for the partition's size)
   KEYS[2] <pool>:<part>:roster              sorted set: the roster buckets holding an account
@@ -34,7 +34,7 @@
           id counter to start from the newest)
   ARGV[4] lowest birthdate YYYYMMDD, or "" for no age filter
   ARGV[5] highest birthdate YYYYMMDD
-  ARGV[6] gender codes listed, comma-separated (src/store/roster.ts), or "" for any
+  ARGV[6] gender codes listed, comma-separated (src/features/discovery/roster-repository.ts), or "" for any
   ARGV[7] group sizes, comma-separated: how many consecutive KEYS, from KEYS[3], form each group
   ARGV[8] the most accounts a driving filter may hold (in this partition)
   ARGV[9] the budget: the most entries one call examines (at least one account is always examined);

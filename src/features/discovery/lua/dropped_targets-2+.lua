@@ -9,7 +9,7 @@
   its partition), so the caller pages through every partition.
 
   A page is an SSCAN page; but SSCAN answers a compact set (an intset, up to set-max-intset-entries
-  members, see src/store/redis-settings.ts) whole, whatever its COUNT, so such a set is paged by value
+  members, see src/platform/redis-server/redis-settings.ts) whole, whatever its COUNT, so such a set is paged by value
   instead: its members above the last one taken, lowest first, ARGV[3] at a time (cursor "v<last>").
   Either way an owner in the set the whole time is picked once at least.
 

@@ -1,6 +1,6 @@
 #!lua
 --[[
-  Stores a ranking the caller worked out (src/store/feed-candidates.ts gathers and scores a bounded set
+  Stores a ranking the caller worked out (src/features/discovery/feed-candidates-repository.ts gathers and scores a bounded set
   of candidates, in bounded calls): replaces one account's ranked feed with the first ARGV[2] entries of
   a list ordered best first (score, then id, descending) that are neither the account itself nor swiped
   by it (checked here, so a swipe made while the ranking was worked out is honoured). Answers the feed's
@@ -8,7 +8,7 @@
   (the caller passes the feed size plus a few spares).
 
   The caller then records, in the account's index partition (another hash slot), that the feed is ranked
-  and its floor (src/store/feed-store.ts). Those two entries are derived data, so no outbox record is
+  and its floor (src/features/discovery/feed-repository.ts). Those two entries are derived data, so no outbox record is
   needed: when a crash loses them, the account counts as never ranked and is ranked again (a worker
   starting queues every feed never ranked; a read ranks it first), which writes them anew.
 

@@ -3,7 +3,7 @@
   One page of an account's feed as of one instant: the ranked part best first (score, then id,
   descending), never the account itself nor anybody it swiped, strictly after the cursor position; and,
   when the caller passes the rest's candidates (everyone else of the pool newest first, gathered from the
-  index partitions by src/store/feed-store.ts), those of them neither in the ranked part nor swiped, to
+  index partitions by src/features/discovery/feed-repository.ts), those of them neither in the ranked part nor swiped, to
   fill the page. Both parts are read here together so that an account spread into the ranked part
   between two reads is shown in one part or the other, never dropped from both. Bounded: the ranked part
   holds at most the feed size, and the caller passes at most its scan limit of candidates.

@@ -7,17 +7,17 @@
   An entry stores one field. Most events store `e`: the client frame as JSON without its id
   ('{"type":..,"at":..,"data":..}'). A message's event stores no body: only a reference to the message
   in its match's thread, `u` (a user's view) or `s` (the spectators' view) = "<match id>:<message id>",
-  about 20 bytes; readers build the frame from the thread (src/store/event-streams.ts), and once the
+  about 20 bytes; readers build the frame from the thread (src/features/events/event-stream-repository.ts), and once the
   thread no longer holds the message (unmatched, or trimmed) the entry is skipped. The announced frame is
   always the whole frame with `"id":"<entry id>",` spliced in first.
 
-  A follow-up step of a committed write names itself (ARGV[1]): a step whose mark is in the applied set
+  A outbox step of a committed write names itself (ARGV[1]): a step whose mark is in the applied set
   appends nothing (and its mark is renewed), so each committed event is appended once however often its
   record is completed while the record is pending. Marks lapse ARGV[8] ms after they were last renewed.
 
   KEYS[1] the stream (am:<pool>:{shard}:events:<user id>, or am:agent:{spectator}:events)
   KEYS[2] the slot's applied set: step id -> ms
-  ARGV[1] step id, or '' for an event that is no follow-up step (appended unconditionally)
+  ARGV[1] step id, or '' for an event that is no outbox step (appended unconditionally)
   ARGV[2] retention in ms: entries older than this are trimmed (approximately, never younger ones), and a
           stream that gets no entry for that long expires
   ARGV[3] the length cap (approximate; a memory guard, far above a day's traffic)

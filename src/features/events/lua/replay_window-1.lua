@@ -1,6 +1,6 @@
 #!lua flags=no-writes
 --[[
-  Where a bounded replay starts (src/realtime/replay-window.ts): whether more than ARGV[2] entries of the
+  Where a bounded replay starts (src/features/events/sockets/replay-window.ts): whether more than ARGV[2] entries of the
   stream are newer than ARGV[1] and, if so, the ids either side of the window of the newest ARGV[2]. Only
   the ids leave Redis: the replay then reads the window a page at a time, so a public replay never brings
   its whole window into the server's memory at once.

@@ -36,7 +36,7 @@ const KNOWN = {
 
 type Known = typeof KNOWN;
 export type KnownEffect = { [T in keyof Known]: z.output<Known[T]> }[keyof Known];
-/** An effect of a type the scripts do not write (one of another follow-up handler's): its handler reads it. */
+/** An effect of a type the scripts do not write (one of another effect handler's): its handler reads it. */
 export type OtherEffect = { type: string } & Record<string, unknown>;
 
 const record = z.array(z.looseObject({ type: z.string() }));

@@ -16,7 +16,7 @@ const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
- * data, a pending record of the follow-up steps its write needs in other hash slots (an account's index
+ * data, a pending record of the outbox steps its write needs in other hash slots (an account's index
  * entries, a match in each user's list, events in streams):
  *
  *   HSET <outbox> <pending id> <record JSON>   and   ZADD <outbox due> <commit ms> <pending id>

@@ -1,18 +1,18 @@
 import type { Logger } from '../../../platform/logger.js';
-import type { FollowUpRunner } from './follow-up-runner.js';
+import type { OutboxRunner } from './outbox-runner.js';
 
 /**
  * Every process sweeps the outboxes on a timer: records older than `everyMs` were left behind by a process
- * that crashed (or lost Redis) between a commit and its follow-up steps, and are completed now. Sweeps never
+ * that crashed (or lost Redis) between a commit and its outbox steps, and are completed now. Sweeps never
  * overlap. A record that keeps failing goes to the dead letter after a bounded number of sweeps (see
- * FollowUpRunner.sweep).
+ * OutboxRunner.sweep).
  */
 export class OutboxSweeper {
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
 
   constructor(
-    private readonly outbox: FollowUpRunner,
+    private readonly outbox: OutboxRunner,
     private readonly everyMs: number,
     private readonly logger: Logger,
   ) {}
@@ -33,7 +33,7 @@ export class OutboxSweeper {
   private async sweepOnce(): Promise<void> {
     try {
       const completed = await this.outbox.sweep(this.everyMs);
-      if (completed > 0) this.logger.info({ completed }, 'completed the follow-up steps of writes left pending');
+      if (completed > 0) this.logger.info({ completed }, 'completed the outbox steps of writes left pending');
     } catch (error) {
       this.logger.warn({ err: error instanceof Error ? error.message : error }, 'outbox sweep failed; retrying');
     }

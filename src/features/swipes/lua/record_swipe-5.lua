@@ -12,15 +12,15 @@
 
   When the swipe has news, what it changes in other hash slots is written, in this same script, as a
   pending record to the shard's outbox: for a new match the match in both users' lists and the pool's, and
-  the events (a match, a super like announced). Each is an idempotent follow-up step
-  (src/services/follow-up-runner.ts); the sweeper completes a record left behind. A swipe without news
+  the events (a match, a super like announced). Each is an idempotent outbox step
+  (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
   The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-3.lua, in the
   swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
   this shard.
 
-  KEYS[1] am:<pool>:{shard}:pair:<lo>:<hi>     the pair's state (see src/store/keys.ts)
+  KEYS[1] am:<pool>:{shard}:pair:<lo>:<hi>     the pair's state (see src/platform/redis/keys.ts)
   KEYS[2] am:<pool>:{shard}:match:<candidate>  written only when a match is created
   KEYS[3] am:<pool>:{shard}:outbox             pending id -> record (a JSON array of effects)
   KEYS[4] am:<pool>:{shard}:outbox:due         pending id -> commit time, ms

@@ -7,8 +7,8 @@ import type { OutboxRecords, PendingRef } from './outbox-repository.js';
 import type { UserRepository } from '../../accounts/index.js';
 import type { MessageRepository } from '../../matches/index.js';
 import type { Message } from '../../matches/index.js';
-import type { FollowUps, Known } from '../events.js';
-import type { FollowUpHandler } from './follow-ups.js';
+import type { Outbox, Known } from '../events.js';
+import type { EffectHandler } from './effect-handlers.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from '../pending-events.js';
 import { isConnectionError, isStoreFullError } from '../../../platform/redis/redis-errors.js';
 import { streamAppends } from '../stream-appends.js';
@@ -22,7 +22,7 @@ const SWEEP_BATCH = 200;
  */
 export type DeadLetterPolicy = { maxAttempts: number; buried?: (pool: Pool) => void };
 
-/** Told, within the follow-up step, that events were appended to an account's stream (webhooks queue their deliveries). */
+/** Told, within the outbox step, that events were appended to an account's stream (webhooks queue their deliveries). */
 export interface UserEventsListener {
   eventsAppended(pool: Pool, userId: number): Promise<void>;
 }
@@ -33,8 +33,8 @@ export interface UserEventsListener {
  * pool's lists), then deletes the record. Runs right after the commit, on an Idempotency-Key
  * replay, and from the sweeper for records left behind by a crash or an unreachable Redis.
  */
-export class FollowUpRunner implements FollowUps {
-  private readonly handlers = new Map<string, FollowUpHandler>();
+export class OutboxRunner implements Outbox {
+  private readonly handlers = new Map<string, EffectHandler>();
   private readonly appendListeners: UserEventsListener[] = [];
 
   constructor(
@@ -46,7 +46,7 @@ export class FollowUpRunner implements FollowUps {
     private readonly deadLetter: DeadLetterPolicy = { maxAttempts: 20 },
   ) {}
 
-  register(handler: FollowUpHandler): this {
+  register(handler: EffectHandler): this {
     for (const type of handler.types) this.handlers.set(type, handler);
     return this;
   }
@@ -65,7 +65,7 @@ export class FollowUpRunner implements FollowUps {
       const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
       if (record) await this.run(pool, pending.shard, pending.id, record, known, false);
     } catch (error) {
-      this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the follow-up steps yet; the sweeper will');
+      this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the outbox steps yet; the sweeper will');
     }
   }
 
@@ -98,23 +98,23 @@ export class FollowUpRunner implements FollowUps {
   private async failed(pool: Pool, shard: number, pendingId: string, record: string, error: unknown): Promise<void> {
     const context = { err: error, pool, shard, pendingId };
     if (isConnectionError(error) || isStoreFullError(error)) {
-      this.logger.warn(context, 'could not complete pending follow-up steps: Redis is unreachable or full; the next sweep retries');
+      this.logger.warn(context, 'could not complete pending outbox steps: Redis is unreachable or full; the next sweep retries');
       return;
     }
     try {
       const attempts = await this.records.noteFailure(pool, shard, pendingId);
       const { maxAttempts } = this.deadLetter;
       if (attempts < maxAttempts) {
-        this.logger.warn({ ...context, attempts, maxAttempts }, 'could not complete pending follow-up steps; the next sweep retries');
+        this.logger.warn({ ...context, attempts, maxAttempts }, 'could not complete pending outbox steps; the next sweep retries');
         return;
       }
       const lastError = error instanceof Error ? error.message : String(error);
       if (!(await this.records.bury(pool, shard, pendingId, record, { attempts, lastError }))) return;
       this.deadLetter.buried?.(pool);
-      this.logger.error({ ...context, attempts }, `pending follow-up steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`);
+      this.logger.error({ ...context, attempts }, `pending outbox steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`);
     } catch (uncounted) {
       const stepError = error instanceof Error ? error.message : String(error);
-      this.logger.warn({ err: uncounted, pool, shard, pendingId, stepError }, 'could not complete pending follow-up steps, nor count the failure; the next sweep retries');
+      this.logger.warn({ err: uncounted, pool, shard, pendingId, stepError }, 'could not complete pending outbox steps, nor count the failure; the next sweep retries');
     }
   }
 
@@ -132,7 +132,7 @@ export class FollowUpRunner implements FollowUps {
       const step = `${pendingId}#${i}`;
       if (isPendingEvent(effect)) return void events.push({ spec: effect, step });
       const handler = this.handlers.get(effect.type);
-      if (!handler) throw new Error(`no follow-up step for effects of type ${effect.type}`);
+      if (!handler) throw new Error(`no outbox step for effects of type ${effect.type}`);
       steps.push(handler.apply(pool, effect, step));
     });
     if (events.length > 0) steps.push(this.appendEvents(pool, events, known));

@@ -9,7 +9,7 @@ export type Effect = { type: string } & Record<string, unknown>;
  * `stepId` is unique per effect of a record (`<pending id>#<index>`), for steps that need a marker to be
  * applied once (appending to a stream).
  */
-export interface FollowUpHandler {
+export interface EffectHandler {
   readonly types: readonly string[];
   apply(pool: Pool, effect: Effect, stepId: string): Promise<void>;
 }

@@ -6,11 +6,11 @@ import type { Scripts } from '../../platform/redis/scripts.js';
 export type ListChange = 'add' | 'touch' | 'remove';
 
 /**
- * The follow-up steps of matches and messages, each in one hash slot and idempotent: a match kept in step
+ * The outbox steps of matches and messages, each in one hash slot and idempotent: a match kept in step
  * in its users' and the pool's lists (lua/list_match-2.lua). An ended match's thread needs no step: it was
  * deleted with the unmatch, and the events that refer to its messages are skipped from then on.
  */
-export class MatchFollowUpStore {
+export class MatchListRepository {
   constructor(
     private readonly scripts: Scripts,
     /** How long a list remembers an ended match, so that no late step lists it again. */

@@ -1,15 +1,15 @@
 import type { Pool } from '../../platform/core/pool.js';
-import type { MatchFollowUpStore } from './match-follow-up-repository.js';
-import type { Effect, FollowUpHandler } from '../events/index.js';
+import type { MatchListRepository } from './match-list-repository.js';
+import type { Effect, EffectHandler } from '../events/index.js';
 
 type MatchListed = { type: 'match.listed' | 'match.touched'; match_id: number; users: [number, number]; at: number };
 type MatchUnlisted = { type: 'match.unlisted'; match_id: number; users: [number, number] };
 
-/** The follow-up steps that lua/record_swipe-5.lua, append_message-6.lua and end_match-5.lua leave in their records. */
-export class MatchFollowUps implements FollowUpHandler {
+/** The outbox steps that lua/record_swipe-5.lua, append_message-6.lua and end_match-5.lua leave in their records. */
+export class MatchListing implements EffectHandler {
   readonly types = ['match.listed', 'match.touched', 'match.unlisted'] as const;
 
-  constructor(private readonly store: MatchFollowUpStore) {}
+  constructor(private readonly store: MatchListRepository) {}
 
   apply(pool: Pool, effect: Effect): Promise<void> {
     const step = effect as MatchListed | MatchUnlisted;
