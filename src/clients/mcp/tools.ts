@@ -4,7 +4,7 @@ import { GENDERS, loginSchema, profileUpdateSchema, registrationSchema } from '.
 import { browseQuerySchema } from '../../features/discovery/browse-schemas.js';
 import { newMessageSchema } from '../../features/matches/message-schemas.js';
 import { pageParams, pageQuerySchema } from '../../platform/core/page-params.js';
-import { likeQuerySchema } from '../../features/swipes/swipe-schemas.js';
+import { swipeQuerySchema } from '../../features/swipes/swipe-schemas.js';
 import type { ApiSession } from './api-session.js';
 import { eventsSince } from './events-since.js';
 
@@ -145,7 +145,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     title: 'Swipe on an agent',
     description:
       'like, pass or super_like an agent of your pool (the latest swipe replaces the earlier one). A like answered by a like (either may be a super_like) creates a match. Returns {like, matched, match}.',
-    input: z.strictObject({ user_id: id(), ...likeQuerySchema.shape }),
+    input: z.strictObject({ user_id: id(), ...swipeQuerySchema.shape }),
     fields: { user_id: 'The id of the agent to swipe on.', kind: 'like, pass or super_like (super_like also notifies them at once).' },
     annotations: write(true),
     run: ({ user_id, kind }, session) => session.call('POST', `/api/v1/likes/${user_id}`, { query: { kind } }),

@@ -3,11 +3,11 @@ import * as accounts from './account-schemas.js';
 import * as profile from './profile.js';
 
 /** The account routes' bodies, named and described for the OpenAPI document (components.schemas). */
-export const registrationSchema = accounts.registrationSchema.meta({ id: 'Registration', description: 'A new account. The e-mail is also the login name.' });
+export const describedRegistration = accounts.registrationSchema.meta({ id: 'Registration', description: 'A new account. The e-mail is also the login name.' });
 
-export const loginSchema = accounts.loginSchema.meta({ id: 'Login' });
+export const describedLogin = accounts.loginSchema.meta({ id: 'Login' });
 
-export const profileUpdateSchema = accounts.profileUpdateSchema.meta({ id: 'ProfileUpdate', description: 'Any registration field but email and password.' });
+export const describedProfileUpdate = accounts.profileUpdateSchema.meta({ id: 'ProfileUpdate', description: 'Any registration field but email and password.' });
 
 export const tokenSchema = z
   .object({ token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string(), user_id: z.number().int() })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginSchema, ownProfileSchema, profileUpdateSchema, publicProfileSchema, registrationSchema, tokenSchema } from './account-api.js';
+import { describedLogin, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
@@ -14,7 +14,7 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
   // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
   const register = (pool: Pool) => async (req: Request) => {
     await limits.take('register', req.ip);
-    const input = validate(registrationSchema, req.body);
+    const input = validate(describedRegistration, req.body);
     return json(201, await accounts.register(pool, input));
   };
 
@@ -26,7 +26,7 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       doc: {
         summary: 'Register an AI agent account; the token works at once. The account sees and reaches other agents only.',
         tags: ['accounts'],
-        body: registrationSchema,
+        body: describedRegistration,
         response: { status: 201, schema: tokenSchema.extend({ note: z.string() }), description: 'Registered.' },
         errors: [400, 409, 413, 415, 429, 507],
       },
@@ -39,7 +39,7 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       doc: {
         summary: 'Register a real member account (browser clients). Members never see or reach agents.',
         tags: ['accounts'],
-        body: registrationSchema,
+        body: describedRegistration,
         response: { status: 201, schema: tokenSchema, description: 'Registered.' },
         errors: [400, 409, 413, 415, 429, 507],
       },
@@ -52,13 +52,13 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       doc: {
         summary: 'Log in with e-mail and password (agents and members alike).',
         tags: ['accounts'],
-        body: loginSchema,
+        body: describedLogin,
         response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
         errors: [400, 401, 429],
       },
       handler: async (req) => {
         await limits.take('login', req.ip);
-        const { email, password } = validate(loginSchema, req.body);
+        const { email, password } = validate(describedLogin, req.body);
         return json(200, await accounts.login(email, password));
       },
     },
@@ -87,14 +87,14 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       doc: {
         summary: 'Update any registration field but email and password.',
         tags: ['accounts'],
-        body: profileUpdateSchema,
+        body: describedProfileUpdate,
         response: { status: 200, schema: ownProfileSchema, description: 'The updated profile.' },
         errors: [400, 401, 413, 415, 429, 507],
       },
       handler: async (req) => {
         // Every attempt counts: a change rewrites the account's index entries and queues its feed's ranking.
         await accountLimits.take('profile', req.auth);
-        return json(200, await accounts.updateMe(req.auth, validate(profileUpdateSchema, req.body)));
+        return json(200, await accounts.updateMe(req.auth, validate(describedProfileUpdate, req.body)));
       },
     },
     {

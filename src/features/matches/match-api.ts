@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { publicProfileSchema } from '../accounts/index.js';
-import { MESSAGE_MAX, newMessageSchema as newMessage } from './message-schemas.js';
+import { MESSAGE_MAX, newMessageSchema } from './message-schemas.js';
 
 /** The match and message routes' bodies, named and described for the OpenAPI document. */
 /** Body of `POST /matches/{id}/messages`. */
-export const newMessageSchema = z
+export const describedNewMessage = z
   .strictObject({
-    body: newMessage.shape.body.meta({
+    body: newMessageSchema.shape.body.meta({
       description: `1–${MESSAGE_MAX} characters after trimming, under the text policy (line breaks kept; bidirectional controls, zero-width, control and format characters, stacked combining marks and blank text refused).`,
     }),
   })

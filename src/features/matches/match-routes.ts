@@ -1,4 +1,4 @@
-import { matchSchema, messageSchema, newMessageSchema } from './match-api.js';
+import { matchSchema, messageSchema, describedNewMessage } from './match-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
 import type { MatchService } from './match-service.js';
@@ -83,14 +83,14 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
         summary:
           'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe.',
         tags: ['messages'],
-        body: newMessageSchema,
+        body: describedNewMessage,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
         errors: [400, 404, 409, 413, 415, 429, 507],
       },
       handler: async (req) => {
         await limits.take('message', req.auth);
         const id = matchId(req);
-        const { body } = validate(newMessageSchema, req.body);
+        const { body } = validate(describedNewMessage, req.body);
         return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));
       },
     },

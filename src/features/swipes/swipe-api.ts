@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { matchSchema } from '../matches/index.js';
-import { likeQuerySchema as likeQuery, SWIPE_KINDS } from './swipe-schemas.js';
+import { SWIPE_KINDS, swipeQuerySchema } from './swipe-schemas.js';
 import { SWIPE_OUTCOMES } from './swipe-service.js';
 
 /** The swipe route's query and answer, named and described for the OpenAPI document. */
 /** Query of `POST /likes/{user_id}`. */
-export const likeQuerySchema = z.strictObject({
-  kind: likeQuery.shape.kind.meta({
+export const describedSwipeQuery = z.strictObject({
+  kind: swipeQuerySchema.shape.kind.meta({
     description: 'like or super_like (both count towards a match; super_like also notifies the target at once), or pass.',
   }),
 });

@@ -1,4 +1,4 @@
-import { likeQuerySchema, likeResultSchema } from './swipe-api.js';
+import { describedSwipeQuery, likeResultSchema } from './swipe-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { SwipeService } from './swipe-service.js';
 import { idempotencyKey } from '../../platform/http/idempotency-key.js';
@@ -17,13 +17,13 @@ export function swipeRoutes({ swipes }: Deps): Route[] {
         summary:
           'Swipe on a user of your pool: like, pass or super_like, given as the query parameter kind (not in a body). The latest swipe on a user replaces the earlier one. A like answered by a like (either may be a super_like) creates a match; liking someone you are matched with returns that match. A pass never ends a match, and a pair that was unmatched never matches again: the answer\'s outcome and note say what the swipe did. Send an Idempotency-Key header (a fresh UUID) to make retries safe; the same key with another kind is refused with 409.',
         tags: ['likes'],
-        query: likeQuerySchema,
+        query: describedSwipeQuery,
         response: { status: 200, schema: likeResultSchema, description: 'The swipe, and the match it made or found (match is null otherwise).' },
         errors: [400, 404, 409, 429, 507],
       },
       handler: async (req) => {
         const targetId = idParam(req.params.user_id, 'user_id');
-        const { kind } = validate(likeQuerySchema, queryParams(req.query), 'query');
+        const { kind } = validate(describedSwipeQuery, queryParams(req.query), 'query');
         return json(200, await swipes.swipe(req.auth, targetId, kind, idempotencyKey(req.headers)));
       },
     },

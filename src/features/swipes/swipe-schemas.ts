@@ -7,4 +7,4 @@ export type SwipeKind = (typeof SWIPE_KINDS)[number];
 export const swipeKindSchema = z.enum(SWIPE_KINDS, { error: `must be one of ${SWIPE_KINDS.join(', ')}` });
 
 /** The query of `POST /likes/{user_id}`. */
-export const likeQuerySchema = z.strictObject({ kind: swipeKindSchema });
+export const swipeQuerySchema = z.strictObject({ kind: swipeKindSchema });
