@@ -1,61 +1,23 @@
-import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/platform/logger.js';
-import { Metrics } from '../../src/platform/metrics/metrics.js';
-import { EventRelay } from '../../src/features/events/sockets/event-relay.js';
-import { EventSockets, SPECTATOR_SOCKET_PATH } from '../../src/features/events/sockets/event-sockets.js';
-import { EventReplay } from '../../src/features/events/event-replay.js';
-import { LiveEvents } from '../../src/features/events/live-events.js';
-import { streamPublisher, type EventPublisher } from '../support/event-publisher.js';
-import { TokenService } from '../../src/features/accounts/token-service.js';
-import { TokenStore } from '../../src/features/accounts/token-repository.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
-import { PubSub } from '../../src/platform/redis/pubsub.js';
-import { createRedis, createSubscriberRedis } from '../../src/platform/redis/redis.js';
-import { Scripts } from '../../src/platform/redis/scripts.js';
-import { startTestRedis } from '../support/stack.js';
+import type { EventSockets } from '../../src/features/events/sockets/event-sockets.js';
+import type { EventPublisher } from '../support/event-publisher.js';
+import { startSocketEndpoints, type SocketEndpoints } from '../support/socket-endpoints.js';
 import { eventually } from '../support/eventually.js';
 import { within } from '../support/within.js';
 
-let redisServer: Awaited<ReturnType<typeof startTestRedis>>;
-const redis = () => clients[0]!;
-const clients: ReturnType<typeof createRedis>[] = [];
+let endpoints: SocketEndpoints;
 let sockets: EventSockets;
 let publisher: EventPublisher;
-let listenSocket: us_listen_socket;
 let url = '';
 
 // The real socket endpoints on their own uWS app, with the shortest idle timeout uWS allows.
 beforeAll(async () => {
-  redisServer = await startTestRedis();
-  clients.push(createRedis(redisServer.topology), createSubscriberRedis(redisServer.topology));
-  await Promise.all(clients.map((c) => c.connect()));
-  const app = App();
-  const streams = new EventStreams(redis(), new Scripts(redis()));
-  const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
-  await relay.start(new LiveEvents(new PubSub(redis(), clients[1]!)));
-  sockets = new EventSockets({
-    app,
-    tokens: new TokenService(new TokenStore(redis()), new TextEncoder().encode('idle-test-secret-idle-test-secret'), 3600),
-    replay: new EventReplay(streams),
-    relay,
-    relayUp: () => true,
-    storeAnswers: () => redis().ping(),
-    logger: createLogger('silent'),
-    metrics: new Metrics(),
-    limits: { idleTimeoutSeconds: 8 },
-  });
-  sockets.register();
-  listenSocket = await new Promise((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s)));
-  url = `ws://127.0.0.1:${us_socket_local_port(listenSocket)}${SPECTATOR_SOCKET_PATH}`;
-  publisher = streamPublisher(streams);
+  endpoints = await startSocketEndpoints({ idleTimeoutSeconds: 8 });
+  ({ sockets, publisher, url } = endpoints);
 });
 afterAll(async () => {
-  sockets?.stop();
-  if (listenSocket) us_listen_socket_close(listenSocket);
-  for (const client of clients) client.disconnect();
-  await redisServer?.cleanup();
+  await endpoints?.stop();
 });
 
 describe('idle sockets', () => {
