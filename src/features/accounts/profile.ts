@@ -29,7 +29,7 @@ export type ProfileFieldOf<S extends string> = S extends `${infer Head}_${infer 
 const source = profileSourceSchema.shape;
 
 /**
- * The public profile on the wire (the edges add its OpenAPI name): the source's fields under their wire
+ * The public profile on the wire (accounts/account-api.ts adds its OpenAPI name): the source's fields under their wire
  * names, the age in place of the birthdate, the gender as plain text.
  */
 export const publicProfileSchema = z.object({
