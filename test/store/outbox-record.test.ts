@@ -10,26 +10,22 @@ import { MessageRepository } from '../../src/features/matches/message-repository
 import { parseOutboxRecord } from '../../src/features/events/outbox/outbox-effects.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
-import { Scripts } from '../../src/platform/redis/scripts.js';
+import type { Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { startTestRedis, type TestRedis } from '../support/stack.js';
+import { startStore } from '../support/stack.js';
 
-let redis: TestRedis;
+let store: Awaited<ReturnType<typeof startStore>>;
 let client: RedisClient;
 let scripts: Scripts;
 /** The warnings and errors the runner logged, as JSON lines. */
 const logged: string[] = [];
 
 beforeAll(async () => {
-  redis = await startTestRedis();
-  client = redis.client();
-  scripts = new Scripts(client);
+  store = await startStore();
+  ({ redis: client, scripts } = store);
 });
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 function runner(maxAttempts = 20): OutboxRunner {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });

@@ -5,22 +5,20 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { Scripts } from '../../src/platform/redis/scripts.js';
-import { startTestRedis, type TestRedis } from '../support/stack.js';
+import type { Scripts } from '../../src/platform/redis/scripts.js';
+import { startStore } from '../support/stack.js';
 
-let redis: TestRedis;
+let store: Awaited<ReturnType<typeof startStore>>;
 let client: RedisClient;
 let scripts: Scripts;
 const dirs: string[] = [];
 
 beforeAll(async () => {
-  redis = await startTestRedis();
-  client = redis.client();
-  scripts = new Scripts(client);
+  store = await startStore();
+  ({ redis: client, scripts } = store);
 });
 afterAll(async () => {
-  client?.disconnect();
-  await redis?.cleanup();
+  await store?.cleanup();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
