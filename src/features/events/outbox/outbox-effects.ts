@@ -43,14 +43,23 @@ const record = z.array(z.looseObject({ type: z.string() }));
 
 const isKnown = (type: string): type is keyof Known => Object.hasOwn(KNOWN, type);
 
-/** A pending record's effects; throws (like unreadable JSON does) when one is not what its type says. */
+/** A record that can never be carried out as it is: not JSON, or not the effects its types say. */
+export class MalformedRecordError extends Error {}
+
+/** A pending record's effects; throws a MalformedRecordError when it is not JSON or an effect is not what its type says. */
 export function parseOutboxRecord(text: string): Array<KnownEffect | OtherEffect> {
-  const effects = record.safeParse(JSON.parse(text));
-  if (!effects.success) throw new Error(`the pending record is no list of effects: ${z.prettifyError(effects.error)}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new MalformedRecordError(`the pending record is not JSON: ${(error as Error).message}`);
+  }
+  const effects = record.safeParse(json);
+  if (!effects.success) throw new MalformedRecordError(`the pending record is no list of effects: ${z.prettifyError(effects.error)}`);
   return effects.data.map((effect, i) => {
     if (!isKnown(effect.type)) return effect;
     const parsed = KNOWN[effect.type].safeParse(effect);
-    if (!parsed.success) throw new Error(`effect ${i} of the pending record (${effect.type}) is not valid: ${z.prettifyError(parsed.error)}`);
+    if (!parsed.success) throw new MalformedRecordError(`effect ${i} of the pending record (${effect.type}) is not valid: ${z.prettifyError(parsed.error)}`);
     return parsed.data;
   });
 }

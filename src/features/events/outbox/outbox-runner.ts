@@ -2,7 +2,7 @@ import type { Logger } from '../../../platform/logger.js';
 import { POOLS, type Pool } from '../../../platform/core/pool.js';
 import type { EventStreams } from '../event-stream-repository.js';
 import { ALL_SHARDS } from '../../../platform/redis/key-space.js';
-import { parseOutboxRecord } from './outbox-effects.js';
+import { MalformedRecordError, parseOutboxRecord } from './outbox-effects.js';
 import type { OutboxRecords, PendingRef } from './outbox-repository.js';
 import type { UserRepository } from '../../accounts/index.js';
 import type { MessageRepository } from '../../matches/index.js';
@@ -71,7 +71,7 @@ export class OutboxRunner implements Outbox {
 
   /**
    * Completes every record committed at least `olderThanMs` ago, in every shard; returns how many. A record
-   * that fails counts one attempt more, and goes to the dead letter at the policy's last.
+   * that fails counts one attempt more, and goes to the dead letter at the policy's last (a malformed one at once).
    */
   async sweep(olderThanMs: number): Promise<number> {
     const committedBy = Date.now() - olderThanMs;
@@ -104,7 +104,8 @@ export class OutboxRunner implements Outbox {
     try {
       const attempts = await this.records.noteFailure(pool, shard, pendingId);
       const { maxAttempts } = this.deadLetter;
-      if (attempts < maxAttempts) {
+      // A record its schema refuses reads the same at every attempt: retrying it would only wait.
+      if (attempts < maxAttempts && !(error instanceof MalformedRecordError)) {
         this.logger.warn({ ...context, attempts, maxAttempts }, 'could not complete pending outbox steps; the next sweep retries');
         return;
       }
@@ -124,7 +125,7 @@ export class OutboxRunner implements Outbox {
    */
   private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Known, awaitDeletion = true): Promise<void> {
     // A record that is not JSON, or not the effects it should be, throws here: logged, and left to the sweeper,
-    // which counts each failed attempt and buries the record in the dead letter at the last.
+    // which buries it in the dead letter at its first attempt.
     const effects = parseOutboxRecord(record);
     const steps: Promise<unknown>[] = [];
     const events: Array<{ spec: PendingEvent; step: string }> = [];
