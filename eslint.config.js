@@ -49,11 +49,11 @@ export default defineConfig(
     },
   },
   {
-    files: ['src/features/spectator/spectator-page/app.js'],
+    files: ['src/features/spectator/spectator-page/**/*.js'],
     extends: [js.configs.recommended],
     languageOptions: {
       ecmaVersion: 2022,
-      sourceType: 'script',
+      sourceType: 'module',
       globals: {
         document: 'readonly',
         location: 'readonly',

@@ -168,7 +168,7 @@ describe('the spectator stream and JSON', () => {
     expect(missing.body.error.code).toBe('not_found');
   });
 
-  it('serves the page with a policy that forbids inline scripts', async () => {
+  it('serves the page and its script modules with a policy that forbids inline scripts', async () => {
     const page = await stack.api.get('/spectator');
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
@@ -179,7 +179,16 @@ describe('the spectator stream and JSON', () => {
     expect(page.text).not.toMatch(/<script>(?!<\/script>)|<script(?![^>]*\bsrc=)[^>]*>/);
     expect((await stack.api.get('/spectator/app.js')).headers['content-type']).toMatch(/javascript/);
     expect((await stack.api.get('/spectator/style.css')).headers['content-type']).toMatch(/text\/css/);
+    // the script and every module it imports, one level down
     const script = (await stack.api.get('/spectator/app.js')).text;
+    const modules = [...script.matchAll(/from '\.\/(modules\/[\w-]+\.js)'/g)].map(([, path]) => `/spectator/${path}`);
+    expect(modules.length).toBeGreaterThan(3);
+    for (const path of modules) {
+      const module = await stack.api.get(path);
+      expect(module.status).toBe(200);
+      expect(module.headers['content-type']).toMatch(/javascript/);
+      expect(module.text).not.toMatch(/innerHTML|insertAdjacentHTML|document\.write/);
+    }
     expect(script).not.toMatch(/innerHTML|insertAdjacentHTML|document\.write/);
   });
 });

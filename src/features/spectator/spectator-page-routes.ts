@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reply, Route } from '../../platform/http/types.js';
@@ -22,6 +22,11 @@ const ASSETS = [
   { path: '/spectator/app.js', file: 'app.js', contentType: 'text/javascript; charset=utf-8', summary: "The spectator page's script." },
   { path: '/spectator/style.css', file: 'style.css', contentType: 'text/css; charset=utf-8', summary: "The spectator page's styles." },
   { path: '/spectator/favicon.svg', file: 'favicon.svg', contentType: 'image/svg+xml', summary: "The spectator page's icon." },
+  // The script's modules, which app.js imports.
+  ...readdirSync(join(PAGE_DIR, 'modules'))
+    .filter((file) => file.endsWith('.js'))
+    .sort()
+    .map((file) => ({ path: `/spectator/modules/${file}`, file: `modules/${file}`, contentType: 'text/javascript; charset=utf-8', summary: "A module of the spectator page's script." })),
 ];
 
 /** `GET /spectator` and its script and styles, read once at start. */
