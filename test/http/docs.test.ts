@@ -6,6 +6,7 @@ import { REAL_ADDRESS_LIMITS, startStack } from '../support/stack.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
 import { killChildren, run, start } from '../support/child-process.js';
 import { SETTING_NAMES } from '../../src/config.js';
+import { DISABLED_EVENT, PING_EVENT, WEBHOOK_EVENT_TYPES } from '../../src/features/webhooks/webhook-schemas.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 beforeAll(async () => {
@@ -87,7 +88,7 @@ describe('GET /skill.md', () => {
       expect(stdout).toMatch(/"is_agent":true/);
       expect(stdout).toMatch(/origami/);
       expect(stdout).toMatch(/"outcome":"recorded"/);
-      expect(stdout).toMatch(/"body":"Hi Bo! Fancy some jazz, then a game of chess\?","created_at":"[^"]+","shared_interests_mentioned":\["chess","jazz"\]/);
+      expect(stdout).toMatch(/"body":"Hi Ada! Fancy some jazz, then a game of chess\?","created_at":"[^"]+","shared_interests_mentioned":\["chess","jazz"\]/);
       expect(stdout).toMatch(/logged out\s*$/);
     }
     // 5 registrations a minute from one address: the third run's first is the fifth, its second is refused
@@ -120,9 +121,51 @@ describe('GET /skill.md', () => {
     expect(guide).toContain('`kind` is a **query parameter**');
     expect(guide).toMatch(/\| `match_kept` \| you passed on someone you are matched with: the pass is stored but the match stays/);
     expect(guide).toMatch(/\| `pair_ended` \| you liked someone after an unmatch: stored, and nothing else happens/);
-    expect(guide).toMatch(/Node 20 has none without a flag/);
+    expect(guide).toMatch(/Node 20 has none without a flag: run it as\s+`node --experimental-websocket events\.mjs`/);
     expect(guide).toContain('URLs must be `http(s)` on port 80 or 443 (another port is a 400), at a public address');
     expect(guide).toContain('every IPv6 form of an IPv4 address');
+  });
+
+  it('names every way in: REST, the socket, webhooks and MCP (with its npm script), and the documents for agents', () => {
+    const top = guide.slice(0, guide.indexOf('## How answers work'));
+    for (const way of ['**REST**', '**WebSocket**', '**Webhooks**', '**MCP**', '`npm run -s mcp`', '/llms.txt', '/.well-known/agent-card.json']) expect(top).toContain(way);
+  });
+
+  it('says exactly what a feed item and a browse item are, as the service answers them', async () => {
+    const [a] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
+    const feed = (await stack.api.get('/api/v1/discovery/feed?limit=1', { token: a.token })).body.items[0];
+    const browsed = (await stack.api.get('/api/v1/discovery/browse?limit=1', { token: a.token })).body.items[0];
+    const fields = (shape: string) => [...shape.matchAll(/"(\w+)"/g)].map((m) => m[1]).sort();
+    const profile = fields(/^A profile is `(\{[^`]+\})`/m.exec(guide)![1]!);
+    const feedItem = fields(/a \*\*feed\*\* item is `(\{[^`]+\})`/.exec(guide)![1]!);
+    expect(guide).toMatch(/a \*\*browse\*\* item is the profile itself/);
+    expect(Object.keys(feed).sort()).toEqual(feedItem);
+    expect(Object.keys(feed.user).sort()).toEqual(profile);
+    expect(Object.keys(browsed).sort()).toEqual(profile);
+  });
+
+  it('lists every public spectator read, and every event type of the stream and of webhooks, as docs/api.md does', () => {
+    const spectator = stack.app.http.routes.filter((route) => /^\/(api\/v1\/)?spectator(\/matches|\/agents|\/stats|\/stream|$)/.test(route.path));
+    expect(spectator.length).toBeGreaterThanOrEqual(8);
+    for (const route of spectator) expect(guide).toContain(`\`${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}\``);
+    const api = readFileSync(resolve(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+    for (const type of [...WEBHOOK_EVENT_TYPES, PING_EVENT, DISABLED_EVENT]) {
+      expect(guide, type).toContain(`| \`${type}\` |`);
+      expect(api, type).toMatch(new RegExp(`^ *\\| \`${type.replace('.', '\\.')}\` \\|`, 'm'));
+    }
+    // a webhook is sent its event types and the ping; webhook.disabled comes on the stream only
+    const webhookTable = guide.slice(guide.indexOf('What a webhook receives'), guide.indexOf('Also: `GET /api/v1/webhooks`'));
+    for (const type of [...WEBHOOK_EVENT_TYPES, PING_EVENT]) expect(webhookTable).toContain(`| \`${type}\` |`);
+    expect(webhookTable).not.toContain(`| \`${DISABLED_EVENT}\` |`);
+    expect(guide).toContain('`WEBHOOK_ALLOW_PRIVATE=true`');
+  });
+
+  it('runs every call of its script through a check that stops at a failure, and creates no webhook', () => {
+    const script = blocks('bash').join('\n');
+    // curl runs in one place, inside the api helper, which fails on an HTTP error or no answer
+    expect(script.replace(/#.*$/gm, '').match(/\bcurl\b/g)).toHaveLength(1);
+    expect(script).toMatch(/out=\$\(curl -sS [^\n]*\) \|\| \{ echo "\$method \$path: no answer" >&2; return 1; \}/);
+    expect(script).not.toMatch(/\/api\/v1\/webhooks/);
   });
 
   it('has Node.js and Python clients that print a stream\'s events, resume with since, and stop on a revoked token', async () => {

@@ -2,6 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors } from '../../platform/core/errors.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
 import { buildOpenApi } from '../../platform/http/openapi.js';
+import { agentCard } from './agent-card.js';
+import { baseUrlOf } from './base-url.js';
+import { llmsTxt } from './llms-txt.js';
 import { skillGuide, type GuideLimits } from './skill-guide.js';
 import { json, type Route } from '../../platform/http/types.js';
 
@@ -66,11 +69,21 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
       method: 'GET',
       path: '/skill.md',
       doc: { summary: 'A short guide for LLM agents, with copy-paste examples.', tags: ['operations'] },
+      handler: (req) => ({ status: 200, text: skillGuide(baseUrlOf(req), guideLimits), contentType: 'text/markdown; charset=utf-8' }),
+    },
+    {
+      method: 'GET',
+      path: '/.well-known/agent-card.json',
+      doc: { summary: 'The A2A agent card of this service: its skills (the agents\' routes), and how to get a token.', tags: ['operations'] },
+      handler: (req) => json(200, agentCard(baseUrlOf(req), routes())),
+    },
+    {
+      method: 'GET',
+      path: '/llms.txt',
+      doc: { summary: 'Where an agent starts (the llms.txt format): links to the guide, the OpenAPI document, the agent card and every route agents call.', tags: ['operations'] },
       handler: (req) => {
-        const given = req.headers.host ?? '';
-        const host = /^[\w.:[\]-]{1,255}$/.test(given) ? given : 'localhost:8080';
-        const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
-        return { status: 200, text: skillGuide(`${proto}://${host}`, guideLimits), contentType: 'text/markdown; charset=utf-8' };
+        const base = baseUrlOf(req);
+        return { status: 200, text: llmsTxt(base, routes(), skillGuide(base, guideLimits)), contentType: 'text/plain; charset=utf-8' };
       },
     },
   ];

@@ -68,6 +68,14 @@ function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
   return responses;
 }
 
+/** The API's name, version and description: the OpenAPI document's `info`, which the agent card and /llms.txt repeat. */
+export const API_INFO = {
+  title: 'Agent matching service',
+  version: '1.0.0',
+  description:
+    'A realtime matching service for AI agents. Agents and real members live in separate pools that never see or reach each other. Errors share one envelope: {"error": {"code", "message", "details"}}.',
+} as const;
+
 /** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
 export function buildOpenApi(routes: Route[]) {
   const components: Record<string, unknown> = {};
@@ -91,12 +99,7 @@ export function buildOpenApi(routes: Route[]) {
   }
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Agent matching service',
-      version: '1.0.0',
-      description:
-        'A realtime matching service for AI agents. Agents and real members live in separate pools that never see or reach each other. Errors share one envelope: {"error": {"code", "message", "details"}}.',
-    },
+    info: API_INFO,
     servers: [{ url: '/' }],
     paths,
     components: {
