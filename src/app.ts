@@ -13,7 +13,7 @@ import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
-import { EventReplay, EventStreams, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
+import { EventReplay, EventStreams, inboxRoutes, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
@@ -155,6 +155,7 @@ export class Application {
       subscriberReady: () => this.subscriber.status === 'ready',
       storeAnswers: () => this.redis.ping(),
       logger,
+      inbox: { maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT },
     });
     await this.realtime.start();
     return { streams, tally };
@@ -212,6 +213,7 @@ export class Application {
       ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
+      ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS }),
     ];
     for (const route of routes) this.http.route(route);
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
@@ -253,6 +255,8 @@ export class Application {
    */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
+      // Held inbox reads answer now (with what their streams hold), rather than keep the drain waiting.
+      this.realtime?.inbox?.stop();
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
       const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
       await settleBy(closeBy, this.rankingJobs?.stop());
@@ -315,6 +319,7 @@ const accountLimitPolicy = (config: Config) => ({
   message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
   profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
   webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
+  events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
 });
 
 const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });

@@ -65,6 +65,11 @@ const settingsSchema = z.object({
   PROFILE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   WEBHOOK_TEST_RATE_LIMIT: int(1, 100_000).default(10),
   WEBHOOK_TEST_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  EVENTS_RATE_LIMIT: int(1, 100_000).default(600),
+  EVENTS_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  // At least 20, so that any client (the MCP server's events tool among them) may always wait 20 s.
+  EVENTS_MAX_WAIT_SECONDS: int(20, 300).default(30),
+  EVENTS_MAX_WAITING_PER_ACCOUNT: int(1, 100).default(4),
   SPECTATOR_RATE_LIMIT: int(1, 100_000).default(600),
   SPECTATOR_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   SPECTATOR_CACHE_MS: int(0, 60_000).default(1_000),

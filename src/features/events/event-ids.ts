@@ -1,7 +1,8 @@
 import { errors } from '../../platform/core/errors.js';
+import { isSince, SINCE_PROBLEM } from './inbox-schemas.js';
 
-/** An event id is a Redis stream entry id: "<ms>-<sequence>". */
-const EVENT_ID_RE = /^(\d{1,15})-(\d{1,19})$/;
+/** The stream position a valid `since` stands for ("0": before every event). */
+export const afterOf = (since: string) => (since === '0' ? '0-0' : since);
 
 /**
  * The `since` query parameter: an event id this service gave out, or "0" for everything still kept.
@@ -9,11 +10,8 @@ const EVENT_ID_RE = /^(\d{1,15})-(\d{1,19})$/;
  */
 export function parseSince(raw: string | null): string | undefined {
   if (raw === null) return undefined;
-  if (raw === '0') return '0-0';
-  if (!EVENT_ID_RE.test(raw)) {
-    throw errors.invalidField('since', 'must be the id of the last event you received (like "1718000000000-0"), or 0 for every kept event');
-  }
-  return raw;
+  if (!isSince(raw)) throw errors.invalidField('since', SINCE_PROBLEM);
+  return afterOf(raw);
 }
 
 /** Orders two event ids (negative when `a` is older than `b`). */

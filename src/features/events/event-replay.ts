@@ -11,7 +11,7 @@ declare const replayStreamBrand: unique symbol;
  */
 export type ReplayStream = { readonly key: string; readonly channel: string; readonly [replayStreamBrand]: true };
 
-/** Reads back the kept events of a user's stream or of the spectator stream, for a socket resuming with `since`. */
+/** Reads back the kept events of a user's stream or of the spectator stream, for a socket resuming with `since` or the inbox. */
 export class EventReplay {
   constructor(private readonly streams: EventStreams) {}
 
@@ -30,6 +30,11 @@ export class EventReplay {
   /** Up to `count` events of `stream` with an id strictly after `afterId`, oldest first. */
   after(stream: ReplayStream, afterId: string, count: number): Promise<StoredEvent[]> {
     return this.streams.after(stream.key, afterId, count);
+  }
+
+  /** The id of the newest event of `stream` (where a reader starting now begins); undefined when it holds none. */
+  lastId(stream: ReplayStream): Promise<string | undefined> {
+    return this.streams.lastId(stream.key);
   }
 
   /**

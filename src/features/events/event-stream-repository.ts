@@ -65,6 +65,12 @@ export class EventStreams {
     return withIds(await eventBodiesAfter(this.redis, key, afterId, count));
   }
 
+  /** The id of the newest entry of `key`; undefined when it holds none. */
+  async lastId(key: string): Promise<string | undefined> {
+    const [newest] = await this.redis.xrevrange(key, '+', '-', 'COUNT', 1);
+    return newest?.[0];
+  }
+
   /**
    * When more than `limit` entries of `key` are newer than `afterId`, the ids of the oldest of the newest
    * `limit` and of the entry just before it (lua/replay_window-1.lua: only the ids leave Redis).

@@ -4,6 +4,8 @@ export type { EventBody } from './event-stream-repository.js';
 export { userTopic } from './event-topics.js';
 export type { Outbox } from './events.js';
 export { LiveEvents } from './live-events.js';
+export { inboxRoutes } from './inbox/inbox-routes.js';
+export type { EventInbox } from './inbox/inbox-service.js';
 export { OutboxRunner } from './outbox/outbox-runner.js';
 export type { Effect, EffectHandler } from './outbox/effect-handlers.js';
 export { OutboxRecords } from './outbox/outbox-repository.js';

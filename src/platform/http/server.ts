@@ -238,6 +238,7 @@ class ServerRequest implements Request {
   bodyRead = false;
   /** Called once if the client goes away (set while the body is being read). */
   onAbort?: () => void;
+  private aborter?: AbortController;
   private parsedQuery?: URLSearchParams;
   private address?: string;
 
@@ -255,6 +256,16 @@ class ServerRequest implements Request {
   abort() {
     this.aborted = true;
     this.onAbort?.();
+    this.aborter?.abort();
+  }
+
+  /** Made when first read: most handlers never wait on it. */
+  get signal(): AbortSignal {
+    if (!this.aborter) {
+      this.aborter = new AbortController();
+      if (this.aborted) this.aborter.abort();
+    }
+    return this.aborter.signal;
   }
 
   get query(): URLSearchParams {

@@ -14,6 +14,8 @@ export type Request<B = unknown> = {
   requestId: string;
   body: B;
   auth?: TokenPrincipal;
+  /** Aborted when the client goes away before it is answered (a handler that waits stops waiting). */
+  readonly signal: AbortSignal;
 };
 
 export type AuthedRequest<B = unknown> = Request<B> & { auth: TokenPrincipal };

@@ -18,6 +18,7 @@ const FENCE_ROUTE = '!fence';
  */
 export class EventRelay {
   private readonly holds = new Map<string, Set<Hold>>();
+  private readonly watchers = new Map<string, Set<() => void>>();
   private readonly fences = new Map<string, () => void>();
   private readonly nonce = randomBytes(6).toString('hex');
   private fenceSeq = 0;
@@ -44,6 +45,17 @@ export class EventRelay {
     if (!set) return;
     set.delete(hold);
     if (set.size === 0) this.holds.delete(hold.topic);
+  }
+
+  /** Calls `listener` on each event announced for `topic` from now on, until the returned function is called. */
+  watch(topic: string, listener: () => void): () => void {
+    let set = this.watchers.get(topic);
+    if (!set) this.watchers.set(topic, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.watchers.get(topic) === set) this.watchers.delete(topic);
+    };
   }
 
   /**
@@ -87,6 +99,8 @@ export class EventRelay {
       return;
     }
     this.publishToTopic(event.route, event.frame);
+    const watchers = this.watchers.get(event.route);
+    if (watchers) for (const listener of watchers) listener();
     const holds = this.holds.get(event.route);
     if (!holds) return;
     for (const hold of holds) {

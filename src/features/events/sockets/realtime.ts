@@ -7,6 +7,7 @@ import type { TokenService } from '../../accounts/index.js';
 import type { AddressLimits } from '../../../platform/limits/address-limits.js';
 import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
+import { EventInbox, type InboxPolicy } from '../inbox/inbox-service.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
 
 type Deps = {
@@ -17,15 +18,18 @@ type Deps = {
   /** Resolves once Redis answers a ping. */
   storeAnswers: () => Promise<unknown>;
   logger: Logger;
+  /** The event inbox's bounds (`GET /api/v1/events`). */
+  inbox: InboxPolicy;
 };
 
 /**
- * Realtime delivery of the events the publisher appended to the streams: the one relay per process, and
- * the WebSocket endpoints that replay and then follow uWS topics.
+ * Realtime delivery of the events the publisher appended to the streams: the one relay per process, the
+ * WebSocket endpoints that replay and then follow uWS topics, and the inbox that reads them over HTTP.
  */
 export class Realtime {
   private relay?: EventRelay;
   sockets?: EventSockets;
+  inbox?: EventInbox;
   private app?: TemplatedApp;
 
   constructor(private readonly deps: Deps) {}
@@ -37,6 +41,7 @@ export class Realtime {
       this.sockets?.checkBehind(topic);
     });
     await this.relay.start(this.deps.live);
+    this.inbox = new EventInbox({ replay: this.deps.replay, relay: this.relay, relayUp: () => this.relayUp(), policy: this.deps.inbox });
     this.watchRelayConnection();
   }
 
@@ -54,8 +59,7 @@ export class Realtime {
       tokens,
       replay: this.deps.replay,
       relay: this.relay,
-      // Not before a lost link is fully restored: until then a new socket could miss what the restore resends.
-      relayUp: () => this.deps.subscriberReady() && this.deps.live.listening,
+      relayUp: () => this.relayUp(),
       storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
@@ -65,18 +69,25 @@ export class Realtime {
   }
 
   stop() {
+    this.inbox?.stop();
     this.sockets?.stop();
+  }
+
+  /** Whether this process hears live events; not before a lost link is fully restored (until then a new socket could miss what the restore resends). */
+  private relayUp(): boolean {
+    return this.deps.subscriberReady() && this.deps.live.listening;
   }
 
   /**
    * Announcements made while the subscriber connection was down are lost to live delivery (the streams
    * still hold them), so once it is back (subscribed again) every socket is asked to reconnect with `since`
-   * and replay them.
+   * and replay them, and every held inbox read looks at its stream again.
    */
   private watchRelayConnection() {
     this.deps.live.onRestored(() => {
       this.deps.logger.info('live event relay reconnected; asking sockets to resume with since');
       this.sockets?.closeAll(CLOSE.relayInterrupted);
+      this.inbox?.wakeAll();
     });
   }
 }
