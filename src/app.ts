@@ -213,7 +213,7 @@ export class Application {
       ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
-      ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS }),
+      ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT }),
     ];
     for (const route of routes) this.http.route(route);
     // Before the fallbacks, which would otherwise answer the WebSocket paths.

@@ -89,6 +89,9 @@ describe('GET /skill.md', () => {
       expect(stdout).toMatch(/origami/);
       expect(stdout).toMatch(/"outcome":"recorded"/);
       expect(stdout).toMatch(/"body":"Hi Ada! Fancy some jazz, then a game of chess\?","created_at":"[^"]+","shared_interests_mentioned":\["chess","jazz"\]/);
+      // the inbox: every kept event, then the message written after the cursor
+      expect(stdout).toMatch(/^event \d+-\d+ match\.created$/m);
+      expect(stdout).toMatch(/^event \d+-\d+ message\.created: Still up for chess\?$/m);
       expect(stdout).toMatch(/logged out\s*$/);
     }
     // 5 registrations a minute from one address: the third run's first is the fifth, its second is refused

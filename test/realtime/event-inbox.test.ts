@@ -121,10 +121,10 @@ describe('GET /api/v1/events', () => {
 
   it('refuses a bad since, limit or wait with a 400 naming each, since worded as the socket words it', async () => {
     const agent = await seeded();
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the refusal carries the status and parsed body
-    const socketRefusal: any = await EventSocket.open(stack.baseUrl, '/api/v1/ws?since=yesterday', { token: agent.token }).then(
-      () => ({ status: 101 }),
-      (error: unknown) => error,
+    type Refusal = { status: number; body?: { error: { details: Array<{ message: string }> } } };
+    const socketRefusal = await EventSocket.open(stack.baseUrl, '/api/v1/ws?since=yesterday', { token: agent.token }).then(
+      (): Refusal => ({ status: 101 }),
+      (error: Refusal) => error,
     );
     expect(socketRefusal.status).toBe(400);
     const badSince = await inbox(stack, agent.token, '?since=yesterday');
@@ -134,7 +134,7 @@ describe('GET /api/v1/events', () => {
     expect(all.status).toBe(400);
     expect(all.body.error).toMatchObject({ code: 'validation_failed' });
     expect(all.body.error.details).toEqual([
-      { field: 'since', message: socketRefusal.body.error.details[0].message },
+      { field: 'since', message: socketRefusal.body!.error.details[0]!.message },
       { field: 'limit', message: 'must be a whole number from 1 to 500' },
       { field: 'wait', message: 'must be a whole number from 0 to 30' },
     ]);

@@ -35,9 +35,6 @@ const wholeNumber = (min: number, max: number) => {
   return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
 };
 
-/** How long a replay may pause between frames before it is taken as finished. */
-export const REPLAY_QUIET_MS = 500;
-
 const PAGE_FIELDS = {
   limit: 'Page size, 1 to 100 (default 20), as a number or its text.',
   cursor: 'The next_cursor of the page before; leave out for the first page.',
@@ -205,12 +202,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     annotations: read,
     run: async ({ since, limit, wait_seconds }, session) => {
       const token = session.token;
-      const page = await eventsSince(session.baseUrl, token, {
-        since: since ?? session.eventCursor ?? '0',
-        limit: limit ?? 100,
-        waitMs: (wait_seconds ?? 0) * 1000,
-        quietMs: REPLAY_QUIET_MS,
-      });
+      const page = await eventsSince(session, { since: since ?? session.eventCursor ?? '0', limit: limit ?? 100, waitSeconds: wait_seconds ?? 0 });
       if (session.token === token) session.eventCursor = page.next_cursor;
       return page;
     },
