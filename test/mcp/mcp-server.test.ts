@@ -1,57 +1,28 @@
-import { resolve } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registrationBody } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { eventually } from '../support/eventually.js';
+import { callTool as call, connectMcp, MCP_ENTRY as ENTRY, okTool as ok, type McpConnection } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
 
-const repo = resolve(import.meta.dirname, '../..');
-const ENTRY = 'src/clients/mcp/main.ts';
-
 let stack: Awaited<ReturnType<typeof startStack>>;
-const clients: Client[] = [];
+const connections: McpConnection[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await Promise.all(connections.splice(0).map((connection) => connection.close()));
   killChildren();
 });
 afterAll(() => stack?.stop());
 
 /** An MCP client with the server as a child process on stdio, started through its real entry point. */
 async function connect(env: Record<string, string> = {}): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', ENTRY],
-    cwd: repo,
-    env: { AGENT_MATCH_URL: stack.baseUrl, LOG_LEVEL: 'warn', ...env },
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'agent-match-test', version: '1.0.0' });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read the fields they check
-type Result = CallToolResult & { structuredContent?: any };
-
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<Result> {
-  return (await client.callTool({ name, arguments: args })) as Result;
-}
-
-/** The API's answer, from a successful call (its text and structured content agree). */
-async function ok(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = await call(client, name, args);
-  expect(result.isError, `${name}: ${JSON.stringify(result.content)}`).toBeFalsy();
-  const [content] = result.content;
-  expect(JSON.parse(content?.type === 'text' ? content.text : 'null')).toEqual(result.structuredContent);
-  return result.structuredContent;
+  const connection = await connectMcp({ AGENT_MATCH_URL: stack.baseUrl, ...env });
+  connections.push(connection);
+  return connection.client;
 }
 
 describe('MCP server (stdio)', () => {
@@ -76,7 +47,7 @@ describe('MCP server (stdio)', () => {
     const [ada, bo] = await Promise.all([connect(), connect()]);
     const adaAccount = await ok(ada, 'register', registrationBody({ display_name: 'Ada', interests: 'chess, jazz' }));
     const boAccount = await ok(bo, 'register', registrationBody({ display_name: 'Bo', interests: ['jazz', 'tea'] }));
-    expect(adaAccount).toMatchObject({ token_type: 'Bearer', user_id: expect.any(Number) });
+    expect(adaAccount).toMatchObject({ user_id: expect.any(Number), account_type: 'agent', authenticated: true });
 
     expect(await ok(ada, 'get_profile')).toMatchObject({ id: adaAccount.user_id, display_name: 'Ada', is_agent: true });
     expect(await ok(bo, 'update_profile', { bio: 'Jazz first.' })).toMatchObject({ id: boAccount.user_id, bio: 'Jazz first.' });

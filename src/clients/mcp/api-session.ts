@@ -4,8 +4,8 @@ import { ToolFailure, unreachable, type ErrorBody } from './tool-results.js';
 export type ApiCall = {
   /** JSON body, sent as given. */
   body?: unknown;
-  /** Query parameters; undefined values are left out. */
-  query?: Record<string, string | number | undefined>;
+  /** Query parameters, as validated: undefined values are left out, a list is the parameter repeated. */
+  query?: Record<string, unknown>;
 };
 
 /**
@@ -54,9 +54,11 @@ export class ApiSession {
   }
 }
 
-function queryString(query: Record<string, string | number | undefined>): string {
+function queryString(query: Record<string, unknown>): string {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+  for (const [name, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined) params.append(name, String(item));
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
 }

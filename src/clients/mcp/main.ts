@@ -10,6 +10,7 @@ import { createLogger } from '../../platform/logger.js';
 import { ApiSession } from './api-session.js';
 import { loadMcpConfig, type McpConfig } from './mcp-config.js';
 import { createMcpServer } from './mcp-server.js';
+import { redactUrl } from './redaction.js';
 import { agentMatchTools } from './tools.js';
 
 let config: McpConfig;
@@ -40,7 +41,7 @@ process.once('SIGINT', () => void stop('SIGINT'));
 process.once('SIGTERM', () => void stop('SIGTERM'));
 
 await server.connect(new StdioServerTransport());
-logger.info({ url: config.baseUrl, token: config.token ? 'given' : 'none' }, 'MCP server ready on stdio');
+logger.info({ url: redactUrl(config.baseUrl), token: config.token ? 'given' : 'none' }, 'MCP server ready on stdio');
 
 /** The package's version, from package.json three levels up (the same from src/clients/mcp and dist/clients/mcp). */
 function packageVersion(): string {

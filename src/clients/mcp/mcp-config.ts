@@ -10,6 +10,9 @@ export type McpConfig = {
   logLevel: string;
 };
 
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The variables; a refusal names the variable and the rule, never the value (AGENT_MATCH_URL may carry credentials). */
 const schema = z.object({
   AGENT_MATCH_URL: z
     .url({ protocol: /^https?$/, error: 'must be the http(s) base URL of the Agent Match service, such as http://localhost:8080' })
@@ -19,7 +22,7 @@ const schema = z.object({
     .trim()
     .optional()
     .transform((token) => token || undefined),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 });
 
 /** Reads the configuration; throws one Error naming every variable at fault. */

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { redactText, redactUrl } from './redaction.js';
 
 /** The API's error envelope: `{"error": {code, message, details?, ...}}` (docs/api.md, "Errors"). */
 export type ErrorBody = { error: { code: string; message: string; details?: { field: string; message: string }[]; [key: string]: unknown } };
@@ -13,11 +14,11 @@ export class ToolFailure extends Error {
   }
 }
 
-/** The failure for a service that could not be reached at all (no HTTP answer). */
+/** The failure for a service that could not be reached at all (no HTTP answer); the URL is shown without its credentials. */
 export function unreachable(baseUrl: string, error: unknown): ToolFailure {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = redactText(error instanceof Error ? error.message : String(error), baseUrl);
   return new ToolFailure(0, {
-    error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${baseUrl} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.` },
+    error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.` },
   });
 }
 

@@ -3,15 +3,17 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { GENDERS, loginSchema, profileUpdateSchema, registrationSchema } from '../../features/accounts/account-schemas.js';
 import { browseQuerySchema } from '../../features/discovery/browse-schemas.js';
 import { newMessageSchema } from '../../features/matches/message-schemas.js';
+import { idSchema } from '../../platform/core/id-schema.js';
 import { pageParams, pageQuerySchema } from '../../platform/core/page-params.js';
 import { swipeQuerySchema } from '../../features/swipes/swipe-schemas.js';
 import type { ApiSession } from './api-session.js';
 import { eventsSince } from './events-since.js';
+import { accountTypeOf, actAs, type IssuedToken } from './session-account.js';
 
 /**
- * A tool of the MCP server: its arguments are checked against `input` (the API's own schema wherever the
- * API has one, so a tool refuses exactly what the API refuses, with the same error), then `run` calls the
- * API with them as they were given.
+ * A tool of the MCP server: its arguments are checked against `input` (the schemas the API's route validates
+ * its body, query and path with, so a tool takes and refuses what the route does, with the same error; its
+ * JSON Schema is theirs), then `run` calls the API with them as they were given.
  */
 export type AgentMatchTool<S extends z.ZodObject = z.ZodObject> = {
   name: string;
@@ -26,8 +28,7 @@ export type AgentMatchTool<S extends z.ZodObject = z.ZodObject> = {
 
 const tool = <S extends z.ZodObject>(definition: AgentMatchTool<S>) => definition as unknown as AgentMatchTool;
 
-const ID_MESSAGE = 'must be a positive integer id';
-const id = () => z.number({ error: ID_MESSAGE }).int({ error: ID_MESSAGE }).min(1, { error: ID_MESSAGE }).max(Number.MAX_SAFE_INTEGER, { error: ID_MESSAGE });
+const id = () => idSchema;
 const MAX_EVENTS = 500;
 const MAX_WAIT_SECONDS = 60;
 const wholeNumber = (min: number, max: number) => {
@@ -36,7 +37,7 @@ const wholeNumber = (min: number, max: number) => {
 };
 
 const PAGE_FIELDS = {
-  limit: 'Page size, 1 to 100 (default 20), as a number or its text.',
+  limit: 'Page size, 1 to 100 (default 20).',
   cursor: 'The next_cursor of the page before; leave out for the first page.',
 };
 
@@ -60,26 +61,23 @@ export const agentMatchTools: AgentMatchTool[] = [
     name: 'register',
     title: 'Register an agent account',
     description:
-      'Create an AI agent account (it only ever sees and reaches other agents) and act as it for the rest of this session. Returns {token, token_type, expires_at, user_id, note}.',
+      'Create an AI agent account (it only ever sees and reaches other agents) and act as it for the rest of this session. Returns {user_id, account_type, expires_at, authenticated, note}; the server keeps the token and never returns it.',
     input: registrationSchema,
     fields: { email: 'Also the login name.', password: 'At least 10 characters with an uppercase letter, a digit and a symbol.', ...PROFILE_FIELDS },
     annotations: write(false),
-    run: async (args, session) => {
-      const body = await session.call<{ token: string }>('POST', '/api/v1/agents/register', { body: args });
-      session.useToken(body.token);
-      return body;
-    },
+    run: async (args, session) => actAs(session, await session.call<IssuedToken>('POST', '/api/v1/agents/register', { body: args }), 'agent'),
   }),
   tool({
     name: 'login',
     title: 'Log in',
-    description: 'Log in with e-mail and password and act as that account for the rest of this session. Returns {token, token_type, expires_at, user_id}.',
+    description:
+      'Log in with e-mail and password and act as that account for the rest of this session. Returns {user_id, account_type, expires_at, authenticated, note}; the server keeps the token and never returns it.',
     input: loginSchema,
     annotations: write(false),
     run: async (args, session) => {
-      const body = await session.call<{ token: string }>('POST', '/api/v1/auth/login', { body: args });
-      session.useToken(body.token);
-      return body;
+      const issued = await session.call<IssuedToken>('POST', '/api/v1/auth/login', { body: args });
+      session.useToken(issued.token);
+      return actAs(session, issued, await accountTypeOf(session));
     },
   }),
   tool({
@@ -105,7 +103,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     description: "The public profile of another agent of your pool (not_found for anyone else).",
     input: z.strictObject({ user_id: id() }),
     annotations: read,
-    run: ({ user_id }, session) => session.call('GET', `/api/v1/users/${user_id}`),
+    run: ({ user_id }, session) => session.call('GET', `/api/v1/users/${String(user_id)}`),
   }),
   tool({
     name: 'feed',
@@ -124,11 +122,11 @@ export const agentMatchTools: AgentMatchTool[] = [
       'Search your pool, newest first; filters combine with AND. A page may hold fewer than limit items, even none, and still have a next_cursor: only a null next_cursor ends the list. Returns {items: [public profile], next_cursor}.',
     input: browseQuerySchema,
     fields: {
-      min_age: 'Youngest age in whole years, as text such as "25".',
-      max_age: 'Oldest age in whole years, as text.',
-      age: 'Exact age in whole years, as text.',
-      gender: `One or a comma list of ${GENDERS.join(', ')}.`,
-      interests: 'A comma list of interests.',
+      min_age: 'Youngest age in whole years.',
+      max_age: 'Oldest age in whole years.',
+      age: 'Exact age in whole years.',
+      gender: `A list of one or more of ${GENDERS.join(', ')} (or one comma-separated string).`,
+      interests: 'A list of interests (or one comma-separated string).',
       interests_mode: 'any (default): holds at least one of the interests; all: holds every one.',
       city: 'City, case-insensitive exact match.',
       state: 'State, case-insensitive exact match.',
@@ -145,7 +143,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     input: z.strictObject({ user_id: id(), ...swipeQuerySchema.shape }),
     fields: { user_id: 'The id of the agent to swipe on.', kind: 'like, pass or super_like (super_like also notifies them at once).' },
     annotations: write(true),
-    run: ({ user_id, kind }, session) => session.call('POST', `/api/v1/likes/${user_id}`, { query: { kind } }),
+    run: ({ user_id, kind }, session) => session.call('POST', `/api/v1/likes/${String(user_id)}`, { query: { kind } }),
   }),
   tool({
     name: 'list_matches',
@@ -163,7 +161,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     input: z.strictObject({ match_id: id(), ...pageParams }),
     fields: PAGE_FIELDS,
     annotations: read,
-    run: ({ match_id, ...page }, session) => session.call('GET', `/api/v1/matches/${match_id}/messages`, { query: page }),
+    run: ({ match_id, ...page }, session) => session.call('GET', `/api/v1/matches/${String(match_id)}/messages`, { query: page }),
   }),
   tool({
     name: 'send_message',
@@ -171,7 +169,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     description: 'Send a message in one of your matches: 1–2000 characters of plain text. Returns the message.',
     input: z.strictObject({ match_id: id(), ...newMessageSchema.shape }),
     annotations: write(false),
-    run: ({ match_id, body }, session) => session.call('POST', `/api/v1/matches/${match_id}/messages`, { body: { body } }),
+    run: ({ match_id, body }, session) => session.call('POST', `/api/v1/matches/${String(match_id)}/messages`, { body: { body } }),
   }),
   tool({
     name: 'unmatch',
@@ -180,8 +178,8 @@ export const agentMatchTools: AgentMatchTool[] = [
     input: z.strictObject({ match_id: id() }),
     annotations: write(true, true),
     run: async ({ match_id }, session) => {
-      await session.call('DELETE', `/api/v1/matches/${match_id}`);
-      return { unmatched: true, match_id };
+      await session.call('DELETE', `/api/v1/matches/${String(match_id)}`);
+      return { unmatched: true, match_id: Number(match_id) };
     },
   }),
   tool({

@@ -1,15 +1,28 @@
 import { z } from 'zod';
 import { GENDERS, type Gender } from '../accounts/account-schemas.js';
 import { latestBirthdateForAge } from '../../platform/core/dates.js';
-import { pageParams } from '../../platform/core/page-params.js';
+import { pageParams, wholeNumberText } from '../../platform/core/page-params.js';
 import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from '../accounts/interest-schemas.js';
 import { entryProblems, normalizeText, textProblems } from '../../platform/core/text.js';
 
 export const MAX_FILTER_AGE = 150;
 const MIN_FILTER_AGE = 18;
 const AGE_MESSAGE = `must be a whole number from ${MIN_FILTER_AGE} to ${MAX_FILTER_AGE}`;
-/** Query values are strings; a parameter given twice arrives as a list. */
-const queryText = () => z.string({ error: 'must be given once' });
+/** A text filter: one piece of text. */
+const queryText = () => z.string({ error: 'must be one piece of text' });
+
+/**
+ * A list filter: a list of strings, or one comma-separated string (as a query string carries it; a
+ * parameter given more than once arrives joined with commas). Its JSON Schema is the list.
+ */
+const commaList = (error: string) => z.preprocess(listEntries, z.array(z.string({ error }), { error }));
+
+/** A comma-separated string's parts; a list's items, each string split at its commas; anything else as it is. */
+function listEntries(value: unknown): unknown {
+  if (typeof value === 'string') return value.split(',');
+  if (!Array.isArray(value)) return value;
+  return (value as unknown[]).flatMap((entry) => (typeof entry === 'string' ? entry.split(',') : [entry]));
+}
 
 /** The form city and state are indexed and matched in: case-insensitive, white space collapsed. */
 export function normalizePlace(value: string): string {
@@ -19,14 +32,16 @@ export function normalizePlace(value: string): string {
 /** A birthdate `YYYY-MM-DD` as the integer YYYYMMDD (as browse filters and roster codes compare it). */
 export const birthdateNumber = (birthdate: string): number => Number(birthdate.replaceAll('-', ''));
 
-const age = queryText()
-  .regex(/^\d{1,3}$/, { error: AGE_MESSAGE })
-  .transform(Number)
-  .pipe(z.number().int().min(MIN_FILTER_AGE, { error: AGE_MESSAGE }).max(MAX_FILTER_AGE, { error: AGE_MESSAGE }));
+/** An age in whole years, as a number or its text. Its JSON Schema is the integer. */
+const age = z.preprocess(
+  wholeNumberText,
+  z.number({ error: AGE_MESSAGE }).int({ error: AGE_MESSAGE }).min(MIN_FILTER_AGE, { error: AGE_MESSAGE }).max(MAX_FILTER_AGE, { error: AGE_MESSAGE }),
+);
 
-const genderList = z
-  .string()
-  .transform((value) => [...new Set(value.split(',').map((g) => g.trim().toLowerCase()).filter(Boolean))])
+const GENDER_MESSAGE = `must be one or more of ${GENDERS.join(', ')}: a list, or one comma-separated string`;
+
+const genderList = commaList(GENDER_MESSAGE)
+  .transform((list) => [...new Set(list.map((g) => g.trim().toLowerCase()).filter(Boolean))])
   .superRefine((list, ctx) => {
     const unknown = list.filter((g) => !(GENDERS as readonly string[]).includes(g));
     if (list.length === 0 || unknown.length > 0) {
@@ -35,8 +50,7 @@ const genderList = z
   })
   .transform((list) => list as Gender[]);
 
-const interestList = z
-  .string()
+const interestList = commaList('must be a list of interests, or one comma-separated string such as "chess, jazz"')
   .superRefine((value, ctx) => {
     for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
   })

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { errors, type FieldProblem } from './errors.js';
+import { inOurWords } from './issue-words.js';
 
 /** Fields an account has for good: sent to an update, they are named with what to do instead. */
 const UNCHANGEABLE: Record<string, string> = {
@@ -10,9 +11,20 @@ const UNCHANGEABLE: Record<string, string> = {
 /** Where a missing query parameter goes, for a client that sent it elsewhere (such as in a JSON body). */
 const QUERY_HINT = (field: string) => `is required as a query parameter: add ?${field}=… to the URL (not the JSON body)`;
 
-/** Validates `input` against `schema`, throwing one `validation_failed` that lists every failing field. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 'body' | 'query' = 'body'): z.output<S> {
-  const result = schema.safeParse(input);
+/** Where the input came from: a JSON body, a query string, or the arguments of a tool call (the MCP server's). */
+export type InputSource = 'body' | 'query' | 'arguments';
+
+const UNKNOWN: Record<InputSource, string> = { body: 'is not a known field', query: 'is not a known parameter', arguments: 'is not a known argument' };
+
+/** A missing argument that takes one of a few values is told them. */
+const requiredArgument = (issue: z.core.$ZodIssue) => (issue.code === 'invalid_value' ? `is required: one of ${issue.values.map(String).join(', ')}` : 'is required');
+
+/**
+ * Validates `input` against `schema`, throwing one `validation_failed` that lists every failing field. Every
+ * message is the service's own (issue-words.ts words the rules that name none).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, where: InputSource = 'body'): z.output<S> {
+  const result = schema.safeParse(input, { error: inOurWords });
   if (result.success) return result.data;
   const details: FieldProblem[] = [];
   for (const issue of result.error.issues) {
@@ -20,14 +32,14 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       for (const key of issue.keys) {
         details.push({
           field: key,
-          message: (where === 'body' && UNCHANGEABLE[key]) || `is not a known ${where === 'query' ? 'parameter' : 'field'}`,
+          message: (where !== 'query' && UNCHANGEABLE[key]) || UNKNOWN[where],
         });
       }
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : where;
     const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    const message = !missing ? issue.message : where === 'query' ? QUERY_HINT(field) : 'is required';
+    const message = !missing ? issue.message : where === 'query' ? QUERY_HINT(field) : where === 'arguments' ? requiredArgument(issue) : 'is required';
     details.push({ field, message });
   }
   throw errors.validation(details);

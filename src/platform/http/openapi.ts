@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from '../core/id-schema.js';
 import { errorSchema } from './response-schemas.js';
 import type { Route } from './types.js';
 
@@ -39,7 +40,7 @@ function parametersOf(route: Route, jsonSchema: JsonSchemaOf) {
     name: m[1],
     in: 'path',
     required: true,
-    schema: { type: 'integer', minimum: 1 },
+    schema: jsonSchema(idSchema, 'input'),
   }));
   if (route.doc.query) {
     const schema = jsonSchema(route.doc.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };

@@ -6,14 +6,8 @@ import { BAD_CURSOR, DEFAULT_LIMIT, MAX_LIMIT } from '../core/page-params.js';
 import { validate } from '../core/validation.js';
 import { queryParams } from './params.js';
 
-/** The `limit` query parameter (platform/core/page-params.ts), documented as the integer it stands for (a query string is text on the wire). */
-export const limitParam = page.limitParam.meta({
-  description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
-  type: 'integer',
-  minimum: 1,
-  maximum: MAX_LIMIT,
-  default: DEFAULT_LIMIT,
-});
+/** The `limit` query parameter (platform/core/page-params.ts): its schema is the integer it stands for (a query string is text on the wire). */
+export const limitParam = page.limitParam.meta({ description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` });
 
 /** The `cursor` query parameter (platform/core/page-params.ts). */
 export const cursorParam = page.cursorParam.meta({ description: 'The next_cursor of the previous page.' });

@@ -1,13 +1,11 @@
 import { errors, type FieldProblem } from '../core/errors.js';
+import { ID_MESSAGE, idSchema } from '../core/id-schema.js';
 
-const ID_RE = /^[1-9]\d{0,15}$/;
-
-/** A positive integer id from a path parameter; 400 naming the parameter otherwise. */
+/** A positive integer id from a path parameter (platform/core/id-schema.ts); 400 naming the parameter otherwise. */
 export function idParam(value: string | undefined, name: string): number {
-  if (!value || !ID_RE.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw errors.invalidField(name, 'must be a positive integer id');
-  }
-  return Number(value);
+  const id = idSchema.safeParse(value);
+  if (!id.success) throw errors.invalidField(name, ID_MESSAGE);
+  return id.data;
 }
 
 const NO_LIST_PARAMS: ReadonlySet<string> = new Set();
