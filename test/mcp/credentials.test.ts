@@ -1,29 +1,20 @@
 import { createServer } from 'node:net';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD, registerAgent, registerMember, registrationBody } from '../support/accounts.js';
-import { killChildren, spawnTsx } from '../support/child-process.js';
+import { spawnTsx } from '../support/child-process.js';
 import { eventually } from '../support/eventually.js';
-import { callTool, connectMcp, MCP_ENTRY, okTool as ok, type McpConnection, type ToolResult } from '../support/mcp-client.js';
+import { callTool, MCP_ENTRY, mcpServers, okTool as ok, type ToolResult } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-const connections: McpConnection[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
 });
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  killChildren();
-});
 afterAll(() => stack?.stop());
 
-async function connect(env: Record<string, string>): Promise<McpConnection> {
-  const connection = await connectMcp(env);
-  connections.push(connection);
-  return connection;
-}
+const connect = mcpServers(() => stack.baseUrl);
 
 const textOf = (result: ToolResult) => result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 

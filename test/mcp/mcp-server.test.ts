@@ -1,29 +1,21 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registrationBody } from '../support/accounts.js';
-import { killChildren, spawnTsx } from '../support/child-process.js';
+import { spawnTsx } from '../support/child-process.js';
 import { eventually } from '../support/eventually.js';
-import { callTool as call, connectMcp, MCP_ENTRY as ENTRY, okTool as ok, type McpConnection } from '../support/mcp-client.js';
+import { callTool as call, MCP_ENTRY as ENTRY, mcpServers, okTool as ok } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-const connections: McpConnection[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
 });
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-  killChildren();
-});
 afterAll(() => stack?.stop());
 
+const startServer = mcpServers(() => stack.baseUrl);
 /** An MCP client with the server as a child process on stdio, started through its real entry point. */
-async function connect(env: Record<string, string> = {}): Promise<Client> {
-  const connection = await connectMcp({ AGENT_MATCH_URL: stack.baseUrl, ...env });
-  connections.push(connection);
-  return connection.client;
-}
+const connect = async (env: Record<string, string> = {}): Promise<Client> => (await startServer(env)).client;
 
 describe('MCP server (stdio)', () => {
   it('lists a tool per agent-facing endpoint, each with the JSON Schema of what the API accepts', async () => {

@@ -1,26 +1,20 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../support/accounts.js';
-import { connectMcp, okTool as ok, type McpConnection } from '../support/mcp-client.js';
+import { mcpServers, okTool as ok } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-const connections: McpConnection[] = [];
 
 beforeAll(async () => {
   stack = await startStack();
 });
-afterEach(async () => {
-  await Promise.all(connections.splice(0).map((connection) => connection.close()));
-});
 afterAll(() => stack?.stop());
 
-async function connect(env: Record<string, string> = {}): Promise<Client> {
-  const connection = await connectMcp({ AGENT_MATCH_URL: stack.baseUrl, ...env });
-  connections.push(connection);
-  return connection.client;
-}
+const startServer = mcpServers(() => stack.baseUrl);
+/** An MCP client with the server as a child process on stdio, started through its real entry point. */
+const connect = async (env: Record<string, string> = {}): Promise<Client> => (await startServer(env)).client;
 
 /** The REST route each tool calls (`events` reads the event stream, not one route). */
 const ROUTES: Record<string, [method: string, path: string]> = {

@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
+import { killChildren } from './child-process.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 export const MCP_ENTRY = 'src/clients/mcp/main.ts';
@@ -34,6 +35,23 @@ export async function connectMcp(env: Record<string, string>): Promise<McpConnec
   const client = new Client({ name: 'agent-match-test', version: '1.0.0' });
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+/**
+ * Starts MCP servers against the service at `baseUrl()` (unless `env` names another AGENT_MATCH_URL); each
+ * is closed after its test, and any child process the test spawned is killed.
+ */
+export function mcpServers(baseUrl: () => string): (env?: Record<string, string>) => Promise<McpConnection> {
+  const open: McpConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((connection) => connection.close()));
+    killChildren();
+  });
+  return async (env = {}) => {
+    const connection = await connectMcp({ AGENT_MATCH_URL: baseUrl(), ...env });
+    open.push(connection);
+    return connection;
+  };
 }
 
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
