@@ -28,17 +28,18 @@ describe('idle sockets', () => {
         ws.once('open', () => resolve(ws));
       });
     const [polite, silent] = await Promise.all([open(true), open(false)]);
-    const pings = { polite: 0, silent: 0 };
+    const pings = { polite: 0 };
     polite.on('ping', () => pings.polite++);
-    silent.on('ping', () => pings.silent++);
-    const silentClosed = new Promise<void>((resolve) => silent.once('close', () => resolve()));
+    const silentClosed = new Promise<number>((resolve) => silent.once('close', (code: number) => resolve(code)));
     const frames: string[] = [];
     polite.on('message', (data) => frames.push((data as Buffer).toString()));
 
-    // Closed by the server (this client never closes it) after its pings went unanswered. How soon depends
-    // on the idle timeout (8 s here) and on the machine: the bound only says it is not left open.
-    await within(silentClosed, 60_000, 'the silent socket closed by the server');
-    expect(pings.silent).toBeGreaterThan(0);
+    // Cut by the server (this client never closes it, and a cut has no close frame: 1006) after its ping
+    // went unanswered. How soon depends on the idle timeout (8 s here) and on the machine: the bound only says
+    // it is not left open. Whether this client saw the ping first is not asked: the server and this client
+    // share one process, and when it is busy the cut can reach the client's socket before the ping is read
+    // from it (the polite socket below shows the pings are sent).
+    expect(await within(silentClosed, 60_000, 'the silent socket closed by the server')).toBe(1006);
     // The socket that answers has been pinged and answered twice, and is still there.
     await eventually('the polite socket pinged twice', () => pings.polite >= 2, 60_000);
     expect(polite.readyState).toBe(WebSocket.OPEN);
