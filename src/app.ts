@@ -217,7 +217,7 @@ export class Application {
     ];
     for (const route of routes) this.http.route(route);
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
-    this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
+    this.realtime.registerSockets(this.http, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
       addressLimits,
       policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },

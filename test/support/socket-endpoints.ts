@@ -7,6 +7,7 @@ import { LiveEvents } from '../../src/features/events/live-events.js';
 import { EventRelay } from '../../src/features/events/sockets/event-relay.js';
 import { EventSockets, SPECTATOR_SOCKET_PATH, type SocketLimits } from '../../src/features/events/sockets/event-sockets.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { CorkAnchor } from '../../src/platform/http/cork-anchor.js';
 import { Metrics } from '../../src/platform/metrics/metrics.js';
 import { PubSub } from '../../src/platform/redis/pubsub.js';
 import { createRedis, createSubscriberRedis, type RedisClient } from '../../src/platform/redis/redis.js';
@@ -34,6 +35,8 @@ export async function startSocketEndpoints(limits: Partial<SocketLimits>): Promi
   const subscriber = createSubscriberRedis(redisServer.topology);
   await Promise.all([redis.connect(), subscriber.connect()]);
   const app = App();
+  const corkAnchor = new CorkAnchor(createLogger('silent'));
+  corkAnchor.register(app);
   const streams = new EventStreams(redis, new Scripts(redis));
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
   await relay.start(new LiveEvents(new PubSub(redis, subscriber)));
@@ -46,16 +49,19 @@ export async function startSocketEndpoints(limits: Partial<SocketLimits>): Promi
     storeAnswers: () => redis.ping(),
     logger: createLogger('silent'),
     metrics: new Metrics(),
+    corkAnchor,
     limits,
   });
   sockets.register();
   const listenSocket = await new Promise<us_listen_socket>((resolve) => app.listen('127.0.0.1', 0, (s) => resolve(s)));
+  await corkAnchor.start('127.0.0.1', us_socket_local_port(listenSocket));
   return {
     sockets,
     url: `ws://127.0.0.1:${us_socket_local_port(listenSocket)}${SPECTATOR_SOCKET_PATH}`,
     redis,
     publisher: streamPublisher(streams),
     stop: async () => {
+      corkAnchor.stop();
       sockets.stop();
       us_listen_socket_close(listenSocket);
       redis.disconnect();

@@ -11,6 +11,7 @@ import { errors } from '../core/errors.js';
 import type { Logger } from '../logger.js';
 import { BODY_ABORTED, hasBody, readBody } from './body-reader.js';
 import { ConnectionCap } from './connection-cap.js';
+import { CorkAnchor } from './cork-anchor.js';
 import { answerPreflight, writeCorsHeaders } from './cors.js';
 import { errorReply, statusLine, toAppError } from './error-reply.js';
 import type { Metrics } from '../metrics/metrics.js';
@@ -49,9 +50,13 @@ export class HttpServer {
   private idle?: () => void;
   private readonly requestIds = new RequestIds();
   private readonly connectionCap: ConnectionCap;
+  /** Holds uWS's cork for upgrades completed after an await (see CorkAnchor). */
+  readonly corkAnchor: CorkAnchor;
 
   constructor(private readonly options: ServerOptions) {
     this.connectionCap = new ConnectionCap(this.app, options.maxConnectionsPerIp ?? 0, options.logger);
+    this.corkAnchor = new CorkAnchor(options.logger);
+    this.corkAnchor.register(this.app);
     options.metrics.gauge('http_connections_refused_total', () => this.connectionCap.refused);
   }
 
@@ -102,7 +107,7 @@ export class HttpServer {
         this.listenSocket = socket;
         const bound = us_socket_local_port(socket);
         this.connectionCap.start(bound);
-        resolve(bound);
+        void this.corkAnchor.start(host, bound).then(() => resolve(bound));
       });
     });
   }
@@ -122,6 +127,7 @@ export class HttpServer {
   }
 
   close() {
+    this.corkAnchor.stop();
     this.connectionCap.stop();
     this.app.close();
   }

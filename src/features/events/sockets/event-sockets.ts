@@ -18,6 +18,7 @@ import type { Socket, SocketData, Target } from './socket-data.js';
 import { SocketReplay, type ReplayLimits } from './socket-replay.js';
 import { SocketSweeper, type SweepLimits } from './socket-sweeper.js';
 import { upgradeAfterAwait } from './upgrade-cork.js';
+import type { CorkAnchor } from '../../../platform/http/cork-anchor.js';
 import { UpgradeRateLimit } from './upgrade-rate-limit.js';
 import { SPECTATOR_TOPIC, userTopic } from '../event-topics.js';
 
@@ -87,6 +88,8 @@ export type EventSocketDeps = {
   storeAnswers: () => Promise<unknown>;
   logger: Logger;
   metrics: Metrics;
+  /** Holds the cork while an upgrade decided after an await completes (see CorkAnchor). */
+  corkAnchor: CorkAnchor;
   limits?: Partial<SocketLimits>;
   policy?: Partial<SocketPolicy>;
   /** Counts upgrades of `/api/v1/ws` per account across processes (see UpgradeRateLimit); without it they are not limited. */
@@ -302,19 +305,13 @@ export class EventSockets {
       (target) => {
         if (aborted) return giveBack();
         const data: SocketData = { ...target, ip, closed: false, closing: false, replaying: target.since !== undefined };
-        upgradeAfterAwait(res, data, { key, protocol, extensions }, context, this.corkAnchor());
+        upgradeAfterAwait(res, data, { key, protocol, extensions }, context, this.deps.corkAnchor);
       },
       (error: unknown) => {
         giveBack();
         if (!aborted) writeErrorAndClose(res, toAppError(error, this.deps.logger, { ip, upgrade: path }));
       },
     );
-  }
-
-  /** An open socket to hold uWS's cork while an upgrade decided after an await completes (see upgradeAfterAwait). */
-  private corkAnchor(): Socket | undefined {
-    for (const ws of this.sockets) if (!ws.getUserData().closing) return ws;
-    return undefined;
   }
 
   /** The client's address, read before the upgrade's first await (uWS rule). */

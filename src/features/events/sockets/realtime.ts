@@ -9,6 +9,7 @@ import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
 import { EventInbox, type InboxPolicy } from '../inbox/inbox-service.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
+import type { CorkAnchor } from '../../../platform/http/cork-anchor.js';
 
 type Deps = {
   replay: EventReplay;
@@ -47,7 +48,7 @@ export class Realtime {
 
   /** Registers `/api/v1/ws` and `/api/v1/spectator/stream` on the uWS app. */
   registerSockets(
-    app: TemplatedApp,
+    { app, corkAnchor }: { app: TemplatedApp; corkAnchor: CorkAnchor },
     tokens: TokenService,
     metrics: Metrics,
     options: { upgradeLimits?: UpgradeLimits; addressLimits?: AddressLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
@@ -63,6 +64,7 @@ export class Realtime {
       storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
+      corkAnchor,
       ...options,
     });
     this.sockets.register();
