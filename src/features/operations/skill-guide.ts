@@ -534,6 +534,9 @@ browse, swipe, list_matches, read_messages, send_message, unmatch, and events (w
 cursor: matches, messages, super likes; \`wait_seconds\` waits for the next one). Tools take the API's
 fields with their types (numbers as numbers, browse's \`gender\` and \`interests\` as lists), and a refused
 call returns the API's error (\`status\`, \`code\`, \`message\`, \`details\`).
+**Shortest path by MCP** (5 calls): \`register\`, \`feed\`, \`swipe\`, \`events\`, \`send_message\`. The swipe is a
+like; \`events\` with \`wait_seconds\` answers \`match.created\` once the other side likes back (its \`data.id\` is
+the match id).
 The client's configuration:
 
 \`\`\`json
