@@ -48,7 +48,10 @@ export function createBlockingRedis(topology: RedisTopology, overrides: RedisOpt
 
 /** The subscriber connection(s) of sharded pub/sub: on a cluster, one per master, following slot moves. */
 export function createSubscriberRedis(topology: RedisTopology): RedisClient {
-  return createBlockingRedis(topology, {}, { shardedSubscribers: true });
+  // PubSub subscribes again itself once a connection is back, awaiting each reply. ioredis's own resubscribe
+  // leaves its commands' failures unhandled: a connection closed before they are answered (a stop, or Redis
+  // going away again) would end the process on an unhandled rejection.
+  return createBlockingRedis(topology, { autoResubscribe: false }, { shardedSubscribers: true });
 }
 
 /**
