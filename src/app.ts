@@ -224,6 +224,7 @@ export class Application {
     this.realtime.registerSockets(this.http.app, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
       addressLimits,
+      matchUsers: async (pool, matchId) => (await this.matches.findHead(pool, matchId))?.userIds,
       policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },
     });
     this.http.seal();

@@ -9,6 +9,7 @@ import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
 import { EventInbox, type InboxPolicy } from '../inbox/inbox-service.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
+import { TypingFrames, type MatchUsers, type TypingPolicy } from './typing-frames.js';
 
 type Deps = {
   replay: EventReplay;
@@ -50,10 +51,19 @@ export class Realtime {
     app: TemplatedApp,
     tokens: TokenService,
     metrics: Metrics,
-    options: { upgradeLimits?: UpgradeLimits; addressLimits?: AddressLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+    options: {
+      upgradeLimits?: UpgradeLimits;
+      addressLimits?: AddressLimits;
+      policy?: Partial<SocketPolicy>;
+      limits?: Partial<SocketLimits>;
+      /** Who is in a match: with it, typing frames are relayed to the other user. */
+      matchUsers?: MatchUsers;
+      typing?: Partial<TypingPolicy>;
+    } = {},
   ) {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;
+    const { matchUsers, typing, ...socketOptions } = options;
     this.sockets = new EventSockets({
       app,
       tokens,
@@ -63,7 +73,8 @@ export class Realtime {
       storeAnswers: this.deps.storeAnswers,
       logger: this.deps.logger,
       metrics,
-      ...options,
+      ...socketOptions,
+      ...(matchUsers ? { typing: new TypingFrames(matchUsers, this.deps.live, this.deps.logger, typing) } : {}),
     });
     this.sockets.register();
   }
