@@ -1,16 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
+import { eventually } from '../support/eventually.js';
 import { matchedPair as pairOf, sendMessage } from '../support/matched-pair.js';
 import type { SeededAccount } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
+import { receiversPerTest } from '../support/webhook-receiver.js';
 
 const MAX_MESSAGES = 10;
 const READ_LIMIT = 20;
 let stack: Awaited<ReturnType<typeof startStack>>;
 const sockets: EventSocket[] = [];
+const receiver = receiversPerTest();
 beforeAll(async () => {
-  stack = await startStack({ THREAD_MAX_MESSAGES: MAX_MESSAGES, READ_RATE_LIMIT: READ_LIMIT, READ_RATE_WINDOW_SECONDS: 3600 });
+  stack = await startStack({ THREAD_MAX_MESSAGES: MAX_MESSAGES, READ_RATE_LIMIT: READ_LIMIT, READ_RATE_WINDOW_SECONDS: 3600, WEBHOOK_ALLOW_PRIVATE: true });
 });
 afterAll(async () => {
   for (const socket of sockets) socket.ws.terminate();
@@ -179,6 +182,26 @@ describe('message.read', () => {
     const replay = await openSocket(b, '/api/v1/ws?since=0');
     const replayed = await replay.framesBefore((f) => f.type === 'message.created' && f.data.id === marker.id);
     expect(replayed.filter((f) => f.type === 'message.read').map((f) => f.data)).toEqual(expected);
+  });
+
+  it('reaches a webhook that names it, and not one created with the default event types', async () => {
+    const { a, b, matchId } = await matchedPair();
+    const [named, defaults] = await Promise.all([receiver(), receiver()]);
+    const hook = (body: Record<string, unknown>) => stack.api.post('/api/v1/webhooks', { token: b.token, body });
+    const created = await hook({ url: named.url, event_types: ['message.read', 'message.created'] });
+    expect(created.status, created.text).toBe(201);
+    const byDefault = await hook({ url: defaults.url });
+    expect(byDefault.body.event_types).not.toContain('message.read');
+
+    const message = await send(b, matchId, 'webhooks are listening');
+    expect((await markRead(a, matchId, message.id)).status).toBe(200);
+    const marker = await send(a, matchId, 'marker');
+    const isMarker = (r: { frame: { type: string; data: Record<string, unknown> } }) => r.frame.type === 'message.created' && r.frame.data.id === marker.id;
+    await eventually('both webhooks got the marker', () => named.events().some(isMarker) && defaults.events().some(isMarker));
+    // each webhook's deliveries come in stream order: what came before the marker is all there is
+    const before = (events: ReturnType<typeof named.events>) => events.slice(0, events.findIndex(isMarker)).map((r) => r.frame);
+    expect(before(named.events()).filter((f) => f.type === 'message.read').map((f) => f.data)).toEqual([{ match_id: matchId, reader_id: a.user_id, message_id: message.id }]);
+    expect(before(defaults.events()).map((f) => f.type)).not.toContain('message.read');
   });
 
   it('is never shown to spectators', async () => {
