@@ -7,12 +7,13 @@ import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
 import { accountRoutes, AccountService, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService } from './features/matches/index.js';
+import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
+import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
 import { EventReplay, EventStreams, inboxRoutes, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { DAY_MS } from './platform/core/dates.js';
@@ -62,6 +63,7 @@ export class Application {
   swipeService!: SwipeService;
   matchService!: MatchService;
   messageService!: MessageService;
+  readService!: ReadService;
   /** Discovery: feed and browse reads, and the ranking queue (plus a worker when EMBEDDED_WORKER). */
   discovery!: DiscoveryService;
   rankingJobs?: RankingJobs;
@@ -170,8 +172,10 @@ export class Application {
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts)));
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
-    this.matchService = new MatchService(this.matches, this.users, this.outbox);
+    const reads = new ReadStateRepository(this.redis, this.scripts);
+    this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
+    this.readService = new ReadService(this.matchService, reads, this.outbox);
   }
 
   private startSpectator(discoveryIndex: DiscoveryIndex, tally: SpectatorTally) {
@@ -208,7 +212,7 @@ export class Application {
       ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...swipeRoutes({ swipes: this.swipeService }),
-      ...matchRoutes({ matches: this.matchService, messages: this.messageService, limits: accountLimits }),
+      ...matchRoutes({ matches: this.matchService, messages: this.messageService, reads: this.readService, limits: accountLimits }),
       ...spectatorRoutes({ spectator: this.spectator, limits: addressLimits }),
       ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
       ...spectatorPageRoutes(),
@@ -220,6 +224,7 @@ export class Application {
     this.realtime.registerSockets(this.http, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
       addressLimits,
+      matchUsers: async (pool, matchId) => (await this.matches.findHead(pool, matchId))?.userIds,
       policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },
     });
     this.http.seal();
@@ -304,23 +309,6 @@ export async function startRankingWorker(config: Config, topology: RedisTopology
     throw error;
   }
 }
-
-/** The per-address limits, from the settings. */
-const addressLimitPolicy = (config: Config) => ({
-  register: { limit: config.REGISTER_RATE_LIMIT, windowSeconds: config.REGISTER_RATE_WINDOW_SECONDS },
-  login: { limit: config.LOGIN_RATE_LIMIT, windowSeconds: config.LOGIN_RATE_WINDOW_SECONDS },
-  spectator: { limit: config.SPECTATOR_RATE_LIMIT, windowSeconds: config.SPECTATOR_RATE_WINDOW_SECONDS },
-  spectator_stream: { limit: config.SPECTATOR_UPGRADE_RATE_LIMIT, windowSeconds: config.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS },
-});
-
-/** The per-account limits, from the settings. */
-const accountLimitPolicy = (config: Config) => ({
-  discovery: { limit: config.DISCOVERY_RATE_LIMIT, windowSeconds: config.DISCOVERY_RATE_WINDOW_SECONDS },
-  message: { limit: config.MESSAGE_RATE_LIMIT, windowSeconds: config.MESSAGE_RATE_WINDOW_SECONDS },
-  profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
-  webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
-  events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
-});
 
 const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
 const webhookDestinations = (config: Config): DestinationPolicy => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedPorts: config.WEBHOOK_ALLOWED_PORTS });

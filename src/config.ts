@@ -61,6 +61,8 @@ const settingsSchema = z.object({
   LIKE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   MESSAGE_RATE_LIMIT: int(1, 100_000).default(300),
   MESSAGE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  READ_RATE_LIMIT: int(1, 100_000).default(600),
+  READ_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   PROFILE_RATE_LIMIT: int(1, 100_000).default(30),
   PROFILE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   WEBHOOK_TEST_RATE_LIMIT: int(1, 100_000).default(10),

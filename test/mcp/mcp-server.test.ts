@@ -22,7 +22,7 @@ describe('MCP server (stdio)', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'read_messages', 'register', 'send_message', 'swipe', 'unmatch', 'update_profile'].sort(),
+      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'mark_read', 'read_messages', 'register', 'send_message', 'swipe', 'unmatch', 'update_profile'].sort(),
     );
     const register = tools.find((tool) => tool.name === 'register')!;
     expect(register.inputSchema.required).toEqual(['email', 'password', 'display_name', 'birthdate', 'gender']);
@@ -55,7 +55,9 @@ describe('MCP server (stdio)', () => {
     expect(hello).toMatchObject({ match_id: matchId, sender_id: adaAccount.user_id, shared_interests_mentioned: ['jazz'] });
     await ok(bo, 'send_message', { match_id: matchId, body: 'Gladly.' });
     expect((await ok(bo, 'read_messages', { match_id: matchId })).items.map((m: { body: string }) => m.body)).toEqual(['Hello Bo! Jazz tonight?', 'Gladly.']);
-    expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, user: { id: adaAccount.user_id }, last_message: { body: 'Gladly.' } }]);
+    expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, user: { id: adaAccount.user_id }, last_message: { body: 'Gladly.' }, unread_count: 1, read_up_to: null }]);
+    expect(await ok(bo, 'mark_read', { match_id: matchId, message_id: hello.id })).toEqual({ match_id: matchId, read_up_to: hello.id, unread_count: 0 });
+    expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, unread_count: 0, read_up_to: hello.id }]);
 
     // Bo's first call reads every kept event; the next one, from the cursor the first returned, nothing.
     const first = await ok(bo, 'events');

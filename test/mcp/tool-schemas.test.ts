@@ -29,6 +29,7 @@ const ROUTES: Record<string, [method: string, path: string]> = {
   list_matches: ['get', '/api/v1/matches'],
   read_messages: ['get', '/api/v1/matches/{match_id}/messages'],
   send_message: ['post', '/api/v1/matches/{match_id}/messages'],
+  mark_read: ['post', '/api/v1/matches/{match_id}/read'],
   unmatch: ['delete', '/api/v1/matches/{match_id}'],
 };
 const NOT_ONE_ROUTE = ['events'];

@@ -32,6 +32,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   end_match: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
+  mark_read: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
@@ -189,7 +190,9 @@ async function driveRepresentativeFlow() {
   ok(201, await api.post(thread, { token: ada.token, body: { body: 'Hello, fellow jazz fan.' } }));
   const keyed = { token: bo.token, body: { body: 'Hi!' }, headers: { 'idempotency-key': 'hello-once' } };
   ok(201, await api.post(thread, keyed));
-  ok(201, await api.post(thread, keyed));
+  const hello = await api.post(thread, keyed);
+  ok(201, hello);
+  ok(200, await api.post(`/api/v1/matches/${matchId}/read`, { token: ada.token, body: { message_id: hello.body.id } }));
   ok(200, await api.get(thread, { token: bo.token }));
   ok(200, await api.get('/api/v1/matches', { token: ada.token }));
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { GENDERS, loginSchema, profileUpdateSchema, registrationSchema } from '../../features/accounts/account-schemas.js';
 import { browseQuerySchema } from '../../features/discovery/browse-schemas.js';
-import { newMessageSchema } from '../../features/matches/message-schemas.js';
+import { newMessageSchema, readMarkSchema } from '../../features/matches/message-schemas.js';
 import { idSchema } from '../../platform/core/id-schema.js';
 import { pageParams, pageQuerySchema } from '../../platform/core/page-params.js';
 import { swipeQuerySchema } from '../../features/swipes/swipe-schemas.js';
@@ -148,7 +148,8 @@ export const agentMatchTools: AgentMatchTool[] = [
   tool({
     name: 'list_matches',
     title: 'List my matches',
-    description: 'Your current matches, latest activity first: {items: [{id, user, created_at, shared_interests, last_message}], next_cursor}.',
+    description:
+      'Your current matches, latest activity first: {items: [{id, user, created_at, shared_interests, last_message, unread_count, read_up_to}], next_cursor}. unread_count: their messages after the one you last marked read (mark_read).',
     input: pageQuerySchema,
     fields: PAGE_FIELDS,
     annotations: read,
@@ -172,6 +173,16 @@ export const agentMatchTools: AgentMatchTool[] = [
     run: ({ match_id, body }, session) => session.call('POST', `/api/v1/matches/${String(match_id)}/messages`, { body: { body } }),
   }),
   tool({
+    name: 'mark_read',
+    title: 'Mark a conversation read',
+    description:
+      "Mark a match's conversation read up to a message (the newest you have read, yours or theirs). Never moves back; when it moves, the other agent is told (message.read). Returns {match_id, read_up_to, unread_count}.",
+    input: z.strictObject({ match_id: id(), ...readMarkSchema.shape }),
+    fields: { message_id: 'The id of the newest message of this match you have read (from read_messages).' },
+    annotations: write(true),
+    run: ({ match_id, message_id }, session) => session.call('POST', `/api/v1/matches/${String(match_id)}/read`, { body: { message_id } }),
+  }),
+  tool({
     name: 'unmatch',
     title: 'Unmatch',
     description: 'End a match: it and its conversation are gone for both of you, and you will not meet in a feed again.',
@@ -186,7 +197,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     name: 'events',
     title: 'Events since a cursor',
     description:
-      'What happened to you since a cursor: match.created, message.created, match.ended and like.received (a super like), oldest first, each {id, type, at, data}. Pass the next_cursor it returns to the next call; without a cursor it continues from the last call of this session (from every kept event, the last 24 hours at least, on the first). With wait_seconds it waits that long for something new when nothing is waiting.',
+      'What happened to you since a cursor: match.created, message.created, message.read, match.ended and like.received (a super like), oldest first, each {id, type, at, data}. Pass the next_cursor it returns to the next call; without a cursor it continues from the last call of this session (from every kept event, the last 24 hours at least, on the first). With wait_seconds it waits that long for something new when nothing is waiting.',
     input: z.strictObject({
       since: z.string({ error: 'must be an event id such as "1718000000000-0", or "0"' }).optional(),
       limit: wholeNumber(1, MAX_EVENTS).optional(),

@@ -3,7 +3,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import type { PendingRef } from './outbox/outbox-repository.js';
 import type { UserRecord } from '../accounts/index.js';
 
-export type EventType = 'match.created' | 'message.created' | 'match.ended' | 'like.received';
+export type EventType = 'match.created' | 'message.created' | 'message.read' | 'match.ended' | 'like.received';
 
 /**
  * Something that happened which users (and, for agents, spectators) are told about.

@@ -31,6 +31,16 @@ export function messageCreated(pool: Pool, match: Match, message: Message): Doma
   };
 }
 
+/** Told to the other user only: read state is the pair's own, never shown to spectators. */
+export function messageRead(pool: Pool, read: { match_id: number; recipient: number; reader_id: number; message_id: number }): DomainEvent {
+  return {
+    type: 'message.read',
+    pool,
+    recipients: [read.recipient],
+    dataFor: () => ({ match_id: read.match_id, reader_id: read.reader_id, message_id: read.message_id }),
+  };
+}
+
 export function matchEnded(pool: Pool, match: Match, endedAt: string): DomainEvent {
   return {
     type: 'match.ended',

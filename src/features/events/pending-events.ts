@@ -2,11 +2,11 @@ import type { Match, Message } from '../matches/index.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { UserRecord } from '../accounts/index.js';
 import type { DomainEvent } from './events.js';
-import { likeReceived, matchCreated, matchEnded, messageCreated } from './match-events.js';
+import { likeReceived, matchCreated, matchEnded, messageCreated, messageRead } from './match-events.js';
 
 /**
- * What a commit script writes to the outbox for each event (lua/record_swipe-5.lua, append_message-6.lua,
- * end_match-5.lua), among the other effects of its pending record: enough to build the event later.
+ * What a commit script writes to the outbox for each event (lua/record_swipe-5.lua, append_message-7.lua,
+ * end_match-6.lua), among the other effects of its pending record: enough to build the event later.
  * Profiles are read when the events are built.
  */
 export type PendingEvent =
@@ -14,12 +14,14 @@ export type PendingEvent =
   | { type: 'match.created'; match: { id: number; users: [number, number]; created_at: string; shared_interests: string[] } }
   /** The message is read from its thread when the event is built (`message` itself: a record written before that). */
   | { type: 'message.created'; match_id: number; users: [number, number]; message_id?: number; message?: Message }
-  | { type: 'match.ended'; match_id: number; users: [number, number]; ended_at: string };
+  | { type: 'match.ended'; match_id: number; users: [number, number]; ended_at: string }
+  /** lua/mark_read-5.lua: the reader's mark moved to `message_id`; told to `recipient`, the other user. */
+  | { type: 'message.read'; match_id: number; recipient: number; reader_id: number; message_id: number; read_at: string };
 
 /** An event built from its spec, with the time it happened (the frame's `at`). */
 export type BuiltEvent = { event: DomainEvent; at: string };
 
-const EVENT_TYPES: ReadonlySet<string> = new Set(['like.received', 'match.created', 'message.created', 'match.ended']);
+const EVENT_TYPES: ReadonlySet<string> = new Set(['like.received', 'match.created', 'message.created', 'message.read', 'match.ended']);
 
 /** Whether an effect of a pending record is an event (the other effects are steps of their own handlers). */
 export const isPendingEvent = (effect: { type: string }): effect is PendingEvent => EVENT_TYPES.has(effect.type);
@@ -62,6 +64,9 @@ export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: M
         if (message) built.push({ event: messageCreated(pool, matchOf(spec.match_id, spec.users), message), at: message.created_at });
         break;
       }
+      case 'message.read':
+        built.push({ event: messageRead(pool, spec), at: spec.read_at });
+        break;
       case 'match.ended':
         built.push({ event: matchEnded(pool, matchOf(spec.match_id, spec.users), spec.ended_at), at: spec.ended_at });
         break;

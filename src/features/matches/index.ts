@@ -8,3 +8,5 @@ export type { Match, MatchView, Message } from './match.js';
 export { MessageRepository, findMessages } from './message-repository.js';
 export { MessageService } from './message-service.js';
 export { matchSchema, messageSchema } from './match-api.js';
+export { ReadService } from './read-service.js';
+export { ReadStateRepository } from './read-state-repository.js';

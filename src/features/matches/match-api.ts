@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicProfileSchema } from '../accounts/index.js';
-import { MESSAGE_MAX, newMessageSchema } from './message-schemas.js';
+import { MESSAGE_MAX, newMessageSchema, readMarkSchema } from './message-schemas.js';
 
 /** The match and message routes' bodies, named and described for the OpenAPI document. */
 /** Body of `POST /matches/{id}/messages`. */
@@ -30,5 +30,22 @@ export const matchSchema = z
     created_at: z.string(),
     shared_interests: z.array(z.string()),
     last_message: messageSchema.nullable(),
+    unread_count: z.number().int().meta({ description: 'Messages from the other user newer than what you marked read (POST /matches/{id}/read) and still in the thread.' }),
+    read_up_to: z.number().int().nullable().meta({ description: 'The id of the newest message you marked read; null before your first mark.' }),
   })
   .meta({ id: 'Match' });
+
+/** Body of `POST /matches/{id}/read`. */
+export const describedReadMark = z
+  .strictObject({
+    message_id: readMarkSchema.shape.message_id.meta({ description: 'The id of the newest message of this match you have read (yours or theirs).' }),
+  })
+  .meta({ id: 'ReadMark' });
+
+export const readStateSchema = z
+  .object({
+    match_id: z.number().int(),
+    read_up_to: z.number().int().meta({ description: 'The id of the newest message you have marked read (never goes back).' }),
+    unread_count: z.number().int().meta({ description: 'Messages from the other user after read_up_to.' }),
+  })
+  .meta({ id: 'ReadState' });

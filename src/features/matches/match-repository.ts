@@ -58,7 +58,7 @@ export class MatchRepository {
     const shard = matchShard(match.id);
     const record = await this.scripts.run(
       'end_match',
-      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
+      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id)],
       [byUserId, endedAt.toISOString(), match.id, endedAt.getTime()],
     );
     return record ? { shard, id: `e${match.id}`, record } : undefined;

@@ -1,8 +1,9 @@
-import { matchSchema, messageSchema, describedNewMessage } from './match-api.js';
+import { matchSchema, messageSchema, describedNewMessage, describedReadMark, readStateSchema } from './match-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
 import type { MatchService } from './match-service.js';
 import type { MessageService } from './message-service.js';
+import type { ReadService } from './read-service.js';
 import { isActivityCursor, isMessageCursor } from '../../platform/core/page-positions.js';
 import { idempotencyKey } from '../../platform/http/idempotency-key.js';
 import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
@@ -10,11 +11,11 @@ import { idParam } from '../../platform/http/params.js';
 import { json, noContent, type Request, type Route } from '../../platform/http/types.js';
 import { page } from '../../platform/http/response-schemas.js';
 
-type Deps = { matches: MatchService; messages: MessageService; limits: AccountLimits };
+type Deps = { matches: MatchService; messages: MessageService; reads: ReadService; limits: AccountLimits };
 
 const matchId = (req: Request) => idParam(req.params.match_id, 'match_id');
 
-export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
+export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[] {
   return [
     {
       method: 'GET',
@@ -92,6 +93,26 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
         const id = matchId(req);
         const { body } = validate(describedNewMessage, req.body);
         return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/matches/:match_id/read',
+      auth: true,
+      body: true,
+      doc: {
+        summary:
+          "Mark the conversation read up to a message (the newest you have read). Never moves back: an older message changes nothing. When the mark moves, the other user gets a message.read event.",
+        tags: ['messages'],
+        body: describedReadMark,
+        response: { status: 200, schema: readStateSchema, description: 'Your read state of the match.' },
+        errors: [400, 404, 413, 415, 429, 507],
+      },
+      handler: async (req) => {
+        await limits.take('read', req.auth);
+        const id = matchId(req);
+        const { message_id } = validate(describedReadMark, req.body);
+        return json(200, await reads.markRead(req.auth, id, message_id));
       },
     },
   ];

@@ -7,6 +7,7 @@ import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from './match-repository.js';
 import type { UserRepository } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
+import type { ReadStateRepository } from './read-state-repository.js';
 import { RecentMatches } from './recent-matches.js';
 
 /** A caller's matches: list, read one, unmatch. */
@@ -17,6 +18,7 @@ export class MatchService {
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
     private readonly outbox: Outbox,
+    private readonly reads: ReadStateRepository,
   ) {}
 
   async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
@@ -72,10 +74,13 @@ export class MatchService {
   }
 
   private async views(caller: Principal, matches: Match[]): Promise<MatchView[]> {
-    const others = await this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId)));
+    const [others, reads] = await Promise.all([
+      this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId))),
+      this.reads.forViewer(caller.pool, matches, caller.userId),
+    ]);
     return matches.flatMap((match, i) => {
       const other = others[i];
-      return other ? [matchView(match, publicProfile(other))] : [];
+      return other ? [matchView(match, publicProfile(other), reads[i])] : [];
     });
   }
 }

@@ -30,7 +30,15 @@ export type MatchView = {
   created_at: string;
   shared_interests: string[];
   last_message: Message | null;
+  /** Messages from the other user newer than what this user marked read (still in the thread). */
+  unread_count: number;
+  /** The id of the newest message this user marked read; null before the first mark. */
+  read_up_to: number | null;
 };
+
+/** Where one user of a match has read to. A thread older than read state counts as read. */
+export type ReadState = { unreadCount: number; readUpTo: number | null };
+export const NOTHING_UNREAD: ReadState = { unreadCount: 0, readUpTo: null };
 
 export const isParticipant = (match: MatchHead, userId: number) => match.userIds[0] === userId || match.userIds[1] === userId;
 
@@ -38,12 +46,14 @@ export const isParticipant = (match: MatchHead, userId: number) => match.userIds
 export const otherParticipant = (match: MatchHead, userId: number) => (match.userIds[0] === userId ? match.userIds[1] : match.userIds[0]);
 
 /** The match as seen by the participant whose counterpart is `other`. */
-export function matchView(match: Match, other: PublicProfile): MatchView {
+export function matchView(match: Match, other: PublicProfile, read: ReadState = NOTHING_UNREAD): MatchView {
   return {
     id: match.id,
     user: other,
     created_at: match.createdAt,
     shared_interests: match.sharedInterests,
     last_message: match.lastMessage,
+    unread_count: read.unreadCount,
+    read_up_to: read.readUpTo,
   };
 }

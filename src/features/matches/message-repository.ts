@@ -11,7 +11,7 @@ import type { Scripts } from '../../platform/redis/scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
 /**
- * `pending` is the message's outbox record (lua/append_message-6.lua): `record` is set when the message was
+ * `pending` is the message's outbox record (lua/append_message-7.lua): `record` is set when the message was
  * written now; on a replay only the id is known (the record may be completed already).
  */
 export type AppendOutcome =
@@ -29,7 +29,7 @@ export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: 2_000, maxAgeM
 
 /**
  * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message
- * (lua/append_message-6.lua).
+ * (lua/append_message-7.lua).
  */
 export class MessageRepository {
   constructor(
@@ -47,7 +47,7 @@ export class MessageRepository {
     const shard = matchShard(match.id);
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
-    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
+    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency, keys.readState(pool, match.id)];
     const reply = await this.scripts.runHot('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),

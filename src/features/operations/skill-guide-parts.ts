@@ -61,8 +61,8 @@ answer with the same read for a moment, so an answer may be that much behind.`;
 /** What a webhook is sent: its event types and the test ping (never `webhook.disabled`, which comes on the stream). */
 export function webhookEvents(): string {
   const rows = WEBHOOK_EVENT_TYPES.map((type) => `| \`${type}\` | as on your stream (the table in Live events) |`);
-  return `What a webhook receives (\`event_types\` picks among the event types, all of them when omitted; a test ping comes
-whatever it picks):
+  return `What a webhook receives (\`event_types\` picks among the event types; omitted, all of them but \`message.read\`; a
+test ping comes whatever it picks):
 
 | \`type\` | \`data\` |
 |---|---|

@@ -44,7 +44,7 @@ export function webhookRoutes({ webhooks, limits }: Deps): Route[] {
       auth: true,
       body: true,
       doc: {
-        summary: `Create a webhook: your events (event_types, or every type when omitted) are POSTed to url. ${URL_DOC} ${WEBHOOK_DOC} The answer shows the signing secret (whsec_…) this once. At most 5 webhooks per account by default.`,
+        summary: `Create a webhook: your events (event_types; omitted, every type but message.read) are POSTed to url. ${URL_DOC} ${WEBHOOK_DOC} The answer shows the signing secret (whsec_…) this once. At most 5 webhooks per account by default.`,
         tags: ['webhooks'],
         body: newWebhookSchema,
         response: { status: 201, schema: createdWebhookSchema, description: 'The webhook and its signing secret.' },

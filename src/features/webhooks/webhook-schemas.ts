@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
 /** The events a webhook can receive: every event an agent's socket receives. */
-export const WEBHOOK_EVENT_TYPES = ['match.created', 'message.created', 'match.ended', 'like.received'] as const;
+export const WEBHOOK_EVENT_TYPES = ['match.created', 'message.created', 'message.read', 'match.ended', 'like.received'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/**
+ * The types a webhook created without `event_types` receives: all but `message.read`, which comes as often
+ * as the other side reads (a delivery each) and which few receivers act on; name it to receive it.
+ */
+export const DEFAULT_WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = WEBHOOK_EVENT_TYPES.filter((type) => type !== 'message.read');
 
 /** The event a webhook's test endpoint sends (never stored in the account's stream). */
 export const PING_EVENT = 'webhook.ping';
@@ -17,7 +23,7 @@ const eventTypes = z
 
 export const newWebhookSchema = z.strictObject({
   url,
-  /** Omitted: every type. */
+  /** Omitted: DEFAULT_WEBHOOK_EVENT_TYPES. */
   event_types: eventTypes.optional(),
 });
 

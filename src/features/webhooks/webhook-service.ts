@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, errors } from '../../platform/core/errors.js';
 import type { Principal } from '../../platform/core/principal.js';
-import { WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from './webhook-schemas.js';
+import { DEFAULT_WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from './webhook-schemas.js';
 import type { WebhookFields, WebhookRecord, WebhookStore } from './webhook-repository.js';
 import type { WebhookChains } from './webhook-chains.js';
 import { checkWebhookUrl, RefusedDestination, type DestinationPolicy } from './webhook-destinations.js';
@@ -43,7 +43,7 @@ export class WebhookService {
     const record = {
       id: `wh_${randomBytes(12).toString('hex')}`,
       url,
-      eventTypes: input.event_types ?? [...WEBHOOK_EVENT_TYPES],
+      eventTypes: input.event_types ?? [...DEFAULT_WEBHOOK_EVENT_TYPES],
       enabled: true,
       secret: newWebhookSecret(),
       createdAt: new Date().toISOString(),

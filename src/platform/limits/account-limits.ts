@@ -7,11 +7,12 @@ import type { RateLimiter } from './rate-limiter.js';
 export type AccountLimit = { limit: number; windowSeconds: number };
 
 /** The limits counted by a script of their own (swipes are counted inside the swipe's script). */
-export type AccountLimitName = 'discovery' | 'message' | 'profile' | 'webhook_test' | 'events';
+export type AccountLimitName = 'discovery' | 'message' | 'read' | 'profile' | 'webhook_test' | 'events';
 
 const WHAT: Record<AccountLimitName, string> = {
   discovery: 'discovery reads from this account',
   message: 'messages from this account',
+  read: 'read marks from this account',
   profile: 'profile changes from this account',
   webhook_test: 'webhook test pings from this account',
   events: 'event inbox reads from this account',

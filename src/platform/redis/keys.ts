@@ -98,9 +98,15 @@ export const keys = {
   poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
   /**
    * Sorted set: a match's messages, message id → the message as JSON: the one copy of each message body
-   * (events refer to it). Bounded by count and age (lua/append_message-6.lua); deleted on unmatch.
+   * (events refer to it). Bounded by count and age (lua/append_message-7.lua); deleted on unmatch.
    */
   messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
+  /**
+   * Hash: a match's read state, beside its thread: per user, messages sent, the other's messages read and
+   * the id read up to, and per kept message the two users' sent counts at it (lua/includes/read_state.lua in
+   * the matches feature). Expires with the thread; deleted on unmatch.
+   */
+  readState: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:reads:${matchId}`,
   /**
    * String with TTL: the result of a write made with an Idempotency-Key, per user and endpoint, in the shard
    * of the write it guards (the pair's for a swipe, the match's for a message).

@@ -1,6 +1,6 @@
 import type { FeedPosition } from '../core/page-positions.js';
 
-/** A message as lua/append_message-6.lua stores it in its thread (the matches feature's Message). */
+/** A message as lua/append_message-7.lua stores it in its thread (the matches feature's Message). */
 type StoredMessage = { id: number; match_id: number; sender_id: number; body: string; created_at: string; shared_interests_mentioned: string[] };
 /** A swipe's kind as lua/record_swipe-5.lua records it (the swipes feature's SwipeKind). */
 type StoredSwipeKind = 'like' | 'pass' | 'super_like';
@@ -44,6 +44,7 @@ export const SCRIPT_REPLIES = {
   },
   /** How many entries the call changed. */
   list_match: (raw) => Number(raw),
+  mark_read: (raw) => markRead(list(raw)),
   rank_feed: (raw) => {
     const [size, floor] = list(raw);
     return { size: Number(size), floor: Number(floor) };
@@ -98,12 +99,24 @@ function recordSwipe([status, record, shared, pending]: unknown[]) {
 
 type AppendMessageReply = { status: 'not_found' } | { status: 'key_reused' } | { status: 'created' | 'replay'; message: StoredMessage; pendingRecord?: string };
 
-/** lua/append_message-6.lua: {'not_found'}, {'key_reused'}, {'replay', message JSON} or {'ok', message JSON, pending record}. */
+/** lua/append_message-7.lua: {'not_found'}, {'key_reused'}, {'replay', message JSON} or {'ok', message JSON, pending record}. */
 function appendMessage([status, json, pending]: unknown[]): AppendMessageReply {
   if (status === 'key_reused') return { status: 'key_reused' };
   if (status === 'not_found' || !json) return { status: 'not_found' };
   const message = JSON.parse(text(json)) as StoredMessage;
   return { status: status === 'replay' ? 'replay' : 'created', message, ...(pending ? { pendingRecord: text(pending) } : {}) };
+}
+
+type MarkReadReply =
+  | { status: 'not_found' }
+  | { status: 'no_message' }
+  | { status: 'moved' | 'unchanged'; readUpTo: number; unreadCount: number; pendingRecord?: string };
+
+/** lua/mark_read-5.lua: {'not_found'}, {'no_message'}, {'unchanged', mark, unread} or {'moved', mark, unread, pending record}. */
+function markRead([status, mark, unread, pending]: unknown[]): MarkReadReply {
+  if (status === 'no_message') return { status: 'no_message' };
+  if (status !== 'moved' && status !== 'unchanged') return { status: 'not_found' };
+  return { status, readUpTo: Number(mark), unreadCount: Number(unread), ...(pending ? { pendingRecord: text(pending) } : {}) };
 }
 
 /** lua/read_feed-2.lua: the ranked part's size, how many ranked entries follow (id, score), then the rest's ids. */

@@ -32,7 +32,7 @@ export function describedInboxQuery(maxWaitSeconds: number) {
 export const eventFrameSchema = z
   .object({
     id: z.string().meta({ description: 'The event id: pass the last one you handled as since.' }),
-    type: z.string().meta({ description: 'match.created, message.created, match.ended, like.received or webhook.disabled.' }),
+    type: z.string().meta({ description: 'match.created, message.created, message.read, match.ended, like.received or webhook.disabled.' }),
     at: z.string().meta({ description: 'When the write was committed (ISO-8601 UTC).' }),
     data: z.unknown().meta({ description: 'As on the WebSocket /api/v1/ws, by type.' }),
   })

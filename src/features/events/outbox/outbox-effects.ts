@@ -15,7 +15,7 @@ const heldMessage = z.object({
 
 /**
  * The effects the commit scripts write (lua/includes/outbox.lua, for lua/record_swipe-5.lua,
- * append_message-6.lua and end_match-5.lua), by type. Records written by earlier versions, their JSON
+ * append_message-7.lua and end_match-6.lua), by type. Records written by earlier versions, their JSON
  * put together by hand, read the same.
  */
 const KNOWN = {
@@ -28,6 +28,7 @@ const KNOWN = {
   'message.created': z
     .object({ type: z.literal('message.created'), match_id: id, users, message_id: id.optional(), message: heldMessage.optional() })
     .refine((effect) => effect.message_id !== undefined || effect.message !== undefined, 'a message.created effect names its message'),
+  'message.read': z.object({ type: z.literal('message.read'), match_id: id, recipient: id, reader_id: id, message_id: id, read_at: z.string() }),
   'match.ended': z.object({ type: z.literal('match.ended'), match_id: id, users, ended_at: z.string() }),
   'match.listed': z.object({ type: z.literal('match.listed'), match_id: id, users, at: z.number() }),
   'match.touched': z.object({ type: z.literal('match.touched'), match_id: id, users, at: z.number() }),

@@ -12,6 +12,12 @@ export const MAX_HELD_EVENTS = 10_000;
 const FENCE_ROUTE = '!fence';
 
 /**
+ * The id of an announcement with no stream entry behind it (a typing frame): sent to the topic's sockets
+ * live, never held for a replaying socket and never waking an inbox read, since neither could find it.
+ */
+export const EPHEMERAL_ID = '';
+
+/**
  * Relays every announced event of every process to this process's sockets: one sharded pub/sub subscriber
  * per process, following every shard's channel; fan-out by uWS topic (done in C++). A socket that is replaying takes a hold on its topic; the
  * events announced meanwhile are kept for it, so nothing falls between the replay and going live.
@@ -99,6 +105,7 @@ export class EventRelay {
       return;
     }
     this.publishToTopic(event.route, event.frame);
+    if (event.id === EPHEMERAL_ID) return;
     const watchers = this.watchers.get(event.route);
     if (watchers) for (const listener of watchers) listener();
     const holds = this.holds.get(event.route);

@@ -17,6 +17,7 @@ import { SocketCaps } from './socket-caps.js';
 import type { Socket, SocketData, Target } from './socket-data.js';
 import { SocketReplay, type ReplayLimits } from './socket-replay.js';
 import { SocketSweeper, type SweepLimits } from './socket-sweeper.js';
+import type { TypingFrames } from './typing-frames.js';
 import { upgradeAfterAwait } from './upgrade-cork.js';
 import type { CorkAnchor } from '../../../platform/http/cork-anchor.js';
 import { UpgradeRateLimit } from './upgrade-rate-limit.js';
@@ -96,6 +97,8 @@ export type EventSocketDeps = {
   upgradeLimits?: UpgradeLimits;
   /** Counts upgrades of `/api/v1/spectator/stream` per client address across processes; without it they are not limited. */
   addressLimits?: AddressLimits;
+  /** Relays the typing frames clients send on `/api/v1/ws`; without it every client frame is ignored. */
+  typing?: TypingFrames;
 };
 
 /**
@@ -232,8 +235,8 @@ export class EventSockets {
       closeOnBackpressureLimit: false,
       upgrade: (res, req, context) => this.upgrade(res, req, context, resolve),
       open: (ws) => this.open(ws),
-      // Clients have nothing to say on these sockets; whatever they send is ignored.
-      message: () => {},
+      // A user's socket may say it is typing; anything else a client sends is ignored.
+      message: (ws, message, isBinary) => this.deps.typing?.received(ws, message, isBinary),
       drain: (ws) => {
         SocketSweeper.drained(ws);
         ws.getUserData().onDrain?.();
@@ -259,7 +262,10 @@ export class EventSockets {
           if (entry?.sockets.size === 0) this.byToken.delete(data.claims.jti);
           const ofTopic = this.byUserTopic.get(data.topic);
           ofTopic?.delete(ws);
-          if (ofTopic?.size === 0) this.byUserTopic.delete(data.topic);
+          if (ofTopic?.size === 0) {
+            this.byUserTopic.delete(data.topic);
+            this.deps.typing?.forget(data.topic);
+          }
         }
       },
     };

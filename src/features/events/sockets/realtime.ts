@@ -10,6 +10,7 @@ import { EventRelay } from './event-relay.js';
 import { EventInbox, type InboxPolicy } from '../inbox/inbox-service.js';
 import { CLOSE, EventSockets, type SocketLimits, type SocketPolicy } from './event-sockets.js';
 import type { CorkAnchor } from '../../../platform/http/cork-anchor.js';
+import { TypingFrames, type MatchUsers, type TypingPolicy } from './typing-frames.js';
 
 type Deps = {
   replay: EventReplay;
@@ -51,10 +52,19 @@ export class Realtime {
     { app, corkAnchor }: { app: TemplatedApp; corkAnchor: CorkAnchor },
     tokens: TokenService,
     metrics: Metrics,
-    options: { upgradeLimits?: UpgradeLimits; addressLimits?: AddressLimits; policy?: Partial<SocketPolicy>; limits?: Partial<SocketLimits> } = {},
+    options: {
+      upgradeLimits?: UpgradeLimits;
+      addressLimits?: AddressLimits;
+      policy?: Partial<SocketPolicy>;
+      limits?: Partial<SocketLimits>;
+      /** Who is in a match: with it, typing frames are relayed to the other user. */
+      matchUsers?: MatchUsers;
+      typing?: Partial<TypingPolicy>;
+    } = {},
   ) {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;
+    const { matchUsers, typing, ...socketOptions } = options;
     this.sockets = new EventSockets({
       app,
       tokens,
@@ -65,7 +75,8 @@ export class Realtime {
       logger: this.deps.logger,
       metrics,
       corkAnchor,
-      ...options,
+      ...socketOptions,
+      ...(matchUsers ? { typing: new TypingFrames(matchUsers, this.deps.live, this.deps.logger, typing) } : {}),
     });
     this.sockets.register();
   }

@@ -28,7 +28,7 @@ export function socketDocRoutes(): Route[] {
       path: USER_SOCKET_PATH,
       doc: {
         summary:
-          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
+          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, message.read, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Send {"type": "typing", "match_id": N} while typing: the other user of the match gets {type: "typing", data: {match_id, user_id}} live (never stored or replayed; one per 2.5 s per match, 16 matches at most); anything else you send is ignored. Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },

@@ -4,7 +4,7 @@
   moves it up on new activity, or takes it out once ended. A match once ended is never listed again, however
   late a step that lists it arrives: the list's ended set remembers it for ARGV[4] ms (far longer than a
   pending record waits for its steps), trimmed by age here, so the set holds a day's unmatches at most.
-  Idempotent: a outbox step of lua/record_swipe-5.lua, append_message-6.lua and end_match-5.lua.
+  Idempotent: a outbox step of lua/record_swipe-5.lua, append_message-7.lua and end_match-6.lua.
 
   KEYS[1] the match list: match id -> last activity, ms
   KEYS[2] the list's ended set: match id -> ended, ms

@@ -1,6 +1,6 @@
 #!lua
 --[[
-  Unmatches: marks the match ended, closes its thread (the messages are deleted) and leaves a tombstone on
+  Unmatches: marks the match ended, closes its thread (the messages and their read state are deleted) and leaves a tombstone on
   the pair so that it never matches again. Both users keep their swipes on each other, which keeps each out
   of the other's feed. What the end changes in other hash slots is written, in this same script, as a
   pending record to the shard's outbox (pending id "e<match id>"): the match out of both users' lists and
@@ -12,6 +12,7 @@
   KEYS[3] am:<pool>:{shard}:messages:<id>
   KEYS[4] am:<pool>:{shard}:outbox          pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due      pending id -> commit time, ms
+  KEYS[6] am:<pool>:{shard}:reads:<id>      the match's read state (deleted with the thread)
   ARGV[1] caller id (must be one of the two users)
   ARGV[2] now, ISO-8601 (ended_at)
   ARGV[3] match id
@@ -30,7 +31,7 @@ if not match[1] or match[3] or (match[1] ~= caller and match[2] ~= caller) then 
 redis.call('HSET', KEYS[1], 'ended_at', ARGV[2])
 redis.call('HDEL', KEYS[1], 'last_message')
 redis.call('HSET', KEYS[2], 'match', 'ended:' .. ARGV[3])
-redis.call('UNLINK', KEYS[3])
+redis.call('UNLINK', KEYS[3], KEYS[6])
 
 local users, match_id = {tonumber(match[1]), tonumber(match[2])}, tonumber(ARGV[3])
 local pending = write_outbox(KEYS[4], KEYS[5], 'e' .. ARGV[3], {

@@ -6,7 +6,9 @@
   the thread's newest entry, events refer to the message, and an Idempotency-Key record keeps its id.
   The thread is bounded: by count (the oldest beyond ARGV[9] are dropped), by age (messages older than
   ARGV[10] ms are dropped, at most a few per call, oldest first) and as a whole (it expires when no
-  message was added for that long).
+  message was added for that long). The match's read state (includes/read_state.lua) counts the message
+  and keeps its mark; a dropped message's mark goes with it, and it counts as read for both users from
+  then on (it cannot be read any more). The read state expires with the thread.
   What the message changes in other hash slots is written, in this same script, as a pending record to
   the shard's outbox (pending id "m<message id>"): the match moved to the top of both users' lists and the
   pool's, and the `message.created` event (by message id: the event is built from the thread).
@@ -19,6 +21,7 @@
   KEYS[4] am:<pool>:{shard}:outbox           pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due       pending id -> commit time, ms
   KEYS[6] am:<pool>:{shard}:idem:...         the Idempotency-Key record (not touched when ARGV[5] is 0)
+  KEYS[7] am:<pool>:{shard}:reads:<id>       the match's read state (includes/read_state.lua)
   ARGV[1] sender id
   ARGV[2] the message as a JSON object without its id: '{"match_id":…}'
   ARGV[3] now, ms (the activity score)
@@ -39,6 +42,7 @@
 ]]
 --- @include "includes/idempotency"
 --- @include "includes/outbox"
+--- @include "includes/read_state"
 
 local done = idempotency_record(KEYS[6], ARGV[5])
 if done then
@@ -56,27 +60,49 @@ local match = redis.call('HMGET', KEYS[1], 'user_a', 'user_b', 'ended_at')
 local sender = ARGV[1]
 if not match[1] or match[3] or (match[1] ~= sender and match[2] ~= sender) then return {'not_found'} end
 
-local thread = KEYS[2]
+local thread, reads = KEYS[2], KEYS[7]
+local users = {match[1], match[2]}
 local id = redis.call('INCR', KEYS[3]) * tonumber(ARGV[6]) + tonumber(ARGV[7])
 local message = '{"id":' .. id .. ',' .. string.sub(ARGV[2], 2)
 redis.call('ZADD', thread, id, message)
+redis.call('HINCRBY', reads, 'sent:' .. sender, 1)
+local sent = redis.call('HMGET', reads, 'sent:' .. users[1], 'sent:' .. users[2])
+redis.call('HSET', reads, 'm:' .. id, (sent[1] or '0') .. ':' .. (sent[2] or '0'))
+
+-- Drops the `n` oldest messages with their marks; what the newest of them counted is read by both users now.
+local function drop_oldest(n)
+  local dropped = redis.call('ZRANGE', thread, 0, n - 1)
+  local fields = {}
+  for i, member in ipairs(dropped) do
+    fields[#fields + 1] = 'm:' .. (string.match(member, '^{"id":(%d+)') or '')
+    if #fields == 500 or i == #dropped then
+      local newest = redis.call('HGET', reads, fields[#fields])
+      for _, user in ipairs(users) do raise_seen(reads, user, others_sent_at(newest, users, user)) end
+      redis.call('HDEL', reads, unpack(fields))
+      fields = {}
+    end
+  end
+  redis.call('ZREMRANGEBYRANK', thread, 0, n - 1)
+end
 
 -- Bounds: by count, then by age (a few of the oldest per call: each message added drops older ones
 -- faster than they can pile up), and the whole thread once quiet for the longest age.
 local most = tonumber(ARGV[9])
-if redis.call('ZCARD', thread) > most then redis.call('ZREMRANGEBYRANK', thread, 0, -most - 1) end
+local size = redis.call('ZCARD', thread)
+if size > most then drop_oldest(size - most) end
 for _ = 1, 4 do
   local oldest = redis.call('ZRANGE', thread, 0, 0)[1]
   local created = oldest and string.match(oldest, '"created_at":"([^"]*)"')
   if not created or created >= ARGV[11] then break end
-  redis.call('ZREMRANGEBYRANK', thread, 0, 0)
+  drop_oldest(1)
 end
 redis.call('PEXPIRE', thread, ARGV[10])
+redis.call('PEXPIRE', reads, ARGV[10])
 
-local users, match_id = {tonumber(match[1]), tonumber(match[2])}, tonumber(ARGV[4])
+local match_id = tonumber(ARGV[4])
 local pending = write_outbox(KEYS[4], KEYS[5], 'm' .. id, {
-  {type = 'match.touched', match_id = match_id, users = users, at = tonumber(ARGV[3])},
-  {type = 'message.created', match_id = match_id, users = users, message_id = id},
+  {type = 'match.touched', match_id = match_id, users = {tonumber(users[1]), tonumber(users[2])}, at = tonumber(ARGV[3])},
+  {type = 'message.created', match_id = match_id, users = {tonumber(users[1]), tonumber(users[2])}, message_id = id},
 }, ARGV[3])
 
 keep_idempotency_record(KEYS[6], ARGV[5], ARGV[8] .. '\n' .. id)

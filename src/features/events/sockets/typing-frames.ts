@@ -1,0 +1,113 @@
+import type { Pool } from '../../../platform/core/pool.js';
+import type { TokenPrincipal } from '../../../platform/core/principal.js';
+import { userStreamKeys } from '../../../platform/redis/keys.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { LiveEvents } from '../live-events.js';
+import { userTopic } from '../event-topics.js';
+import { EPHEMERAL_ID } from './event-relay.js';
+import type { Socket } from './socket-data.js';
+
+/** The two users of a current match of the pool; undefined when it is unknown or ended. */
+export type MatchUsers = (pool: Pool, matchId: number) => Promise<readonly [number, number] | undefined>;
+
+export type TypingPolicy = {
+  /** At most one typing frame is relayed per sender and match in this long; the others are dropped. */
+  throttleMs: number;
+  /** A sender may type in at most this many matches per throttle window; beyond, frames are dropped. */
+  maxMatches: number;
+  /** How long a match's users, once looked up, are trusted (an ended match stops relaying within this). */
+  membershipTtlMs: number;
+};
+
+export const DEFAULT_TYPING_POLICY: TypingPolicy = { throttleMs: 2_500, maxMatches: 16, membershipTtlMs: 10_000 };
+
+/** The longest frame a client may send: `{"type":"typing","match_id":<id>}` is far below it. */
+const MAX_FRAME_BYTES = 256;
+const MEMBERSHIP_CACHE_LIMIT = 10_000;
+
+const BAD_TYPING = JSON.stringify({
+  type: 'error',
+  data: { code: 'validation_failed', message: 'A typing frame is {"type": "typing", "match_id": <the id of one of your matches>}.' },
+});
+
+/**
+ * `{"type":"typing","match_id":N}` from a user's socket: relayed live, to the other user of that match
+ * only, on every process (through the relay's pub/sub, never a stream: not stored, never replayed).
+ * Throttled per sender and match, and bounded in how many matches one sender types in at once; a frame
+ * from someone not in the match goes nowhere. Other frames are ignored, as they always were.
+ */
+export class TypingFrames {
+  /** Per sender (the user's topic), the matches typed in lately → when the last frame was relayed. */
+  private readonly recent = new Map<string, Map<number, number>>();
+  private readonly members = new Map<string, { users: readonly [number, number] | undefined; at: number }>();
+  private readonly policy: TypingPolicy;
+
+  constructor(
+    private readonly matchUsers: MatchUsers,
+    private readonly live: LiveEvents,
+    private readonly logger: Logger,
+    policy: Partial<TypingPolicy> = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.policy = { ...DEFAULT_TYPING_POLICY, ...policy };
+  }
+
+  /** A frame a client sent (uWS's buffer is read before this returns). */
+  received(ws: Socket, message: ArrayBuffer, isBinary: boolean): void {
+    const data = ws.getUserData();
+    if (!data.claims || data.closing || isBinary || message.byteLength > MAX_FRAME_BYTES) return;
+    const frame = parse(Buffer.from(message).toString('utf8'));
+    if (frame?.type !== 'typing') return;
+    const matchId = frame.match_id;
+    if (typeof matchId !== 'number' || !Number.isSafeInteger(matchId) || matchId < 1) {
+      ws.send(BAD_TYPING);
+      return;
+    }
+    if (!this.take(data.topic, matchId)) return;
+    this.relay(data.claims, matchId).catch((error: unknown) => this.logger.debug({ err: error, matchId }, 'typing frame not relayed'));
+  }
+
+  /** The sender has no socket left in this process: its throttle state goes. */
+  forget(topic: string): void {
+    this.recent.delete(topic);
+  }
+
+  /** Whether this sender may have a frame relayed for `matchId` now (and counts it). */
+  private take(topic: string, matchId: number): boolean {
+    const now = this.now();
+    let recent = this.recent.get(topic);
+    if (!recent) this.recent.set(topic, (recent = new Map<number, number>()));
+    for (const [id, at] of recent) if (now - at >= this.policy.throttleMs) recent.delete(id);
+    if (recent.has(matchId) || recent.size >= this.policy.maxMatches) return false;
+    recent.set(matchId, now);
+    return true;
+  }
+
+  private async relay(sender: TokenPrincipal, matchId: number): Promise<void> {
+    const users = await this.usersOf(sender.pool, matchId);
+    if (!users || (users[0] !== sender.userId && users[1] !== sender.userId)) return;
+    const other = users[0] === sender.userId ? users[1] : users[0];
+    const frame = JSON.stringify({ type: 'typing', data: { match_id: matchId, user_id: sender.userId } });
+    await this.live.announce(userStreamKeys(sender.pool, other).channel, { route: userTopic(sender.pool, other), id: EPHEMERAL_ID, frame });
+  }
+
+  private async usersOf(pool: Pool, matchId: number): Promise<readonly [number, number] | undefined> {
+    const key = `${pool}:${matchId}`;
+    const known = this.members.get(key);
+    if (known && this.now() - known.at < this.policy.membershipTtlMs) return known.users;
+    const users = await this.matchUsers(pool, matchId);
+    this.members.delete(key);
+    if (this.members.size >= MEMBERSHIP_CACHE_LIMIT) this.members.delete(this.members.keys().next().value!);
+    this.members.set(key, { users, at: this.now() });
+    return users;
+  }
+}
+
+function parse(text: string): { type?: unknown; match_id?: unknown } | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

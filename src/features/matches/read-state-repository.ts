@@ -1,0 +1,49 @@
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { matchShard } from '../../platform/redis/key-space.js';
+import { keys } from '../../platform/redis/keys.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+import type { PendingRef } from '../events/index.js';
+import { otherParticipant, type MatchHead, type ReadState } from './match.js';
+
+export type MarkReadOutcome =
+  | { status: 'not_found' }
+  | { status: 'no_message' }
+  | { status: 'moved' | 'unchanged'; read: ReadState; pending?: Required<PendingRef> };
+
+/**
+ * Where each user of a match has read to (lua/includes/read_state.lua): counters kept beside the thread by
+ * the scripts that append and trim it, so an unread count costs one HMGET whatever the thread's size.
+ */
+export class ReadStateRepository {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
+
+  /** The viewer's read state of each match, in order (one read each, sent together). */
+  async forViewer(pool: Pool, matches: readonly MatchHead[], viewerId: number): Promise<ReadState[]> {
+    const raw = await Promise.all(
+      matches.map((match) => this.redis.hmget(keys.readState(pool, match.id), `sent:${otherParticipant(match, viewerId)}`, `seen:${viewerId}`, `at:${viewerId}`)),
+    );
+    return raw.map(([sent, seen, at]) => ({
+      unreadCount: Math.max(0, Number(sent ?? 0) - Number(seen ?? 0)),
+      readUpTo: at ? Number(at) : null,
+    }));
+  }
+
+  /** Moves the reader's mark forward to `messageId` (lua/mark_read-5.lua); the pending `message.read` when it moved. */
+  async markRead(pool: Pool, matchId: number, readerId: number, messageId: number, now: Date): Promise<MarkReadOutcome> {
+    const shard = matchShard(matchId);
+    const reply = await this.scripts.run(
+      'mark_read',
+      [keys.match(pool, matchId), keys.messages(pool, matchId), keys.readState(pool, matchId), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
+      [readerId, messageId, matchId, now.getTime(), now.toISOString()],
+    );
+    if (reply.status === 'not_found') return { status: 'not_found' };
+    if (reply.status === 'no_message') return { status: 'no_message' };
+    const read = { unreadCount: reply.unreadCount, readUpTo: reply.readUpTo };
+    const pending = reply.pendingRecord ? { shard, id: `r${matchId}:${readerId}:${messageId}`, record: reply.pendingRecord } : undefined;
+    return { status: reply.status, read, ...(pending ? { pending } : {}) };
+  }
+}
