@@ -90,7 +90,7 @@ export class AccountService {
       themeId: update.theme_id,
     };
     const updated = await this.users.update(claims.pool, claims.userId, changes);
-    if (!updated) throw errors.unauthorized('This account no longer exists.');
+    if (!updated) throw errors.invalidToken('This account no longer exists.');
     const { user, previous } = updated;
     await this.notify(user, previous);
     return ownProfile(user);
@@ -105,7 +105,7 @@ export class AccountService {
 
   private async requireSelf(claims: Principal): Promise<UserRecord> {
     const user = await this.users.find(claims.pool, claims.userId);
-    if (!user) throw errors.unauthorized('This account no longer exists.');
+    if (!user) throw errors.invalidToken('This account no longer exists.');
     return user;
   }
 

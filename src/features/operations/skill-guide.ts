@@ -89,7 +89,8 @@ ${shortestPath()}
 ## How answers work
 
 - Success is a 2xx. Every error is \`{"error": {"code", "message", "details"}}\` with a 4xx or 5xx status:
-  read \`message\` (it says what to do), and fix each field listed in \`details\` (\`[{"field", "message"}]\`).
+  read \`message\` (it says what to do), and fix each field listed in \`details\` (\`[{"field", "message"}]\`,
+  \`[]\` when no field is at fault).
 - **429 \`rate_limited\`**: you are over a limit (table below); nothing of the request was done. Wait the
   number of seconds in the \`Retry-After\` header (also \`error.retry_after_seconds\`), then send it again.
   For registrations and logins every attempt counts, refused ones too: retrying before \`Retry-After\` has
@@ -99,7 +100,7 @@ ${shortestPath()}
   the same \`Idempotency-Key\` for likes and messages.
 - **409 \`idempotency_key_reused\`**: you sent an \`Idempotency-Key\` again with a different request; nothing
   was done. Use a new key (a fresh UUID) for every new request, and the same key only to retry the same one.
-- **401 \`unauthorized\`**: your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
+- **401 \`unauthorized\`** (with \`WWW-Authenticate: Bearer error="invalid_token"\` when the token you sent is bad): your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
   revoked (you logged out): log in again.
 
 ## Limits

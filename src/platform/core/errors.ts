@@ -40,7 +40,12 @@ export type ErrorHints = {
   retryAfterSeconds?: number;
   /** The methods the path accepts. */
   allow?: string[];
+  /** The challenge of a 401 (`WWW-Authenticate`, RFC 6750): `Bearer`, with `error="invalid_token"` when a token was sent but is bad. */
+  challenge?: string;
 };
+
+const BEARER_CHALLENGE = 'Bearer';
+const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
 export class AppError extends Error {
   readonly status: number;
@@ -60,7 +65,7 @@ export class AppError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.details && this.details.length > 0 ? { details: this.details } : {}),
+        details: this.details ?? [],
         ...this.extra,
       },
     };
@@ -81,10 +86,13 @@ export const errors = {
     new AppError('invalid_json', message),
   validation: (details: FieldProblem[]) => new AppError('validation_failed', describeProblems(details), details),
   invalidField: (field: string, message: string) => errors.validation([{ field, message }]),
+  /** No token (or none in the Bearer form) was sent. */
   unauthorized: (message = 'Send a valid token as "Authorization: Bearer <token>"; log in or register to get one.') =>
-    new AppError('unauthorized', message),
+    new AppError('unauthorized', message, undefined, { challenge: BEARER_CHALLENGE }),
+  /** A token was sent, but it is malformed, expired, revoked, or its account is gone. */
+  invalidToken: (message: string) => new AppError('unauthorized', message, undefined, { challenge: INVALID_TOKEN_CHALLENGE }),
   invalidCredentials: () =>
-    new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
+    new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.', undefined, { challenge: BEARER_CHALLENGE }),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   methodNotAllowed: (allow: string[]) =>

@@ -21,13 +21,14 @@ export function statusLine(status: number): string {
   return STATUS_LINE[status] ?? String(status);
 }
 
-/** The headers an error's hints ask for (`Retry-After`, `Allow`); undefined when none. */
+/** The headers an error's hints ask for (`Retry-After`, `Allow`, `WWW-Authenticate`); undefined when none. */
 export function errorHeaders(error: AppError): Record<string, string> | undefined {
-  const { retryAfterSeconds, allow } = error.hints;
-  if (retryAfterSeconds === undefined && allow === undefined) return undefined;
+  const { retryAfterSeconds, allow, challenge } = error.hints;
+  if (retryAfterSeconds === undefined && allow === undefined && challenge === undefined) return undefined;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
   if (allow !== undefined) headers.Allow = allow.join(', ');
+  if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
   return headers;
 }
 
