@@ -242,6 +242,8 @@ describe('errors', () => {
     const first = await send(a, matchId, 'from before', headers);
     const key = keys.idempotency('agent', matchShard(matchId), a.user_id, `matches/${matchId}/messages`, headers['Idempotency-Key']);
     await stack.app.redis.set(key, JSON.stringify(first.body), 'EX', 60); // the message alone, as such a record held
+    // and no claim of the key in the account's slot, which such a key never had
+    await stack.app.redis.del(keys.idempotencyClaim('agent', a.user_id, 'message', headers['Idempotency-Key']));
     const again = await send(a, matchId, 'another body', headers);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);

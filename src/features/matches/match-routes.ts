@@ -81,7 +81,7 @@ export function matchRoutes({ matches, messages, limits }: Deps): Route[] {
       body: true,
       doc: {
         summary:
-          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe.',
+          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe; the same key for another match or with another body is refused with 409.',
         tags: ['messages'],
         body: describedNewMessage,
         response: { status: 201, schema: messageSchema, description: 'The message.' },

@@ -16,12 +16,23 @@ export class MessageService {
   ) {}
 
   /**
-   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
+   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message, and the
+   * key sent again for another match or with another body is refused (409). The
    * message's outbox steps (its event, the match moved up in the lists) were committed with it and are
    * completed before the answer, on a retry too.
    */
   async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
-    const match = await this.matches.requireForWrite(caller, matchId);
+    const [claimedBy, match] = await Promise.all([
+      idempotencyKey === undefined ? undefined : this.messages.claimKey(caller.pool, caller.userId, matchId, body, idempotencyKey),
+      this.matches.requireForWrite(caller, matchId),
+    ]);
+    if (claimedBy) {
+      throw errors.idempotencyKeyReused(
+        claimedBy.matchId !== matchId
+          ? `target (it was first sent with POST /api/v1/matches/${claimedBy.matchId}/messages${claimedBy.sameBody ? '' : ' and another body'})`
+          : 'message body',
+      );
+    }
     const now = new Date();
     const outcome = await this.messages.append(
       caller.pool,
