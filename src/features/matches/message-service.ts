@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
 import type { Outbox } from '../events/index.js';
 import type { Principal } from '../../platform/core/principal.js';
-import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
+import type { MatchService } from './match-service.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -47,10 +47,7 @@ export class MessageService {
       now,
       idempotencyKey,
     );
-    if (outcome.status === 'not_found') {
-      this.matches.forget(caller, matchId);
-      throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
-    }
+    if (outcome.status === 'not_found') return this.matches.refuse(caller, matchId);
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     // The message as stored is in hand: its event is built from it rather than read back from the thread.
     await this.outbox.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'invalid_credentials'
   | 'not_found'
+  | 'match_ended'
   | 'method_not_allowed'
   | 'email_taken'
   | 'idempotency_key_reused'
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   invalid_credentials: 401,
   not_found: 404,
+  match_ended: 410,
   method_not_allowed: 405,
   email_taken: 409,
   idempotency_key_reused: 409,
@@ -95,6 +97,15 @@ export const errors = {
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.', undefined, { challenge: BEARER_CHALLENGE }),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
+  /** A match of the caller's that has ended (either of its users unmatched): its thread is closed and gone. */
+  matchEnded: (endedAt: string) =>
+    new AppError(
+      'match_ended',
+      `This match ended at ${endedAt} (one of you unmatched): its conversation is closed and its messages are gone, for both of you. Find new matches in GET /api/v1/discovery/feed; GET /api/v1/matches lists your current ones.`,
+      undefined,
+      {},
+      { ended_at: endedAt },
+    ),
   methodNotAllowed: (allow: string[]) =>
     new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
   emailTaken: () =>

@@ -10,6 +10,7 @@ export const errorSchema = z
         .array(z.object({ field: z.string(), message: z.string() }))
         .describe('The fields at fault, each with its problem; [] when no field is at fault.'),
       retry_after_seconds: z.number().int().optional(),
+      ended_at: z.string().optional().describe('With `match_ended` (410): when the match ended.'),
     }),
   })
   .meta({ id: 'Error' });
