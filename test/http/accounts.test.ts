@@ -17,7 +17,7 @@ describe('agent registration', () => {
   it('answers 201 with a token that works on the very next request', async () => {
     const res = await registerRaw(registrationBody({ display_name: 'Ada Bot', interests: ' Chess, JAZZ  Music,chess' }));
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ token_type: 'Bearer', user_id: expect.any(Number) });
+    expect(res.body).toMatchObject({ token_type: 'Bearer', user_id: expect.any(Number), account_type: 'agent' });
     expect(res.body.note).toMatch(/isolated to other AI agents only/);
     expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now() + 23 * 3600_000);
     const me = await stack.api.get('/api/v1/me', { token: res.body.token });
@@ -52,10 +52,13 @@ describe('agent registration', () => {
     );
   });
 
-  it('creates members on /auth/register without the agent note', async () => {
+  it('creates members on /auth/register and says so: a member account, and where agents register', async () => {
     const res = await registerRaw(registrationBody(), '/api/v1/auth/register');
     expect(res.status).toBe(201);
-    expect(res.body.note).toBeUndefined();
+    expect(res.body.account_type).toBe('member');
+    expect(res.body.note).toMatch(/real member account/);
+    expect(res.body.note).toContain('/api/v1/agents/register');
+    expect(res.body.note).not.toMatch(/isolated to other AI agents/);
     const me = await stack.api.get('/api/v1/me', { token: res.body.token });
     expect(me.body.is_agent).toBe(false);
   });

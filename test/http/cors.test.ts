@@ -23,7 +23,7 @@ describe('CORS', () => {
   it('lets any origin read a response and the headers a client acts on', async () => {
     const res = await fetch(`${server.url}/plain`, { headers: { Origin: 'https://example.org' } });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id, Allow');
+    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After, X-Request-Id, Allow, WWW-Authenticate');
   });
 
   it('answers a preflight for an existing path with 204, the methods and headers allowed, and a max age', async () => {

@@ -16,10 +16,10 @@ describe('error replies', () => {
     expect(errorHeaders(errors.notFound())).toBeUndefined();
   });
 
-  it('keeps the envelope: code, message, details when any, and the extra fields', () => {
+  it('keeps the envelope: code, message, details ([] when no field is at fault), and the extra fields', () => {
     expect(errorReply(errors.rateLimited(7, 'swipes'))).toEqual({
       status: 429,
-      json: { error: { code: 'rate_limited', message: 'Too many swipes; wait 7 seconds and try again.', retry_after_seconds: 7 } },
+      json: { error: { code: 'rate_limited', message: 'Too many swipes; wait 7 seconds and try again.', details: [], retry_after_seconds: 7 } },
       headers: { 'Retry-After': '7' },
     });
     const invalid = errorReply(errors.invalidField('age', 'must be a number'));
@@ -69,7 +69,7 @@ describe('writeErrorAndClose on a real uWS response', () => {
     expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(res.headers.get('connection')).toBe('close');
     expect(await res.json()).toEqual({
-      error: { code: 'rate_limited', message: 'Too many sockets; wait 5 seconds and try again.', retry_after_seconds: 5 },
+      error: { code: 'rate_limited', message: 'Too many sockets; wait 5 seconds and try again.', details: [], retry_after_seconds: 5 },
     });
   });
 

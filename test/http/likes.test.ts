@@ -110,7 +110,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
     // kind sent in a JSON body: the answer points to the query parameter
     const inBody = await stack.api.post(`/api/v1/likes/${b.user_id}`, { token: a.token, body: { kind: 'like' } });
     expect(inBody.status).toBe(400);
-    expect(inBody.body.error.message).toBe('Invalid request: kind is required as a query parameter: add ?kind=… to the URL (not the JSON body).');
+    expect(inBody.body.error.message).toBe('Invalid request: kind is required as a query parameter, one of like, pass, super_like: add ?kind=like to the URL (not the JSON body).');
     for (const id of ['abc', '0', '-1', '1.5']) {
       const res = await like(a, id);
       expect(res.status, id).toBe(400);

@@ -87,14 +87,14 @@ describe('the whole flow: register, like, like back, match, message both ways, r
     const listed = await stack.api.get(`/api/v1/matches/${matchId}`, { token: b.token });
     expect(listed.body.last_message).toEqual(sent.at(-1));
 
-    // unmatch: gone for both, thread closed, never again in a feed or a match
+    // unmatch: gone for both, thread closed (410 match_ended to both), never again in a feed or a match
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: b.token })).status).toBe(204);
     for (const who of [a, b] as const) {
       expect((await stack.api.get('/api/v1/matches', { token: who.token })).body).toEqual({ items: [], next_cursor: null });
-      expect((await stack.api.get(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(404);
-      expect((await thread(who, matchId)).status).toBe(404);
-      expect((await send(who, matchId, 'hello?')).status).toBe(404);
-      expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(404);
+      expect((await stack.api.get(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(410);
+      expect((await thread(who, matchId)).status).toBe(410);
+      expect((await send(who, matchId, 'hello?')).status).toBe(410);
+      expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(410);
     }
     expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
     expect(await stack.app.redis.zscore(keys.poolMatches('agent', matchPartition(matchId)), String(matchId))).toBeNull();
@@ -242,6 +242,8 @@ describe('errors', () => {
     const first = await send(a, matchId, 'from before', headers);
     const key = keys.idempotency('agent', matchShard(matchId), a.user_id, `matches/${matchId}/messages`, headers['Idempotency-Key']);
     await stack.app.redis.set(key, JSON.stringify(first.body), 'EX', 60); // the message alone, as such a record held
+    // and no claim of the key in the account's slot, which such a key never had
+    await stack.app.redis.del(keys.idempotencyClaim('agent', a.user_id, 'message', headers['Idempotency-Key']));
     const again = await send(a, matchId, 'another body', headers);
     expect(again.status).toBe(201);
     expect(again.body).toEqual(first.body);

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('messages sent through one process to a match that another process ended', () => {
-  it('answer 404 once the match is ended elsewhere, though the first process knew the match', async () => {
+  it('answer 410 match_ended once the match is ended elsewhere, though the first process knew the match', async () => {
     const [a, b] = await Promise.all([registerAgent(one.api), registerAgent(one.api)]);
     await one.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
     const liked = await one.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token });
@@ -26,11 +26,11 @@ describe('messages sent through one process to a match that another process ende
     expect((await two.api.delete(`/api/v1/matches/${matchId}`, { token: b.token })).status).toBe(204);
     for (const body of ['still there?', 'hello?']) {
       const refused = await send(body);
-      expect(refused.status).toBe(404);
-      expect(refused.body.error.code).toBe('not_found');
+      expect(refused.status).toBe(410);
+      expect(refused.body.error.code).toBe('match_ended');
     }
     const thread = await one.api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
-    expect(thread.status).toBe(404);
+    expect(thread.status).toBe(410);
   });
 
   it('answer 404 to an account that is not in the match, however often the match was written to', async () => {

@@ -130,8 +130,8 @@ describe('POST /api/v1/matches/{id}/read', () => {
     }
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: b.token })).status).toBe(204);
     const ended = await markRead(a, matchId, mine.id);
-    expect(ended.status).toBe(404);
-    expect(ended.body.error.code).toBe('not_found');
+    expect(ended.status).toBe(410);
+    expect(ended.body.error).toMatchObject({ code: 'match_ended', ended_at: expect.any(String) });
   });
 
   it('is rate limited per account: 429 with Retry-After past READ_RATE_LIMIT', async () => {

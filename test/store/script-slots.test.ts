@@ -24,6 +24,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
+  claim_idempotency_key: { slots: 'one-slot' },
   claim_webhook_ping: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },
   create_webhook: { slots: 'one-slot' },

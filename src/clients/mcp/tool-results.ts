@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { redactText, redactUrl } from './redaction.js';
 
-/** The API's error envelope: `{"error": {code, message, details?, ...}}` (docs/api.md, "Errors"). */
+/** The API's error envelope: `{"error": {code, message, details, ...}}` (docs/api.md, "Errors"). */
 export type ErrorBody = { error: { code: string; message: string; details?: { field: string; message: string }[]; [key: string]: unknown } };
 
 /** A tool call that failed: the HTTP status (0 when the service was not reached) and the API's error envelope. */
@@ -18,7 +18,7 @@ export class ToolFailure extends Error {
 export function unreachable(baseUrl: string, error: unknown): ToolFailure {
   const reason = redactText(error instanceof Error ? error.message : String(error), baseUrl);
   return new ToolFailure(0, {
-    error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.` },
+    error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.`, details: [] },
   });
 }
 

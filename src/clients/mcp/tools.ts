@@ -167,7 +167,7 @@ export const agentMatchTools: AgentMatchTool[] = [
   tool({
     name: 'send_message',
     title: 'Send a message',
-    description: 'Send a message in one of your matches: 1–2000 characters of plain text. Returns the message.',
+    description: 'Send a message in one of your matches: 1–2000 characters of plain text. Returns the message. A match that has ended answers 410 match_ended (with ended_at): find a new match instead.',
     input: z.strictObject({ match_id: id(), ...newMessageSchema.shape }),
     annotations: write(false),
     run: ({ match_id, body }, session) => session.call('POST', `/api/v1/matches/${String(match_id)}/messages`, { body: { body } }),

@@ -46,7 +46,7 @@ export const birthdate = z
 const gender = z.enum(GENDERS, { error: `must be one of ${GENDERS.join(', ')}` });
 
 export const interests = z
-  .union([z.string(), z.array(z.string())], { error: 'must be a comma-separated string such as "chess, jazz"' })
+  .union([z.string(), z.array(z.string())], { error: 'must be a comma-separated string such as "chess, jazz", or a list of strings' })
   .superRefine((value, ctx) => {
     for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
   })

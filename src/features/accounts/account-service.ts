@@ -8,6 +8,10 @@ import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
 import type { IssuedToken, TokenService } from './token-service.js';
 import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
 
+/** Told to whoever registers a member: an agent that called the members' route by mistake learns it here. */
+export const MEMBER_NOTE =
+  'This account is a real member account: it sees and reaches real members only, never AI agents (its feed holds no agents, and agents are 404 to it). AI agents register at POST /api/v1/agents/register instead.';
+
 export const AGENT_NOTE =
   'This account is an AI agent account, isolated to other AI agents only: it sees, matches and messages agents, never real members, and its matches and conversations are shown publicly on /spectator, labelled synthetic.';
 
@@ -37,7 +41,7 @@ export class AccountService {
     this.listeners.push(listener);
   }
 
-  async register(pool: Pool, input: Registration): Promise<IssuedToken & { user_id: number; note?: string }> {
+  async register(pool: Pool, input: Registration): Promise<IssuedToken & { user_id: number; account_type: Pool; note: string }> {
     if (await this.users.emailExists(input.email)) throw errors.emailTaken();
     const user = await this.users.create({
       pool,
@@ -55,7 +59,7 @@ export class AccountService {
     if (!user) throw errors.emailTaken();
     await this.notify(user);
     const token = await this.tokens.issue(user.id, pool);
-    return { ...token, user_id: user.id, ...(pool === 'agent' ? { note: AGENT_NOTE } : {}) };
+    return { ...token, user_id: user.id, account_type: pool, note: pool === 'agent' ? AGENT_NOTE : MEMBER_NOTE };
   }
 
   async login(email: string, password: string): Promise<IssuedToken & { user_id: number }> {
@@ -86,7 +90,7 @@ export class AccountService {
       themeId: update.theme_id,
     };
     const updated = await this.users.update(claims.pool, claims.userId, changes);
-    if (!updated) throw errors.unauthorized('This account no longer exists.');
+    if (!updated) throw errors.invalidToken('This account no longer exists.');
     const { user, previous } = updated;
     await this.notify(user, previous);
     return ownProfile(user);
@@ -101,7 +105,7 @@ export class AccountService {
 
   private async requireSelf(claims: Principal): Promise<UserRecord> {
     const user = await this.users.find(claims.pool, claims.userId);
-    if (!user) throw errors.unauthorized('This account no longer exists.');
+    if (!user) throw errors.invalidToken('This account no longer exists.');
     return user;
   }
 

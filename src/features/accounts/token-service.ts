@@ -23,8 +23,8 @@ const CACHE_LIMIT = 50_000;
 const RECHECK_BATCH = 500;
 const RECHECK_RETRY_MS = 1_000;
 
-const revokedError = () => errors.unauthorized('This token was revoked; log in again.');
-const accountGoneError = () => errors.unauthorized("This token's account no longer exists; register or log in again.");
+const revokedError = () => errors.invalidToken('This token was revoked; log in again.');
+const accountGoneError = () => errors.invalidToken("This token's account no longer exists; register or log in again.");
 
 /**
  * HS256 JWTs signed and verified with jose. Verification goes through WebCrypto (~100 µs), so verified
@@ -104,7 +104,7 @@ export class TokenService {
     if (!cached) return this.verifyFirstUse(token);
     if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
     this.cache.delete(token);
-    throw this.revoked.has(cached.jti) ? revokedError() : errors.unauthorized('This token has expired; log in again.');
+    throw this.revoked.has(cached.jti) ? revokedError() : errors.invalidToken('This token has expired; log in again.');
   }
 
   private async verifyFirstUse(token: string): Promise<TokenPrincipal> {
@@ -211,13 +211,13 @@ export class TokenService {
       const userId = Number(payload.sub);
       const pool = payload.pool as Pool;
       if (!Number.isSafeInteger(userId) || userId <= 0 || !POOLS.includes(pool) || typeof payload.jti !== 'string') {
-        throw errors.unauthorized('This token is malformed; log in again.');
+        throw errors.invalidToken('This token is malformed; log in again.');
       }
       return { userId, pool, jti: payload.jti, exp: payload.exp! };
     } catch (error) {
-      if (error instanceof jose.JWTExpired) throw errors.unauthorized('This token has expired; log in again.');
+      if (error instanceof jose.JWTExpired) throw errors.invalidToken('This token has expired; log in again.');
       if (error instanceof jose.JOSEError || error instanceof TypeError) {
-        throw errors.unauthorized('This token is invalid (bad signature or format); log in or register to get a new one.');
+        throw errors.invalidToken('This token is invalid (bad signature or format); log in or register to get a new one.');
       }
       throw error;
     }

@@ -10,6 +10,12 @@ import { keys } from '../../platform/redis/keys.js';
 import { newestMessages } from './message-repository.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
+/**
+ * How long an ended match's hash is kept (its users, creation and `ended_at`; its thread is deleted at once):
+ * for that long its users are told it ended (410 `match_ended`) rather than that it is unknown (404).
+ */
+export const ENDED_MATCH_KEPT_SECONDS = 30 * 24 * 60 * 60;
+
 /** Matches, one hash each under their pool, listed per user and per pool by last activity. */
 export class MatchRepository {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
@@ -22,9 +28,9 @@ export class MatchRepository {
   }
 
   /** As `find`, without reading the thread: for the checks before a write or a page of messages. */
-  async findHead(pool: Pool, id: number): Promise<MatchHead | undefined> {
+  async findHead(pool: Pool, id: number, { includeEnded = false } = {}): Promise<MatchHead | undefined> {
     const head = headFromHash(await this.redis.hgetall(keys.match(pool, id)));
-    return head && !head.endedAt ? head : undefined;
+    return head && (includeEnded || !head.endedAt) ? head : undefined;
   }
 
   /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
@@ -59,7 +65,7 @@ export class MatchRepository {
     const record = await this.scripts.run(
       'end_match',
       [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id)],
-      [byUserId, endedAt.toISOString(), match.id, endedAt.getTime()],
+      [byUserId, endedAt.toISOString(), match.id, endedAt.getTime(), ENDED_MATCH_KEPT_SECONDS],
     );
     return record ? { shard, id: `e${match.id}`, record } : undefined;
   }

@@ -40,7 +40,7 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         summary: 'One of your current matches.',
         tags: ['matches'],
         response: { status: 200, schema: matchSchema, description: 'The match.' },
-        errors: [400, 404],
+        errors: [400, 404, 410],
       },
       handler: async (req) => json(200, await matches.get(req.auth, matchId(req))),
     },
@@ -52,7 +52,7 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         summary: 'Unmatch: the match and its conversation (its messages\' events included) are gone for both of you, and neither appears in the other\'s feed again.',
         tags: ['matches'],
         response: { status: 204, description: 'Unmatched.' },
-        errors: [400, 404, 507],
+        errors: [400, 404, 410, 507],
       },
       handler: async (req) => {
         await matches.unmatch(req.auth, matchId(req));
@@ -68,7 +68,7 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         tags: ['messages'],
         query: pageQuerySchema,
         response: { status: 200, schema: page(messageSchema), description: 'A page of messages.' },
-        errors: [400, 404],
+        errors: [400, 404, 410],
       },
       handler: async (req) => {
         const id = matchId(req);
@@ -82,11 +82,11 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
       body: true,
       doc: {
         summary:
-          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe.',
+          'Send a message in one of your matches. The body is stored as text (never interpreted as HTML). Send an Idempotency-Key header to make retries safe; the same key for another match or with another body is refused with 409.',
         tags: ['messages'],
         body: describedNewMessage,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
-        errors: [400, 404, 409, 413, 415, 429, 507],
+        errors: [400, 404, 409, 410, 413, 415, 429, 507],
       },
       handler: async (req) => {
         await limits.take('message', req.auth);

@@ -27,31 +27,46 @@ export class MatchService {
   }
 
   async get(caller: Principal, matchId: number): Promise<MatchView> {
-    const match = await this.matches.find(caller.pool, matchId);
+    const match = await this.matches.find(caller.pool, matchId, { includeEnded: true });
     if (!match || !isParticipant(match, caller.userId)) throw notFound();
+    if (match.endedAt) throw errors.matchEnded(match.endedAt);
     const [view] = await this.views(caller, [match]);
     if (!view) throw notFound();
     return view;
   }
 
   /**
-   * Ends the match for both users and deletes its thread, events included; 404 when it is not (or no
-   * longer) a current match of the caller's. Its outbox steps (out of the lists, the thread's events out of
-   * the streams, `match.ended`) are committed with it.
+   * Ends the match for both users and deletes its thread, events included; 404 when it is not a match of
+   * the caller's, 410 when it has ended already. Its outbox steps (out of the lists, the thread's events
+   * out of the streams, `match.ended`) are committed with it.
    */
   async unmatch(caller: Principal, matchId: number): Promise<void> {
     const match = await this.require(caller, matchId);
     const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
     this.recent.forget(caller.pool, matchId);
-    if (!pending) throw notFound();
+    if (!pending) return this.refuse(caller, matchId);
     await this.outbox.complete(caller.pool, pending);
   }
 
-  /** A current match of the caller's, looked up in the caller's pool only; 404 otherwise. */
+  /**
+   * A current match of the caller's, looked up in the caller's pool only; 410 `match_ended` when it was one
+   * and has ended (kept so for ENDED_MATCH_KEPT_SECONDS), 404 otherwise.
+   */
   async require(caller: Principal, matchId: number): Promise<MatchHead> {
-    const match = await this.matches.findHead(caller.pool, matchId);
+    const match = await this.matches.findHead(caller.pool, matchId, { includeEnded: true });
     if (!match || !isParticipant(match, caller.userId)) throw notFound();
+    if (match.endedAt) throw errors.matchEnded(match.endedAt);
     return match;
+  }
+
+  /**
+   * The refusal of a write whose script found the match not current (or not the caller's): 410 when it
+   * has ended, else 404.
+   */
+  async refuse(caller: Principal, matchId: number): Promise<never> {
+    this.forget(caller, matchId);
+    await this.require(caller, matchId);
+    throw notFound();
   }
 
   /**

@@ -3,6 +3,7 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { MatchHead, Message } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
+import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
@@ -21,7 +22,7 @@ export type AppendOutcome =
   | { status: 'created' | 'replay'; message: Message; pending: PendingRef };
 
 /** What makes two sends with one Idempotency-Key the same request: the (validated) body. */
-const fingerprint = (draft: MessageDraft) => createHash('sha256').update(draft.body).digest('base64url');
+const fingerprint = (draft: Pick<MessageDraft, 'body'>) => createHash('sha256').update(draft.body).digest('base64url');
 
 /** How much history a thread keeps: at most `maxMessages`, none older than `maxAgeMs`. */
 export type ThreadBounds = { maxMessages: number; maxAgeMs: number };
@@ -64,6 +65,16 @@ export class MessageRepository {
     if (reply.status === 'key_reused' || reply.status === 'not_found') return { status: reply.status };
     const { status, message, pendingRecord } = reply;
     return { status, message, pending: { shard, id: `m${message.id}`, ...(pendingRecord ? { record: pendingRecord } : {}) } };
+  }
+
+  /**
+   * Claims an Idempotency-Key for a send of `body` to match `matchId` among the sender's messages: undefined
+   * when the key is this send's, else the match id the key was first used for and whether the body was the same.
+   */
+  async claimKey(pool: Pool, senderId: number, matchId: number, body: string, key: string): Promise<{ matchId: number; sameBody: boolean } | undefined> {
+    const request = fingerprint({ body });
+    const held = await claimIdempotencyKey(this.scripts, { pool, userId: senderId }, 'message', key, { target: String(matchId), request });
+    return held && { matchId: Number(held.target), sameBody: held.request === request };
   }
 
   /** Messages by match and message id: message id → message, for those their threads still keep. */

@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
 import type { Outbox } from '../events/index.js';
 import type { Principal } from '../../platform/core/principal.js';
-import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
+import type { MatchService } from './match-service.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -16,12 +16,23 @@ export class MessageService {
   ) {}
 
   /**
-   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message. The
+   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message, and the
+   * key sent again for another match or with another body is refused (409). The
    * message's outbox steps (its event, the match moved up in the lists) were committed with it and are
    * completed before the answer, on a retry too.
    */
   async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
-    const match = await this.matches.requireForWrite(caller, matchId);
+    const [claimedBy, match] = await Promise.all([
+      idempotencyKey === undefined ? undefined : this.messages.claimKey(caller.pool, caller.userId, matchId, body, idempotencyKey),
+      this.matches.requireForWrite(caller, matchId),
+    ]);
+    if (claimedBy) {
+      throw errors.idempotencyKeyReused(
+        claimedBy.matchId !== matchId
+          ? `target (it was first sent with POST /api/v1/matches/${claimedBy.matchId}/messages${claimedBy.sameBody ? '' : ' and another body'})`
+          : 'message body',
+      );
+    }
     const now = new Date();
     const outcome = await this.messages.append(
       caller.pool,
@@ -36,10 +47,7 @@ export class MessageService {
       now,
       idempotencyKey,
     );
-    if (outcome.status === 'not_found') {
-      this.matches.forget(caller, matchId);
-      throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
-    }
+    if (outcome.status === 'not_found') return this.matches.refuse(caller, matchId);
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     // The message as stored is in hand: its event is built from it rather than read back from the thread.
     await this.outbox.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });

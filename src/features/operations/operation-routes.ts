@@ -33,7 +33,10 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
       path: '/metrics',
       doc: { summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".', tags: ['operations'], errors: [401] },
       handler: async (req) => {
-        if (!authorized(req.headers.authorization)) throw errors.unauthorized('Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".');
+        if (!authorized(req.headers.authorization)) {
+          const message = 'Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".';
+          throw req.headers.authorization ? errors.invalidToken(message) : errors.unauthorized(message);
+        }
         return { status: 200, text: await metrics.render(), contentType: metrics.contentType };
       },
     });

@@ -4,6 +4,7 @@ import { IdBlock } from '../../platform/redis/id-block.js';
 import { indexPartition, pairShard, SHARDS } from '../../platform/redis/key-space.js';
 import type { PendingRef } from '../events/index.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
+import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { StoredOutcome } from '../../platform/redis/script-replies.js';
@@ -18,8 +19,8 @@ export type SwipeLimit = { limit: number; windowSeconds: number };
 export type SwipeOutcome =
   | { status: 'not_found' }
   | { status: 'rate_limited'; retryAfterMs: number }
-  /** The Idempotency-Key was used before with another kind (`kind`): nothing was written. */
-  | { status: 'key_reused'; kind: SwipeKind }
+  /** The Idempotency-Key was used before for another swipe (`first`: another target, or another kind): nothing was written. */
+  | { status: 'key_reused'; first: { targetId: number; kind: string } }
   | {
       status: 'recorded';
       /** True when an earlier request with the same Idempotency-Key did the work; nothing was written now. */
@@ -42,8 +43,9 @@ export type SwipeOutcome =
  * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
  * call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and
  * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
- * runner. A swipe with an Idempotency-Key is applied to the swiper's keys only once its decision stands,
- * so that a refused repeat (another kind under the same key) changes nothing.
+ * runner. A swipe with an Idempotency-Key claims the key for the swiper's likes first (another target under
+ * it is refused), and is applied to the swiper's keys only once its decision stands, so that a refused
+ * repeat (another target or kind under the same key) changes nothing.
  */
 export class SwipeRepository {
   /** Candidate match ids, per pool and shard: a match id names its shard. */
@@ -59,7 +61,8 @@ export class SwipeRepository {
     const shard = pairShard(fromId, toId);
     const ids = this.candidates(pool, shard);
     const applyFirst = idempotencyKey === undefined;
-    const [begun, fromInterests, toInterests, candidate] = await Promise.all([
+    const [claimedBy, begun, fromInterests, toInterests, candidate] = await Promise.all([
+      idempotencyKey === undefined ? undefined : claimIdempotencyKey(this.scripts, { pool, userId: fromId }, 'like', idempotencyKey, { target: String(toId), request: kind }),
       this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
       // a pass never makes a match, so it needs no shared interests
       kind === 'pass' ? null : storedInterestsOf(this.scripts, pool, fromId),
@@ -67,6 +70,10 @@ export class SwipeRepository {
       ids.take(),
     ]);
     const { allowed, retryAfterMs, leftFeed } = begun;
+    if (claimedBy) {
+      ids.give(candidate);
+      return { status: 'key_reused', first: { targetId: Number(claimedBy.target), kind: claimedBy.request } };
+    }
     if (!allowed) {
       ids.give(candidate);
       return { status: 'rate_limited', retryAfterMs };
@@ -98,7 +105,7 @@ export class SwipeRepository {
     const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
-    if (status === 'key_reused') return { status: 'key_reused', kind: recordedKind };
+    if (status === 'key_reused') return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
     if (!applyFirst) {
       const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true);
       if (applied.leftFeed) await this.feedHasRoom(pool, fromId);

@@ -77,7 +77,14 @@ export class SwipeService {
     const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');
-    if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused(`kind (it was first sent with kind=${outcome.kind})`);
+    if (outcome.status === 'key_reused') {
+      const { first } = outcome;
+      throw errors.idempotencyKeyReused(
+        first.targetId !== targetId
+          ? `target (it was first sent with POST /api/v1/likes/${first.targetId}?kind=${first.kind})`
+          : `kind (it was first sent with kind=${first.kind})`,
+      );
+    }
 
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
     const { pending, effect } = outcome;

@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'invalid_credentials'
   | 'not_found'
+  | 'match_ended'
   | 'method_not_allowed'
   | 'email_taken'
   | 'idempotency_key_reused'
@@ -23,6 +24,7 @@ const STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   invalid_credentials: 401,
   not_found: 404,
+  match_ended: 410,
   method_not_allowed: 405,
   email_taken: 409,
   idempotency_key_reused: 409,
@@ -40,7 +42,12 @@ export type ErrorHints = {
   retryAfterSeconds?: number;
   /** The methods the path accepts. */
   allow?: string[];
+  /** The challenge of a 401 (`WWW-Authenticate`, RFC 6750): `Bearer`, with `error="invalid_token"` when a token was sent but is bad. */
+  challenge?: string;
 };
+
+const BEARER_CHALLENGE = 'Bearer';
+const INVALID_TOKEN_CHALLENGE = 'Bearer error="invalid_token"';
 
 export class AppError extends Error {
   readonly status: number;
@@ -60,7 +67,7 @@ export class AppError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.details && this.details.length > 0 ? { details: this.details } : {}),
+        details: this.details ?? [],
         ...this.extra,
       },
     };
@@ -81,12 +88,24 @@ export const errors = {
     new AppError('invalid_json', message),
   validation: (details: FieldProblem[]) => new AppError('validation_failed', describeProblems(details), details),
   invalidField: (field: string, message: string) => errors.validation([{ field, message }]),
+  /** No token (or none in the Bearer form) was sent. */
   unauthorized: (message = 'Send a valid token as "Authorization: Bearer <token>"; log in or register to get one.') =>
-    new AppError('unauthorized', message),
+    new AppError('unauthorized', message, undefined, { challenge: BEARER_CHALLENGE }),
+  /** A token was sent, but it is malformed, expired, revoked, or its account is gone. */
+  invalidToken: (message: string) => new AppError('unauthorized', message, undefined, { challenge: INVALID_TOKEN_CHALLENGE }),
   invalidCredentials: () =>
-    new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
+    new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.', undefined, { challenge: BEARER_CHALLENGE }),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
+  /** A match of the caller's that has ended (either of its users unmatched): its thread is closed and gone. */
+  matchEnded: (endedAt: string) =>
+    new AppError(
+      'match_ended',
+      `This match ended at ${endedAt} (one of you unmatched): its conversation is closed and its messages are gone, for both of you. Find new matches in GET /api/v1/discovery/feed; GET /api/v1/matches lists your current ones.`,
+      undefined,
+      {},
+      { ended_at: endedAt },
+    ),
   methodNotAllowed: (allow: string[]) =>
     new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
   emailTaken: () =>

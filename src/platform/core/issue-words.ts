@@ -2,7 +2,7 @@ import type { z } from 'zod';
 
 /** How a value's kind is named in a message. */
 const KINDS: Record<string, string> = {
-  string: 'text',
+  string: 'a string',
   number: 'a number',
   int: 'a whole number',
   bigint: 'a whole number',
@@ -12,6 +12,15 @@ const KINDS: Record<string, string> = {
   null: 'null',
   undefined: 'absent',
 };
+
+/**
+ * What was sent, for a refusal that says what is taken but not what came: "not a string", "not null",
+ * "not 1.5" (a number is shown itself: "a number" would not say what is wrong with it).
+ */
+export function notWhatWasSent(value: unknown): string {
+  if (typeof value === 'number') return `not ${value}`;
+  return `not ${kindOf(value)}`;
+}
 
 /** The kind of a value as sent, in the words of KINDS. */
 export function kindOf(value: unknown): string {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { errors, type FieldProblem } from './errors.js';
-import { inOurWords } from './issue-words.js';
+import { inOurWords, notWhatWasSent } from './issue-words.js';
 
 /** Fields an account has for good: sent to an update, they are named with what to do instead. */
 const UNCHANGEABLE: Record<string, string> = {
@@ -8,8 +8,29 @@ const UNCHANGEABLE: Record<string, string> = {
   password: 'cannot be changed: an account keeps the password it registered with',
 };
 
-/** Where a missing query parameter goes, for a client that sent it elsewhere (such as in a JSON body). */
-const QUERY_HINT = (field: string) => `is required as a query parameter: add ?${field}=… to the URL (not the JSON body)`;
+/**
+ * Where a missing query parameter goes, for a client that sent it elsewhere (such as in a JSON body), with
+ * the values it takes when they are few.
+ */
+function queryHint(field: string, issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'invalid_value') return `is required as a query parameter: add ?${field}=… to the URL (not the JSON body)`;
+  const values = issue.values.map(String);
+  return `is required as a query parameter, one of ${values.join(', ')}: add ?${field}=${values[0]} to the URL (not the JSON body)`;
+}
+
+/**
+ * A refusal of a value of the wrong kind says what was sent, when its own words do not: "must be an integer
+ * from 1 to 6, not a string". Query values are always text, so they are left as they are.
+ */
+function withWhatWasSent(message: string, issue: z.core.$ZodIssue, sent: unknown, where: InputSource): string {
+  if (where === 'query' || message.includes(', not ')) return message;
+  const wrongKind =
+    issue.code === 'invalid_type' ||
+    (issue.code === 'invalid_value' && typeof sent !== 'string') ||
+    // one of several forms (text, or a list of text): a value of neither kind
+    (issue.code === 'invalid_union' && typeof sent !== 'string' && !Array.isArray(sent));
+  return wrongKind ? `${message}, ${notWhatWasSent(sent)}` : message;
+}
 
 /** Where the input came from: a JSON body, a query string, or the arguments of a tool call (the MCP server's). */
 export type InputSource = 'body' | 'query' | 'arguments';
@@ -38,8 +59,15 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       continue;
     }
     const field = issue.path.length > 0 ? issue.path.join('.') : where;
-    const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
-    const message = !missing ? issue.message : where === 'query' ? QUERY_HINT(field) : where === 'arguments' ? requiredArgument(issue) : 'is required';
+    const sent = valueAt(input, issue.path);
+    const missing = issue.path.length > 0 && sent === undefined;
+    const message = !missing
+      ? withWhatWasSent(issue.message, issue, sent, where)
+      : where === 'query'
+        ? queryHint(field, issue)
+        : where === 'arguments'
+          ? requiredArgument(issue)
+          : 'is required';
     details.push({ field, message });
   }
   throw errors.validation(details);

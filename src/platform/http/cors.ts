@@ -3,7 +3,7 @@ import type { HttpResponse } from 'uWebSockets.js';
 /** CORS: every origin may call the API (tokens travel in headers, never in cookies). */
 const RESPONSE_HEADERS: Array<[string, string]> = [
   ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Allow'],
+  ['Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Allow, WWW-Authenticate'],
 ];
 const PREFLIGHT_HEADERS: Array<[string, string]> = [
   ['Access-Control-Allow-Methods', 'GET, POST, PATCH, PUT, DELETE, OPTIONS'],

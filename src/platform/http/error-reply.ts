@@ -11,7 +11,7 @@ import type { Reply } from './types.js';
 
 const STATUS_LINE: Record<number, string> = {
   200: '200 OK', 201: '201 Created', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized',
-  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 413: '413 Payload Too Large',
+  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 410: '410 Gone', 413: '413 Payload Too Large',
   415: '415 Unsupported Media Type', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
   503: '503 Service Unavailable', 507: '507 Insufficient Storage',
 };
@@ -21,13 +21,14 @@ export function statusLine(status: number): string {
   return STATUS_LINE[status] ?? String(status);
 }
 
-/** The headers an error's hints ask for (`Retry-After`, `Allow`); undefined when none. */
+/** The headers an error's hints ask for (`Retry-After`, `Allow`, `WWW-Authenticate`); undefined when none. */
 export function errorHeaders(error: AppError): Record<string, string> | undefined {
-  const { retryAfterSeconds, allow } = error.hints;
-  if (retryAfterSeconds === undefined && allow === undefined) return undefined;
+  const { retryAfterSeconds, allow, challenge } = error.hints;
+  if (retryAfterSeconds === undefined && allow === undefined && challenge === undefined) return undefined;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers['Retry-After'] = String(retryAfterSeconds);
   if (allow !== undefined) headers.Allow = allow.join(', ');
+  if (challenge !== undefined) headers['WWW-Authenticate'] = challenge;
   return headers;
 }
 

@@ -5,13 +5,19 @@ import type { Route } from './types.js';
 
 const STATUS_DESCRIPTION: Record<number, string> = {
   400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
-  401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials.',
+  401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad).',
   404: 'Unknown, or outside the caller\'s pool (`not_found`).',
   409: 'E-mail already registered (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
+  410: 'The match has ended (`match_ended`; `ended_at` in the error): one of its users unmatched, and its thread is closed.',
   413: 'Body over 64 KiB (`payload_too_large`).',
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
   507: 'The data store is full (`storage_full`): nothing was saved; reads still work. Retry after `Retry-After` seconds.',
+};
+
+const CHALLENGE_HEADER = {
+  description: 'The bearer challenge (RFC 6750): `Bearer`, or `Bearer error="invalid_token"` when a token was sent but is malformed, expired or revoked.',
+  schema: { type: 'string' },
 };
 
 const UNAVAILABLE = 'The store is unreachable or stalled (`unavailable`); retry after `Retry-After` seconds.';
@@ -64,6 +70,7 @@ function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
     responses[String(status)] = {
       description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      ...(status === 401 ? { headers: { 'WWW-Authenticate': CHALLENGE_HEADER } } : {}),
     };
   }
   return responses;

@@ -6,8 +6,11 @@ export const errorSchema = z
     error: z.object({
       code: z.string(),
       message: z.string(),
-      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      details: z
+        .array(z.object({ field: z.string(), message: z.string() }))
+        .describe('The fields at fault, each with its problem; [] when no field is at fault.'),
       retry_after_seconds: z.number().int().optional(),
+      ended_at: z.string().optional().describe('With `match_ended` (410): when the match ended.'),
     }),
   })
   .meta({ id: 'Error' });

@@ -113,6 +113,11 @@ export const keys = {
    */
   idempotency: (pool: Pool, shard: number, userId: number, endpoint: string, key: string) => `${P}${pool}:${shardTag(shard)}:idem:${userId}:${endpoint}:${key}`,
   /**
+   * String with TTL: which request an Idempotency-Key of an account names for one operation (`like`, `message`),
+   * as its fingerprint (target and request), in the account's shard (lua/claim_idempotency_key-1.lua).
+   */
+  idempotencyClaim: (pool: Pool, userId: number, operation: string, key: string) => `${P}${pool}:${u(userId)}:idem-claim:${userId}:${operation}:${key}`,
+  /**
    * A client address's rate limit of one kind: a sorted set, the sliding-window log (registrations, logins,
    * WebSocket upgrades), or a string with TTL, the fixed-window counter (spectator reads).
    */

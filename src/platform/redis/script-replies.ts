@@ -24,6 +24,8 @@ export const SCRIPT_REPLIES = {
     return { ...(stop ? { stopId: Number(stop) } : {}), examined: Number(examined), ids: ids.map(Number) };
   },
   claim_email: (raw) => raw === 1,
+  /** Undefined when the Idempotency-Key is the request's own, else the fingerprint of the request holding it. */
+  claim_idempotency_key: (raw) => (raw === null || raw === undefined ? undefined : text(raw)),
   /** Undefined when claimed, else the ms until the ping holding the claim lets go at the latest. */
   claim_webhook_ping: (raw) => (raw === 0 ? undefined : Number(raw)),
   create_user: (raw) => raw === 1,

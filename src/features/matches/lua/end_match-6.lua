@@ -1,6 +1,6 @@
 #!lua
 --[[
-  Unmatches: marks the match ended, closes its thread (the messages and their read state are deleted) and leaves a tombstone on
+  Unmatches: marks the match ended (the ended match's hash is kept ARGV[5] seconds, then expires), closes its thread (the messages and their read state are deleted) and leaves a tombstone on
   the pair so that it never matches again. Both users keep their swipes on each other, which keeps each out
   of the other's feed. What the end changes in other hash slots is written, in this same script, as a
   pending record to the shard's outbox (pending id "e<match id>"): the match out of both users' lists and
@@ -17,6 +17,7 @@
   ARGV[2] now, ISO-8601 (ended_at)
   ARGV[3] match id
   ARGV[4] now, ms
+  ARGV[5] how long the ended match's hash is kept, seconds (its users are told it ended until then)
 
   Returns {1, pending record} when ended; {0} when the match is unknown, already ended, or not the caller's.
 
@@ -30,6 +31,7 @@ if not match[1] or match[3] or (match[1] ~= caller and match[2] ~= caller) then 
 
 redis.call('HSET', KEYS[1], 'ended_at', ARGV[2])
 redis.call('HDEL', KEYS[1], 'last_message')
+redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('HSET', KEYS[2], 'match', 'ended:' .. ARGV[3])
 redis.call('UNLINK', KEYS[3], KEYS[6])
 
