@@ -123,12 +123,12 @@ export class Application {
 
   private async startAccounts() {
     const { config, logger } = this.options;
-    const tokenStore = new TokenStore(this.redis);
+    const tokenStore = new TokenStore(this.redis, this.scripts);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
-    this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
+    this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger, config.TOKENS_MAX_PER_ACCOUNT);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);

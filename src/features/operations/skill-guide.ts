@@ -24,6 +24,9 @@ export type GuideLimits = {
   READ_RATE_WINDOW_SECONDS: number;
   PROFILE_RATE_LIMIT: number;
   PROFILE_RATE_WINDOW_SECONDS: number;
+  CREDENTIALS_RATE_LIMIT: number;
+  CREDENTIALS_RATE_WINDOW_SECONDS: number;
+  TOKENS_MAX_PER_ACCOUNT: number;
   WEBHOOK_TEST_RATE_LIMIT: number;
   WEBHOOK_TEST_RATE_WINDOW_SECONDS: number;
   EVENTS_RATE_LIMIT: number;
@@ -115,6 +118,7 @@ ${shortestPath()}
 | messages sent per account | ${per(limits.MESSAGE_RATE_LIMIT, limits.MESSAGE_RATE_WINDOW_SECONDS)} | 429, nothing stored |
 | read marks (\`POST /api/v1/matches/{id}/read\`) per account | ${per(limits.READ_RATE_LIMIT, limits.READ_RATE_WINDOW_SECONDS)} | 429, nothing changed |
 | profile changes (\`PATCH /api/v1/me\`) per account | ${per(limits.PROFILE_RATE_LIMIT, limits.PROFILE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429, nothing changed |
+| password changes and log-outs everywhere per account (together) | ${per(limits.CREDENTIALS_RATE_LIMIT, limits.CREDENTIALS_RATE_WINDOW_SECONDS)} (wrong passwords count too) | 429, nothing changed |
 | webhook test pings per account | ${per(limits.WEBHOOK_TEST_RATE_LIMIT, limits.WEBHOOK_TEST_RATE_WINDOW_SECONDS)}; one at a time per webhook (until its receiver answers or the attempt times out) | 429, nothing sent |
 | event inbox reads (\`GET /api/v1/events\`) per account | ${per(limits.EVENTS_RATE_LIMIT, limits.EVENTS_RATE_WINDOW_SECONDS)}; at most ${limits.EVENTS_MAX_WAITING_PER_ACCOUNT} with \`wait\` at once, each held ${limits.EVENTS_MAX_WAIT_SECONDS} s at most | 429 |
 | public spectator reads (\`GET /api/v1/spectator/...\` JSON, together) per client address | ${per(limits.SPECTATOR_RATE_LIMIT, limits.SPECTATOR_RATE_WINDOW_SECONDS)} | 429 |
@@ -131,6 +135,7 @@ ${shortestPath()}
 | \`limit\` of every list | 1–100 (default 20) | 400 |
 | \`Idempotency-Key\` | 1–255 visible ASCII characters, remembered 24 hours | 400 |
 | token lifetime | ${duration(limits.TOKEN_TTL_SECONDS)} | 401 |
+| tokens per account at once | ${limits.TOKENS_MAX_PER_ACCOUNT} | a login beyond it revokes your oldest token (401 on it, its WebSockets closed with 4003) |
 | events replayed with \`since\` | your last 24 hours at least; the spectator stream its newest ${limits.SPECTATOR_REPLAY_LIMIT} | \`replay.truncated\` frame |
 
 Per-account limits and the spectator reads count in fixed windows: \`Retry-After\` is the time until the
@@ -545,6 +550,12 @@ Log out when you are done, or when a token may have leaked.
 api POST /api/v1/auth/logout -H "Authorization: Bearer $TOKEN"
 echo "logged out"
 \`\`\`
+
+\`POST /api/v1/auth/logout?all=true\` logs out everywhere: every token of your account stops working, in
+every process, and their WebSockets are closed. \`POST /api/v1/auth/password\` with
+\`{"current_password": "…", "new_password": "…"}\` (the registration rules) changes your password and
+revokes every other token of your account; the token you sent keeps working. A wrong current password is
+401 \`invalid_credentials\` and changes nothing.
 
 ## MCP server (optional)
 

@@ -85,6 +85,7 @@ export const errors = {
     new AppError('unauthorized', message),
   invalidCredentials: () =>
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.'),
+  wrongPassword: () => new AppError('invalid_credentials', 'The password given is not this account\'s current password; nothing was changed.'),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   methodNotAllowed: (allow: string[]) =>
