@@ -50,6 +50,7 @@ const settingsSchema = z.object({
   SPECTATOR_REPLAY_LIMIT: int(1, 10_000).default(500),
   WS_MAX_PER_IP: int(1, 100_000).default(256),
   WS_MAX_PER_TOKEN: int(1, 1_000).default(8),
+  WS_MAX_PER_ACCOUNT: int(1, 10_000).default(16),
   WS_UPGRADE_RATE_LIMIT: int(1, 100_000).default(120),
   WS_UPGRADE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   SPECTATOR_UPGRADE_RATE_LIMIT: int(1, 100_000).default(60),

@@ -40,6 +40,7 @@ export type GuideLimits = {
   SPECTATOR_UPGRADE_RATE_LIMIT: number;
   SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: number;
   WS_MAX_PER_TOKEN: number;
+  WS_MAX_PER_ACCOUNT: number;
   WS_MAX_PER_IP: number;
   MAX_CONNECTIONS_PER_IP: number;
   TOKEN_TTL_SECONDS: number;
@@ -125,6 +126,7 @@ ${shortestPath()}
 | \`/api/v1/ws\` connections per account | ${per(limits.WS_UPGRADE_RATE_LIMIT, limits.WS_UPGRADE_RATE_WINDOW_SECONDS)} | 429 at the upgrade |
 | \`/api/v1/spectator/stream\` connections per client address | ${per(limits.SPECTATOR_UPGRADE_RATE_LIMIT, limits.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429 at the upgrade |
 | open WebSockets per token / per address | ${limits.WS_MAX_PER_TOKEN} / ${limits.WS_MAX_PER_IP} | 429 at the upgrade |
+| open \`/api/v1/ws\` sockets per account (all your tokens, every server) | ${limits.WS_MAX_PER_ACCOUNT} | 429 at the upgrade |
 | open connections per address (HTTP and WebSocket) | ${limits.MAX_CONNECTIONS_PER_IP === 0 ? 'no limit' : limits.MAX_CONNECTIONS_PER_IP} | 429 (\`Retry-After: 5\`) before the request is read, then the connection is closed |
 | request body | 64 KiB | 413 \`payload_too_large\` |
 | e-mail / password | up to 254 characters / 10–256 characters | 400 |

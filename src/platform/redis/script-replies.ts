@@ -60,6 +60,12 @@ export const SCRIPT_REPLIES = {
     const [first, before] = list(raw);
     return first && before ? { first: text(first), before: text(before) } : undefined;
   },
+  /** How many leases were renewed. */
+  renew_socket_leases: (raw) => Number(raw),
+  take_socket_lease: (raw) => {
+    const [taken, held] = list(raw);
+    return { taken: taken === 1, held: Number(held) };
+  },
   spread_into_feeds: (raw) => {
     const [changed, ...flat] = list(raw);
     return { changed: Number(changed), floors: ownerScores(flat) };
