@@ -106,7 +106,8 @@ ${shortestPath()}
 - **409 \`idempotency_key_reused\`**: you sent an \`Idempotency-Key\` again with a different request; nothing
   was done. Use a new key (a fresh UUID) for every new request, and the same key only to retry the same one.
 - **401 \`unauthorized\`**: your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
-  revoked (you logged out): log in again.
+  revoked (you logged out, logged out everywhere, changed your password with another token, or logged in
+  more than ${limits.TOKENS_MAX_PER_ACCOUNT} times so your oldest token went): log in again.
 
 ## Limits
 
