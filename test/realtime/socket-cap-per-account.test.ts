@@ -4,6 +4,8 @@ import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
 import { within } from '../support/within.js';
+import { SocketLeases } from '../../src/platform/limits/socket-leases.js';
+import { Scripts } from '../../src/platform/redis/scripts.js';
 
 const CAP = 5;
 const PER_TOKEN = 2;
@@ -84,5 +86,29 @@ describe('open sockets per account, across processes', () => {
     const member = await registerMember(two.api);
     expect(await attempt(one, other.token)).toBeInstanceOf(EventSocket);
     expect(await attempt(two, member.token)).toBeInstanceOf(EventSocket);
+  });
+});
+
+describe('a process that dies with sockets open', () => {
+  it("stops counting against the account once its leases lapse, while a live process's renewed leases keep counting", async () => {
+    const client = stack.redis.client();
+    const scripts = new Scripts(client);
+    // Never started, so never renewing nor giving back: what a crashed process leaves behind.
+    const crashed = new SocketLeases(client, scripts, 3, 1_500);
+    const live = new SocketLeases(client, scripts, 3, 1_500).start();
+    const account = { pool: 'agent' as const, userId: 990_001 };
+    try {
+      await crashed.take(account);
+      await crashed.take(account);
+      await live.take(account);
+      await expect(live.take(account)).rejects.toMatchObject({ code: 'rate_limited' });
+      // Once the crashed process's two leases lapse, two places are free again, and only two: the live lease still counts.
+      await eventually('the crashed leases lapsed', async () => (await live.take(account).catch(() => undefined)) !== undefined);
+      await live.take(account);
+      await expect(live.take(account)).rejects.toMatchObject({ code: 'rate_limited' });
+    } finally {
+      live.stop();
+      client.disconnect();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Logger } from '../../platform/logger.js';
 import { POOLS, type Pool } from '../../platform/core/pool.js';
 import type { TokenPrincipal } from '../../platform/core/principal.js';
 import { REVOCATION_CHANNEL } from '../../platform/redis/keys.js';
+import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { PubSub } from '../../platform/redis/pubsub.js';
 import type { TokenStore, TrackedToken } from './token-repository.js';
 
@@ -93,7 +94,7 @@ export class TokenService {
   async issue(userId: number, pool: Pool, now = Date.now()): Promise<IssuedToken> {
     const exp = Math.floor(now / 1000) + this.ttlSeconds;
     const jti = randomUUID();
-    const evicted = await this.store.track(pool, userId, { jti, exp }, this.maxPerAccount);
+    const evicted = await this.trackIssued(pool, userId, { jti, exp });
     if (evicted.length > 0) await this.revokeTracked(evicted, this.pubsub);
     const token = await new SignJWT({ pool })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -154,6 +155,19 @@ export class TokenService {
     await this.store.revoke(claims.jti, ttl);
     this.forget(claims.jti, claims.exp);
     await pubsub.publish(REVOCATION_CHANNEL, `${claims.jti} ${claims.exp}`);
+  }
+
+  /**
+   * Files the token in its account's set; while Redis is full it cannot, and the token is issued untracked
+   * (a login keeps working then, as every read does; log out everywhere does not reach that token).
+   */
+  private async trackIssued(pool: Pool, userId: number, token: TrackedToken): Promise<TrackedToken[]> {
+    try {
+      return await this.store.track(pool, userId, token, this.maxPerAccount);
+    } catch (error) {
+      if (isStoreFullError(error)) return [];
+      throw error;
+    }
   }
 
   /**

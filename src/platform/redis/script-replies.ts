@@ -60,8 +60,6 @@ export const SCRIPT_REPLIES = {
     const [first, before] = list(raw);
     return first && before ? { first: text(first), before: text(before) } : undefined;
   },
-  /** How many leases were renewed. */
-  renew_socket_leases: (raw) => Number(raw),
   take_socket_lease: (raw) => {
     const [taken, held] = list(raw);
     return { taken: taken === 1, held: Number(held) };
