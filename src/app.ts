@@ -16,6 +16,7 @@ import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
 import { EventReplay, EventStreams, inboxRoutes, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
+import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
 import { spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
@@ -76,6 +77,8 @@ export class Application {
   private webhookPings?: WebhookPings;
   port = 0;
   private stopping?: Promise<void>;
+  /** Open `/api/v1/ws` sockets per account across processes. */
+  private socketLeases?: SocketLeases;
 
   constructor(private readonly options: AppOptions) {
     this.redis = createRedis(options.redis, {}, options.config.REDIS_TIMEOUT_MS);
@@ -123,12 +126,12 @@ export class Application {
 
   private async startAccounts() {
     const { config, logger } = this.options;
-    const tokenStore = new TokenStore(this.redis);
+    const tokenStore = new TokenStore(this.redis, this.scripts);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
     }
-    this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger);
+    this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger, config.TOKENS_MAX_PER_ACCOUNT);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
@@ -223,6 +226,7 @@ export class Application {
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http, this.tokens, this.metrics, {
       upgradeLimits: new UpgradeLimits(this.rateLimiter, { limit: config.WS_UPGRADE_RATE_LIMIT, windowSeconds: config.WS_UPGRADE_RATE_WINDOW_SECONDS }),
+      socketLeases: (this.socketLeases = new SocketLeases(this.redis, this.scripts, config.WS_MAX_PER_ACCOUNT).start()),
       addressLimits,
       matchUsers: async (pool, matchId) => (await this.matches.findHead(pool, matchId))?.userIds,
       policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },
@@ -274,6 +278,7 @@ export class Application {
       this.realtime?.stop();
       this.http?.close();
       this.tokens?.stop();
+      this.socketLeases?.stop();
       this.eventLoopDelay.stop();
       await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
       this.rankingJobs?.disconnect();

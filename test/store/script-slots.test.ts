@@ -41,6 +41,8 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   record_swipe: { slots: 'one-slot' },
   release_webhook_ping: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
+  take_socket_lease: { slots: 'one-slot' },
+  track_token: { slots: 'one-slot' },
   update_profile: { slots: 'one-slot' },
   update_webhook: { slots: 'one-slot' },
 };

@@ -42,7 +42,7 @@ export async function startSocketEndpoints(limits: Partial<SocketLimits>): Promi
   await relay.start(new LiveEvents(new PubSub(redis, subscriber)));
   const sockets = new EventSockets({
     app,
-    tokens: new TokenService(new TokenStore(redis), new TextEncoder().encode('socket-test-secret-socket-test-secret'), 3600),
+    tokens: new TokenService(new TokenStore(redis, new Scripts(redis)), new TextEncoder().encode('socket-test-secret-socket-test-secret'), 3600),
     replay: new EventReplay(streams),
     relay,
     relayUp: () => true,

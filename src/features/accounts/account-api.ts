@@ -9,6 +9,16 @@ export const describedLogin = accounts.loginSchema.meta({ id: 'Login' });
 
 export const describedProfileUpdate = accounts.profileUpdateSchema.meta({ id: 'ProfileUpdate', description: 'Any registration field but email and password.' });
 
+export const describedPasswordChange = accounts.passwordChangeSchema.meta({
+  id: 'PasswordChange',
+  description: 'The current password, and the new one (the same rules as at registration).',
+});
+
+export const logoutQuery = accounts.logoutQuerySchema.meta({
+  id: 'LogoutQuery',
+  description: '`all=true`: revoke every token of the account (log out everywhere), not only the presented one.',
+});
+
 export const tokenSchema = z
   .object({ token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string(), user_id: z.number().int() })
   .meta({ id: 'Token' });

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { describedLogin, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
+import { describedLogin, describedPasswordChange, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
 import type { AccountService } from './account-service.js';
 import type { AddressLimits } from '../../platform/limits/address-limits.js';
-import { idParam } from '../../platform/http/params.js';
+import { idParam, queryParams } from '../../platform/http/params.js';
 import { json, noContent, type Request, type Route } from '../../platform/http/types.js';
 
 /** What a registration answers: the token, and which kind of account it made (with a note saying what that means). */
@@ -74,9 +74,40 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       method: 'POST',
       path: '/api/v1/auth/logout',
       auth: true,
-      doc: { summary: 'Revoke the presented token at once.', tags: ['accounts'], response: { status: 204, description: 'Logged out.' }, errors: [401, 507] },
+      doc: {
+        summary: 'Revoke the presented token at once; with `all=true`, every token of the account (log out everywhere), in every process.',
+        tags: ['accounts'],
+        query: logoutQuery,
+        response: { status: 204, description: 'Logged out.' },
+        errors: [400, 401, 429, 507],
+      },
       handler: async (req) => {
-        await accounts.logout(req.auth);
+        const { all } = validate(logoutQuery, queryParams(req.query), 'query');
+        if (!all) {
+          await accounts.logout(req.auth);
+          return noContent();
+        }
+        await accountLimits.take('credentials', req.auth);
+        await accounts.logoutEverywhere(req.auth);
+        return noContent();
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/auth/password',
+      auth: true,
+      body: true,
+      doc: {
+        summary: "Change the account's password: every other token of the account is revoked, the caller's keeps working.",
+        tags: ['accounts'],
+        body: describedPasswordChange,
+        response: { status: 204, description: 'Changed.' },
+        errors: [400, 401, 413, 415, 429, 507],
+      },
+      handler: async (req) => {
+        // Every attempt counts, so the current password cannot be guessed faster than a login.
+        await accountLimits.take('credentials', req.auth);
+        await accounts.changePassword(req.auth, validate(describedPasswordChange, req.body));
         return noContent();
       },
     },

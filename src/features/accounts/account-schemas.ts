@@ -82,6 +82,18 @@ export const loginSchema = z
     password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(PASSWORD_MAX),
   });
 
+/** The current password as typed: checked against the stored hash, so only its size is limited here. */
+const currentPassword = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(PASSWORD_MAX, { error: `must be at most ${PASSWORD_MAX} characters` });
+
+export const passwordChangeSchema = z.strictObject({ current_password: currentPassword, new_password: password });
+
+export const logoutQuerySchema = z.strictObject({
+  all: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
+
 export const profileUpdateSchema = z
   .strictObject({
     display_name: profileFields.display_name.optional(),
@@ -96,4 +108,5 @@ export const profileUpdateSchema = z
 
 export type Registration = z.output<typeof registrationSchema>;
 export type ProfileUpdate = z.output<typeof profileUpdateSchema>;
+export type PasswordChange = z.output<typeof passwordChangeSchema>;
 export type Gender = (typeof GENDERS)[number];

@@ -1,4 +1,4 @@
-import type { ProfileUpdate, Registration } from './account-schemas.js';
+import type { PasswordChange, ProfileUpdate, Registration } from './account-schemas.js';
 import { errors } from '../../platform/core/errors.js';
 import { ownProfile, publicProfile, type ProfileFieldOf, type PublicProfile } from './profile.js';
 import type { Pool } from '../../platform/core/pool.js';
@@ -71,6 +71,24 @@ export class AccountService {
 
   logout(claims: TokenPrincipal): Promise<void> {
     return this.tokens.revoke(claims, this.pubsub);
+  }
+
+  /** Revokes every token of the caller's account, in every process (their sockets are closed). */
+  async logoutEverywhere(claims: TokenPrincipal): Promise<void> {
+    await this.tokens.revokeAccount(claims, this.pubsub);
+  }
+
+  /**
+   * Changes the password once the current one is confirmed, then revokes every other token of the account;
+   * the caller's token keeps working.
+   */
+  async changePassword(claims: TokenPrincipal, change: PasswordChange): Promise<void> {
+    const user = await this.requireSelf(claims);
+    if (!(await verifyPassword(user.passwordHash, change.current_password))) throw errors.wrongPassword();
+    if (!(await this.users.setPasswordHash(claims.pool, claims.userId, await hashPassword(change.new_password)))) {
+      throw errors.unauthorized('This account no longer exists.');
+    }
+    await this.tokens.revokeAccount(claims, this.pubsub, claims.jti);
   }
 
   async me(claims: Principal) {

@@ -2,17 +2,47 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
 
 /** What Redis says about a token: whether it was revoked and whether its account still exists. */
 export type TokenStanding = { revoked: boolean; accountExists: boolean };
 export type TokenRef = { jti: string; pool: Pool; userId: number };
+/** A token of an account's token set: its id and expiry (s since the epoch). */
+export type TrackedToken = { jti: string; exp: number };
 
 /** The request connection comes back on its own schedule after an outage; callers wait for it a little. */
 const READY_WAIT_MS = 5_000;
 
-/** Revoked token ids and the shared signing secret, in Redis. */
+/** Revoked token ids, each account's set of unexpired tokens, and the shared signing secret, in Redis. */
 export class TokenStore {
-  constructor(private readonly redis: RedisClient) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
+
+  /**
+   * Files a newly issued token in its account's set (lua/track_token-1.lua); answers the oldest tokens
+   * taken out because the set held more than `cap`, for the caller to revoke.
+   */
+  async track(pool: Pool, userId: number, token: TrackedToken, cap: number, nowMs = Date.now()): Promise<TrackedToken[]> {
+    // Scored by expiry in ms (the second of `exp`, the millisecond of issue), so the oldest of one second goes first.
+    const score = token.exp * 1000 + (nowMs % 1000);
+    const evicted = await this.scripts.run('track_token', [keys.accountTokens(pool, userId)], [token.jti, score, nowMs, cap]);
+    return evicted.map(({ jti, expMs }) => ({ jti, exp: Math.floor(expMs / 1000) }));
+  }
+
+  /** The account's unexpired tokens (at most the cap). */
+  async tracked(pool: Pool, userId: number): Promise<TrackedToken[]> {
+    const flat = await this.redis.zrangebyscore(keys.accountTokens(pool, userId), `(${Date.now()}`, '+inf', 'WITHSCORES');
+    const out: TrackedToken[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ jti: flat[i]!, exp: Math.floor(Number(flat[i + 1]) / 1000) });
+    return out;
+  }
+
+  /** Takes revoked tokens out of the account's set (after they were revoked, so a crash in between only leaves them to be revoked again). */
+  async untrack(pool: Pool, userId: number, jtis: readonly string[]): Promise<void> {
+    if (jtis.length > 0) await this.redis.zrem(keys.accountTokens(pool, userId), ...jtis);
+  }
 
   async standing(token: TokenRef): Promise<TokenStanding> {
     const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.hexists(keys.accounts(token.pool, indexPartition(token.userId)), String(token.userId))]);

@@ -5,8 +5,9 @@ import type { Logger } from '../../platform/logger.js';
 import { POOLS, type Pool } from '../../platform/core/pool.js';
 import type { TokenPrincipal } from '../../platform/core/principal.js';
 import { REVOCATION_CHANNEL } from '../../platform/redis/keys.js';
+import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { PubSub } from '../../platform/redis/pubsub.js';
-import type { TokenStore } from './token-repository.js';
+import type { TokenStore, TrackedToken } from './token-repository.js';
 
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
 
@@ -45,15 +46,19 @@ export class TokenService {
   private pruneTimer?: NodeJS.Timeout;
   private recheckTimer?: NodeJS.Timeout;
   private stopped = false;
+  private pubsub?: PubSub;
 
   constructor(
     private readonly store: TokenStore,
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
     private readonly logger?: Logger,
+    /** Unexpired tokens an account may hold; issuing one more revokes its oldest. */
+    private readonly maxPerAccount = 32,
   ) {}
 
   async start(pubsub: PubSub) {
+    this.pubsub = pubsub;
     await pubsub.subscribe(REVOCATION_CHANNEL, (message) => {
       const [jti, exp] = message.split(' ');
       if (jti) this.forget(jti, Number(exp) || Date.now() / 1000 + this.ttlSeconds);
@@ -82,12 +87,19 @@ export class TokenService {
     return this.revoked.has(jti);
   }
 
+  /**
+   * A new token, filed in its account's token set first (so that "log out everywhere" finds it); when the set
+   * is full, its oldest tokens are revoked (announced once the service has started).
+   */
   async issue(userId: number, pool: Pool, now = Date.now()): Promise<IssuedToken> {
     const exp = Math.floor(now / 1000) + this.ttlSeconds;
+    const jti = randomUUID();
+    const evicted = await this.trackIssued(pool, userId, { jti, exp });
+    if (evicted.length > 0) await this.revokeTracked(evicted, this.pubsub);
     const token = await new SignJWT({ pool })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(userId))
-      .setJti(randomUUID())
+      .setJti(jti)
       .setIssuedAt(Math.floor(now / 1000))
       .setExpirationTime(exp)
       .sign(this.secret);
@@ -143,6 +155,37 @@ export class TokenService {
     await this.store.revoke(claims.jti, ttl);
     this.forget(claims.jti, claims.exp);
     await pubsub.publish(REVOCATION_CHANNEL, `${claims.jti} ${claims.exp}`);
+  }
+
+  /**
+   * Files the token in its account's set; while Redis is full it cannot, and the token is issued untracked
+   * (a login keeps working then, as every read does; log out everywhere does not reach that token).
+   */
+  private async trackIssued(pool: Pool, userId: number, token: TrackedToken): Promise<TrackedToken[]> {
+    try {
+      return await this.store.track(pool, userId, token, this.maxPerAccount);
+    } catch (error) {
+      if (isStoreFullError(error)) return [];
+      throw error;
+    }
+  }
+
+  /**
+   * Revokes every unexpired token of the account but `keepJti` (when given), in every process: each is marked
+   * revoked and announced, as a logout does, then taken out of the account's set. Bounded by the set's cap.
+   */
+  async revokeAccount(account: { pool: Pool; userId: number }, pubsub: PubSub, keepJti?: string): Promise<number> {
+    const tracked = (await this.store.tracked(account.pool, account.userId)).filter((token) => token.jti !== keepJti);
+    await this.revokeTracked(tracked, pubsub);
+    await this.store.untrack(account.pool, account.userId, tracked.map((token) => token.jti));
+    return tracked.length;
+  }
+
+  private async revokeTracked(tokens: readonly TrackedToken[], pubsub?: PubSub): Promise<void> {
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    await Promise.all(tokens.map((token) => this.store.revoke(token.jti, Math.max(1, token.exp - nowSeconds))));
+    for (const token of tokens) this.forget(token.jti, token.exp);
+    if (pubsub) await Promise.all(tokens.map((token) => pubsub.publish(REVOCATION_CHANNEL, `${token.jti} ${token.exp}`)));
   }
 
   private forget(jti: string, exp: number) {

@@ -126,13 +126,23 @@ export class UserRepository {
    */
   async update(pool: Pool, id: number, changes: ProfileChanges): Promise<ProfileUpdated | undefined> {
     const patch = definedOnly(changes);
+    return this.rewrite(pool, id, (previous) => ({ ...previous, ...patch }));
+  }
+
+  /** Replaces the account's password hash (its profile and entries as they are); false when the account does not exist. */
+  async setPasswordHash(pool: Pool, id: number, passwordHash: string): Promise<boolean> {
+    return (await this.rewrite(pool, id, (previous) => ({ ...previous, passwordHash }))) !== undefined;
+  }
+
+  /** Writes `change(stored)` over the stored account, with its entries moved, while the account is still as read (update's loop). */
+  private async rewrite(pool: Pool, id: number, change: (previous: UserRecord) => UserRecord): Promise<ProfileUpdated | undefined> {
     const part = indexPartition(id);
     const accounts = keys.accounts(pool, part);
     for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
       const stored = await this.redis.hget(accounts, String(id));
       if (!stored) return undefined;
       const previous = fromStored(pool, id, stored);
-      const next: UserRecord = { ...previous, ...patch };
+      const next = change(previous);
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
       const applied = await this.scripts.run('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);

@@ -24,6 +24,9 @@ export type GuideLimits = {
   READ_RATE_WINDOW_SECONDS: number;
   PROFILE_RATE_LIMIT: number;
   PROFILE_RATE_WINDOW_SECONDS: number;
+  CREDENTIALS_RATE_LIMIT: number;
+  CREDENTIALS_RATE_WINDOW_SECONDS: number;
+  TOKENS_MAX_PER_ACCOUNT: number;
   WEBHOOK_TEST_RATE_LIMIT: number;
   WEBHOOK_TEST_RATE_WINDOW_SECONDS: number;
   EVENTS_RATE_LIMIT: number;
@@ -37,6 +40,7 @@ export type GuideLimits = {
   SPECTATOR_UPGRADE_RATE_LIMIT: number;
   SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS: number;
   WS_MAX_PER_TOKEN: number;
+  WS_MAX_PER_ACCOUNT: number;
   WS_MAX_PER_IP: number;
   MAX_CONNECTIONS_PER_IP: number;
   TOKEN_TTL_SECONDS: number;
@@ -107,7 +111,8 @@ ${shortestPath()}
   is closed and gone. Stop sending to it; \`GET /api/v1/matches\` lists your current matches.
 - **401 \`unauthorized\`** (\`WWW-Authenticate: Bearer error="invalid_token"\` when the token you sent is bad):
   your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
-  revoked (you logged out): log in again.
+  revoked (you logged out, logged out everywhere, changed your password with another token, or logged in
+  more than ${limits.TOKENS_MAX_PER_ACCOUNT} times so your oldest token went): log in again.
 
 ## Limits
 
@@ -120,12 +125,14 @@ ${shortestPath()}
 | messages sent per account | ${per(limits.MESSAGE_RATE_LIMIT, limits.MESSAGE_RATE_WINDOW_SECONDS)} | 429, nothing stored |
 | read marks (\`POST /api/v1/matches/{id}/read\`) per account | ${per(limits.READ_RATE_LIMIT, limits.READ_RATE_WINDOW_SECONDS)} | 429, nothing changed |
 | profile changes (\`PATCH /api/v1/me\`) per account | ${per(limits.PROFILE_RATE_LIMIT, limits.PROFILE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429, nothing changed |
+| password changes and log-outs everywhere per account (together) | ${per(limits.CREDENTIALS_RATE_LIMIT, limits.CREDENTIALS_RATE_WINDOW_SECONDS)} (wrong passwords count too) | 429, nothing changed |
 | webhook test pings per account | ${per(limits.WEBHOOK_TEST_RATE_LIMIT, limits.WEBHOOK_TEST_RATE_WINDOW_SECONDS)}; one at a time per webhook (until its receiver answers or the attempt times out) | 429, nothing sent |
 | event inbox reads (\`GET /api/v1/events\`) per account | ${per(limits.EVENTS_RATE_LIMIT, limits.EVENTS_RATE_WINDOW_SECONDS)}; at most ${limits.EVENTS_MAX_WAITING_PER_ACCOUNT} with \`wait\` at once, each held ${limits.EVENTS_MAX_WAIT_SECONDS} s at most | 429 |
 | public spectator reads (\`GET /api/v1/spectator/...\` JSON, together) per client address | ${per(limits.SPECTATOR_RATE_LIMIT, limits.SPECTATOR_RATE_WINDOW_SECONDS)} | 429 |
 | \`/api/v1/ws\` connections per account | ${per(limits.WS_UPGRADE_RATE_LIMIT, limits.WS_UPGRADE_RATE_WINDOW_SECONDS)} | 429 at the upgrade |
 | \`/api/v1/spectator/stream\` connections per client address | ${per(limits.SPECTATOR_UPGRADE_RATE_LIMIT, limits.SPECTATOR_UPGRADE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429 at the upgrade |
 | open WebSockets per token / per address | ${limits.WS_MAX_PER_TOKEN} / ${limits.WS_MAX_PER_IP} | 429 at the upgrade |
+| open \`/api/v1/ws\` sockets per account (all your tokens, every server) | ${limits.WS_MAX_PER_ACCOUNT} | 429 at the upgrade |
 | open connections per address (HTTP and WebSocket) | ${limits.MAX_CONNECTIONS_PER_IP === 0 ? 'no limit' : limits.MAX_CONNECTIONS_PER_IP} | 429 (\`Retry-After: 5\`) before the request is read, then the connection is closed |
 | request body | 64 KiB | 413 \`payload_too_large\` |
 | e-mail / password | up to 254 characters / 10–256 characters | 400 |
@@ -136,6 +143,7 @@ ${shortestPath()}
 | \`limit\` of every list | 1–100 (default 20) | 400 |
 | \`Idempotency-Key\` | 1–255 visible ASCII characters, remembered 24 hours | 400 |
 | token lifetime | ${duration(limits.TOKEN_TTL_SECONDS)} | 401 |
+| tokens per account at once | ${limits.TOKENS_MAX_PER_ACCOUNT} | a login beyond it revokes your oldest token (401 on it, its WebSockets closed with 4003) |
 | events replayed with \`since\` | your last 24 hours at least; the spectator stream its newest ${limits.SPECTATOR_REPLAY_LIMIT} | \`replay.truncated\` frame |
 
 Per-account limits and the spectator reads count in fixed windows: \`Retry-After\` is the time until the
@@ -557,6 +565,12 @@ Log out when you are done, or when a token may have leaked.
 api POST /api/v1/auth/logout -H "Authorization: Bearer $TOKEN"
 echo "logged out"
 \`\`\`
+
+\`POST /api/v1/auth/logout?all=true\` logs out everywhere: every token of your account stops working, in
+every process, and their WebSockets are closed. \`POST /api/v1/auth/password\` with
+\`{"current_password": "…", "new_password": "…"}\` (the registration rules) changes your password and
+revokes every other token of your account; the token you sent keeps working. A wrong current password is
+401 \`invalid_credentials\` and changes nothing.
 
 ## MCP server (optional)
 

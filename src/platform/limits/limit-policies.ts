@@ -16,5 +16,6 @@ export const accountLimitPolicy = (config: Config): Record<AccountLimitName, Acc
   read: { limit: config.READ_RATE_LIMIT, windowSeconds: config.READ_RATE_WINDOW_SECONDS },
   profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
   webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
+  credentials: { limit: config.CREDENTIALS_RATE_LIMIT, windowSeconds: config.CREDENTIALS_RATE_WINDOW_SECONDS },
   events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
 });

@@ -36,6 +36,17 @@ export const keys = {
   emails: (bucket: number) => `${P}${shardTag(bucket % SHARDS)}:emails:${bucket}`,
   /** String with TTL: a revoked token id. */
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
+  /**
+   * Sorted set: the account's unexpired tokens, jti → expiry (s), at most TOKENS_MAX_PER_ACCOUNT (a login
+   * beyond it revokes the oldest); expires with its last token. Read by "log out everywhere" and a password change.
+   */
+  accountTokens: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:tokens:${id}`,
+  /**
+   * Sorted set: leases of the account's open `/api/v1/ws` sockets in every process, "<process>:<n>" → lease
+   * end (ms): at most WS_MAX_PER_ACCOUNT; renewed by their process while open, removed at close, lapsing
+   * on their own after a crash (src/platform/limits/socket-leases.ts).
+   */
+  accountSockets: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:sockets:${id}`,
   /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
   swipes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:swipes:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */

@@ -62,9 +62,20 @@ export const SCRIPT_REPLIES = {
     const [first, before] = list(raw);
     return first && before ? { first: text(first), before: text(before) } : undefined;
   },
+  take_socket_lease: (raw) => {
+    const [taken, held] = list(raw);
+    return { taken: taken === 1, held: Number(held) };
+  },
   spread_into_feeds: (raw) => {
     const [changed, ...flat] = list(raw);
     return { changed: Number(changed), floors: ownerScores(flat) };
+  },
+  /** The tokens taken out of the account's set over its cap (to revoke). */
+  track_token: (raw) => {
+    const flat = list(raw);
+    const out: Array<{ jti: string; expMs: number }> = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ jti: text(flat[i]), expMs: Number(flat[i + 1]) });
+    return out;
   },
   update_profile: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
   update_webhook: (raw) => raw === 1,

@@ -11,6 +11,7 @@ import type { EventReplay } from '../event-replay.js';
 import type { TokenService } from '../../accounts/index.js';
 import type { AddressLimits } from '../../../platform/limits/address-limits.js';
 import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
+import type { SocketLeases } from '../../../platform/limits/socket-leases.js';
 import { CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { SocketCaps } from './socket-caps.js';
@@ -95,6 +96,8 @@ export type EventSocketDeps = {
   policy?: Partial<SocketPolicy>;
   /** Counts upgrades of `/api/v1/ws` per account across processes (see UpgradeRateLimit); without it they are not limited. */
   upgradeLimits?: UpgradeLimits;
+  /** Caps the open `/api/v1/ws` sockets per account across processes; without it only the per-token cap holds. */
+  socketLeases?: SocketLeases;
   /** Counts upgrades of `/api/v1/spectator/stream` per client address across processes; without it they are not limited. */
   addressLimits?: AddressLimits;
   /** Relays the typing frames clients send on `/api/v1/ws`; without it every client frame is ignored. */
@@ -257,6 +260,7 @@ export class EventSockets {
         this.caps.releaseAddress(data.ip);
         if (data.claims) {
           this.caps.releaseToken(data.claims.jti);
+          if (data.lease !== undefined) this.deps.socketLeases?.release(data.claims, data.lease);
           const entry = this.byToken.get(data.claims.jti);
           entry?.sockets.delete(ws);
           if (entry?.sockets.size === 0) this.byToken.delete(data.claims.jti);
@@ -290,10 +294,11 @@ export class EventSockets {
       aborted = true;
     });
     // Places taken against the caps while the upgrade is decided: kept by the socket, or given back.
-    const taken: { ip?: string; jti?: string } = {};
+    const taken: { ip?: string; jti?: string; lease?: string; claims?: TokenPrincipal } = {};
     const giveBack = () => {
       if (taken.ip !== undefined) this.caps.releaseAddress(taken.ip);
       if (taken.jti !== undefined) this.caps.releaseToken(taken.jti);
+      if (taken.lease !== undefined && taken.claims) this.deps.socketLeases?.release(taken.claims, taken.lease);
     };
     const accept = async (): Promise<Target> => {
       if (!this.deps.relayUp()) throw errors.unavailable();
@@ -303,14 +308,19 @@ export class EventSockets {
       if (target.claims) {
         this.caps.takeToken(target.claims.jti);
         taken.jti = target.claims.jti;
-        await this.upgradeLimit?.check(target.claims);
+        taken.claims = target.claims;
+        // The rate limit and the account's cap are asked together: one round trip.
+        const [limited, leased] = await Promise.allSettled([this.upgradeLimit?.check(target.claims), this.deps.socketLeases?.take(target.claims)]);
+        if (leased.status === 'fulfilled') taken.lease = leased.value;
+        if (limited.status === 'rejected') throw limited.reason;
+        if (leased.status === 'rejected') throw leased.reason;
       }
       return target;
     };
     accept().then(
       (target) => {
         if (aborted) return giveBack();
-        const data: SocketData = { ...target, ip, closed: false, closing: false, replaying: target.since !== undefined };
+        const data: SocketData = { ...target, ip, lease: taken.lease, closed: false, closing: false, replaying: target.since !== undefined };
         upgradeAfterAwait(res, data, { key, protocol, extensions }, context, this.deps.corkAnchor);
       },
       (error: unknown) => {

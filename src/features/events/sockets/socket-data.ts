@@ -16,6 +16,8 @@ export type SocketData = Target & {
   closing: boolean;
   /** Still replaying: its unsent bytes are the replay's to pace, not the sweeper's to judge. */
   replaying: boolean;
+  /** The lease this socket holds among its account's open sockets across processes (see SocketLeases). */
+  lease?: string;
   /** Called when the socket drains (or closes) while a replay waits for room. */
   onDrain?: () => void;
   /** Since when (ms) the socket has held unsent bytes without uWS writing any of them out; unset when it has none or has just drained. */
