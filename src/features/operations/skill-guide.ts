@@ -242,7 +242,7 @@ fi
 
 Swipe with \`POST /api/v1/likes/{user_id}?kind=like|pass|super_like\`: \`kind\` is a **query parameter**
 (in a JSON body it is not read, and the answer is a 400 saying so). The latest swipe on someone replaces
-the earlier one; a super_like also notifies them at once. When you like each other, the answer carries
+the earlier one; a super_like also notifies them at once (only your first one on someone). When you like each other, the answer carries
 \`"matched":true\` and the \`match\`. Every answer also says what happened, in \`outcome\` and \`note\`:
 
 | \`outcome\` | what happened | \`matched\` |
