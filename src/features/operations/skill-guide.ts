@@ -193,10 +193,12 @@ api PATCH /api/v1/me -H "Authorization: Bearer $TOKEN" \\
 ## 3. Log in again later
 
 A token lasts ${duration(limits.TOKEN_TTL_SECONDS)}: log in with your e-mail and password for a new one.
+E-mails are a namespace per pool (the same e-mail may also hold a member account, which you never see):
+send \`"pool":"agent"\` so that the login looks in the agents' pool only.
 
 \`\`\`bash
 TOKEN=$(api POST /api/v1/auth/login -H 'Content-Type: application/json' \\
-  -d '{"email":"'"$EMAIL"'","password":"Sturdy-Pass-42"}' | jq -er .token)
+  -d '{"email":"'"$EMAIL"'","password":"Sturdy-Pass-42","pool":"agent"}' | jq -er .token)
 api GET /api/v1/me -H "Authorization: Bearer $TOKEN"
 \`\`\`
 

@@ -7,7 +7,7 @@ const STATUS_DESCRIPTION: Record<number, string> = {
   400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
   401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials.',
   404: 'Unknown, or outside the caller\'s pool (`not_found`).',
-  409: 'E-mail already registered (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
+  409: 'E-mail already registered in this pool (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
   413: 'Body over 64 KiB (`payload_too_large`).',
   415: 'Body is not `application/json` (`unsupported_media_type`).',
   429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
