@@ -27,14 +27,15 @@ describe('agent registration', () => {
     expect(me.body).not.toHaveProperty('password_hash');
   });
 
-  it('refuses a taken e-mail case-insensitively, across both pools', async () => {
+  it('refuses a taken e-mail case-insensitively within its pool, and lets the other pool have it', async () => {
     const body = registrationBody();
     expect((await registerRaw(body)).status).toBe(201);
     const again = await registerRaw({ ...body, email: String(body.email).toUpperCase() });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('email_taken');
-    const asMember = await registerRaw({ ...body }, '/api/v1/auth/register');
-    expect(asMember.status).toBe(409);
+    // e-mails are a namespace per pool: the agent's e-mail may also hold a member account
+    expect((await registerRaw({ ...body }, '/api/v1/auth/register')).status).toBe(201);
+    expect((await registerRaw({ ...body }, '/api/v1/auth/register')).status).toBe(409);
   });
 
   it('creates exactly one account when the same e-mail registers twice at once', async () => {

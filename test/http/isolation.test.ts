@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/platform/core/pool.js';
 import { keys } from '../../src/platform/redis/keys.js';
-import { registerAgent, registerMember, type Account } from '../support/accounts.js';
+import { registerAgent, registerMember, registrationBody, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/clients/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
@@ -149,5 +149,42 @@ describe('pool isolation under random operations', () => {
         expect([poolOf.get(Number(a)), poolOf.get(Number(b))]).toEqual([pool, pool]);
       }
     }
+  });
+});
+
+describe('e-mails, a namespace per pool', () => {
+  const login = (body: Record<string, unknown>) => stack.api.post('/api/v1/auth/login', { body });
+  const me = async (token: string) => (await stack.api.get('/api/v1/me', { token })).body;
+
+  it("an agent registration neither reveals nor blocks a member's e-mail, and each logs into its own pool", async () => {
+    const member = await registerMember(stack.api, { password: 'Member-Pass-42', display_name: 'The Member' });
+    // the same e-mail registers as an agent: no 409 that would tell the e-mail is a member's
+    const agent = await registerAgent(stack.api, { email: member.email, password: 'Agent-Pass-420', display_name: 'The Agent' });
+    expect(agent.user_id).toBeGreaterThan(0);
+    // and the other way round: an agent's e-mail does not keep its owner from becoming a member
+    const first = await registerAgent(stack.api);
+    const second = await registerMember(stack.api, { email: first.email });
+    expect(second.user_id).toBeGreaterThan(0);
+    // within a pool the e-mail is still unique
+    const again = await stack.api.post('/api/v1/auth/register', { body: registrationBody({ email: member.email }) });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('email_taken');
+
+    // login told the pool reaches that pool's account only
+    const asMember = await login({ email: member.email, password: 'Member-Pass-42', pool: 'member' });
+    expect(asMember.status).toBe(200);
+    expect(asMember.body.user_id).toBe(member.user_id);
+    expect((await me(asMember.body.token)).display_name).toBe('The Member');
+    expect((await login({ email: member.email, password: 'Agent-Pass-420', pool: 'member' })).status).toBe(401);
+    const asAgent = await login({ email: member.email, password: 'Agent-Pass-420', pool: 'agent' });
+    expect(asAgent.status).toBe(200);
+    expect((await me(asAgent.body.token)).display_name).toBe('The Agent');
+    // without the pool, the password tells which account
+    expect((await me((await login({ email: member.email, password: 'Member-Pass-42' })).body.token)).display_name).toBe('The Member');
+    expect((await me((await login({ email: member.email, password: 'Agent-Pass-420' })).body.token)).display_name).toBe('The Agent');
+    // a pool that is not one is a clear 400
+    const bad = await login({ email: member.email, password: 'Agent-Pass-420', pool: 'robots' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([{ field: 'pool', message: 'must be agent or member' }]);
   });
 });

@@ -69,6 +69,22 @@ describe('events of likes, matches and messages over /api/v1/ws', () => {
     expect(await sa.framesBefore((f) => f.type === 'match.created')).toEqual([]);
   });
 
+  it('tells the target of a swiper\'s super like once, however often it alternates with a pass', async () => {
+    const a = await registerAgent(stack.api);
+    const b = await registerAgent(stack.api);
+    const sb = await socketFor(b);
+    for (let i = 0; i < 10; i++) {
+      for (const kind of ['super_like', 'pass']) {
+        expect((await stack.api.post(`/api/v1/likes/${b.user_id}?kind=${kind}`, { token: a.token })).status).toBe(200);
+      }
+    }
+    expect((await stack.api.post(`/api/v1/likes/${b.user_id}?kind=super_like`, { token: a.token })).status).toBe(200);
+    // b likes back: the match is the marker; every super like was announced before it, if at all.
+    expect((await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.matched).toBe(true);
+    const before = await sb.framesBefore((f) => f.type === 'match.created');
+    expect(before.map((f) => f.type)).toEqual(['like.received']);
+  });
+
   it('replays exactly the events missed while disconnected, then continues live', async () => {
     const a = await registerAgent(stack.api);
     const b = await registerAgent(stack.api);

@@ -104,28 +104,39 @@ describe('an e-mail reserved before its account is written', () => {
     const email = 'crashed@test.example';
     const orphanId = 900_000;
     // as left by a registration that crashed after reserving: no account behind it
-    await redis.hset(keys.emails(emailBucket(email)), email, `agent:${orphanId}:${Date.now() - EMAIL_RESERVATION_STALE_MS - 1_000}`);
-    expect(await users.findByEmail(email)).toBeUndefined();
-    expect(await users.emailExists(email)).toBe(false);
+    await redis.hset(keys.emails(emailBucket(email)), `agent:${email}`, `agent:${orphanId}:${Date.now() - EMAIL_RESERVATION_STALE_MS - 1_000}`);
+    expect(await users.findByEmail('agent', email)).toBeUndefined();
+    expect(await users.emailExists('agent', email)).toBe(false);
 
     const user = (await users.create(newUser({ email })))!;
     expect(user).toBeDefined();
-    expect((await users.findByEmail(email))?.id).toBe(user.id);
-    expect(await redis.hget(keys.emails(emailBucket(email)), email)).toBe(`agent:${user.id}`);
+    expect((await users.findByEmail('agent', email))?.id).toBe(user.id);
+    expect(await redis.hget(keys.emails(emailBucket(email)), `agent:${email}`)).toBe(`agent:${user.id}`);
   });
 
   it('stays taken while the reservation is recent (a registration in progress), or when its account exists', async () => {
     const inProgress = 'in-progress@test.example';
-    await redis.hset(keys.emails(emailBucket(inProgress)), inProgress, `member:900001:${Date.now()}`);
-    expect(await users.emailExists(inProgress)).toBe(false);
+    await redis.hset(keys.emails(emailBucket(inProgress)), `agent:${inProgress}`, `agent:900001:${Date.now()}`);
+    expect(await users.emailExists('agent', inProgress)).toBe(false);
     expect(await users.create(newUser({ email: inProgress }))).toBeUndefined();
-    expect(await redis.hget(keys.emails(emailBucket(inProgress)), inProgress)).toMatch(/^member:900001:/);
+    expect(await redis.hget(keys.emails(emailBucket(inProgress)), `agent:${inProgress}`)).toMatch(/^agent:900001:/);
 
     const owned = 'owned@test.example';
     const owner = (await users.create(newUser({ email: owned })))!;
-    // an old reservation (or one written before reservations carried a time) whose account exists
-    await redis.hset(keys.emails(emailBucket(owned)), owned, `agent:${owner.id}`);
     expect(await users.create(newUser({ email: owned }))).toBeUndefined();
-    expect((await users.findByEmail(owned))?.id).toBe(owner.id);
+    expect((await users.findByEmail('agent', owned))?.id).toBe(owner.id);
+  });
+
+  it('still finds an entry of the older shared form (the bare e-mail), in the pool it names only', async () => {
+    const owned = 'shared-form@test.example';
+    const owner = (await users.create(newUser({ email: owned })))!;
+    const index = keys.emails(emailBucket(owned));
+    // as written before e-mails were a namespace per pool
+    await redis.hdel(index, `agent:${owned}`);
+    await redis.hset(index, owned, `agent:${owner.id}`);
+    expect((await users.findByEmail('agent', owned))?.id).toBe(owner.id);
+    expect(await users.findByEmail('member', owned)).toBeUndefined();
+    expect(await users.create(newUser({ email: owned }))).toBeUndefined();
+    expect(await users.create(newUser({ email: owned, pool: 'member' }))).toBeDefined();
   });
 });

@@ -66,8 +66,8 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       },
       handler: async (req) => {
         await limits.take('login', req.ip);
-        const { email, password } = validate(describedLogin, req.body);
-        return json(200, await accounts.login(email, password));
+        const { email, password, pool } = validate(describedLogin, req.body);
+        return json(200, await accounts.login(email, password, pool));
       },
     },
     {

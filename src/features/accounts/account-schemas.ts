@@ -80,6 +80,10 @@ export const loginSchema = z
   .strictObject({
     email: z.string({ error: 'must be a string' }).trim().toLowerCase().min(1, { error: 'must not be empty' }).max(254),
     password: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(PASSWORD_MAX),
+    pool: z
+      .enum(['agent', 'member'], { error: 'must be agent or member' })
+      .optional()
+      .describe('Which pool the account is in: e-mails are a namespace per pool. Without it, the agent account of the e-mail is tried, then its member account.'),
   });
 
 /** The current password as typed: checked against the stored hash, so only its size is limited here. */

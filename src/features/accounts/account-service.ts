@@ -42,7 +42,7 @@ export class AccountService {
   }
 
   async register(pool: Pool, input: Registration): Promise<IssuedToken & { user_id: number; account_type: Pool; note: string }> {
-    if (await this.users.emailExists(input.email)) throw errors.emailTaken();
+    if (await this.users.emailExists(pool, input.email)) throw errors.emailTaken();
     const user = await this.users.create({
       pool,
       email: input.email,
@@ -62,11 +62,23 @@ export class AccountService {
     return { ...token, user_id: user.id, account_type: pool, note: pool === 'agent' ? AGENT_NOTE : MEMBER_NOTE };
   }
 
-  async login(email: string, password: string): Promise<IssuedToken & { user_id: number }> {
-    const user = await this.users.findByEmail(email);
-    const valid = await verifyPassword(user?.passwordHash ?? (await dummyHash()), password);
-    if (!user || !valid) throw errors.invalidCredentials();
-    return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
+  /**
+   * E-mails are a namespace per pool. With `pool`, the account of that pool; without it, the agent
+   * account of the e-mail, then its member account: the first whose password matches (each pool's
+   * password is checked, so an e-mail held in both pools logs into the one the password opens).
+   */
+  async login(email: string, password: string, pool?: Pool): Promise<IssuedToken & { user_id: number }> {
+    const pools: Pool[] = pool ? [pool] : ['agent', 'member'];
+    let found = false;
+    for (const candidate of pools) {
+      const user = await this.users.findByEmail(candidate, email);
+      if (!user) continue;
+      found = true;
+      if (await verifyPassword(user.passwordHash, password)) return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
+    }
+    // The same cost whether or not the e-mail exists.
+    if (!found) await verifyPassword(await dummyHash(), password);
+    throw errors.invalidCredentials();
   }
 
   logout(claims: TokenPrincipal): Promise<void> {

@@ -41,6 +41,15 @@ const parseOwner = (value: string): EmailOwner => {
 };
 
 /**
+ * E-mails are a namespace per pool: the same e-mail may hold one agent account and one member account,
+ * so registering in one pool neither reveals nor blocks the other's. An entry's field is
+ * "<pool>:<e-mail>" (an e-mail address has no ":"), in the same bucket as before. Entries written before
+ * this change are the bare e-mail, naming their pool in the value: they are still read, as the account of
+ * that pool only, and no longer written.
+ */
+const emailField = (pool: Pool, email: string) => `${pool}:${email}`;
+
+/**
  * Accounts, each one field of its index partition's accounts hash (keys.accounts, encoded by
  * profile-cards.ts), beside its discovery entries, so an account write and its entries are one
  * single-slot script:
@@ -65,7 +74,7 @@ export class UserRepository {
     const id = await this.redis.incr(keys.userSeq(user.pool));
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
-    if (!(await this.reserveEmail(user.email, reservation, now.getTime()))) return undefined;
+    if (!(await this.reserveEmail(user.pool, user.email, reservation, now.getTime()))) return undefined;
     const part = indexPartition(id);
     const { sets, roster, bucket, offset, code } = this.filing.entries(user.pool, id, record);
     let created: boolean;
@@ -76,28 +85,34 @@ export class UserRepository {
         [id, encodeAccount(record, record), code, bucket, offset],
       );
     } catch (error) {
-      await this.releaseEmail(user.email, reservation);
+      await this.releaseEmail(user.pool, user.email, reservation);
       throw error;
     }
     if (!created) {
-      await this.releaseEmail(user.email, reservation);
+      await this.releaseEmail(user.pool, user.email, reservation);
       return undefined;
     }
     await this.settleEmail(user.email, reservation, record);
     return record;
   }
 
-  /** True when the e-mail belongs to an account (a reservation whose account does not exist is none). */
-  async emailExists(email: string): Promise<boolean> {
-    return (await this.findByEmail(email)) !== undefined;
+  /** True when the e-mail belongs to an account of `pool` (a reservation whose account does not exist is none). */
+  async emailExists(pool: Pool, email: string): Promise<boolean> {
+    return (await this.findByEmail(pool, email)) !== undefined;
   }
 
-  /** The account an e-mail belongs to, in whichever pool (login is shared by both). */
-  async findByEmail(email: string): Promise<UserRecord | undefined> {
-    const owner = await this.redis.hget(keys.emails(emailBucket(email)), email);
-    if (!owner) return undefined;
-    const { pool, id } = parseOwner(owner);
-    return this.find(pool, id);
+  /** The account of `pool` an e-mail belongs to: its entry in the pool's namespace, else an entry of the older shared form naming that pool. */
+  async findByEmail(pool: Pool, email: string): Promise<UserRecord | undefined> {
+    const index = keys.emails(emailBucket(email));
+    const [entry, shared] = await Promise.all([this.redis.hget(index, emailField(pool, email)), this.redis.hget(index, email)]);
+    for (const held of [entry, shared]) {
+      if (!held) continue;
+      const owner = parseOwner(held);
+      if (owner.pool !== pool) continue;
+      const user = await this.find(pool, owner.id);
+      if (user) return user;
+    }
+    return undefined;
   }
 
   /** The account `id` within `pool`; undefined when it does not exist there (in particular in the other pool). */
@@ -157,16 +172,23 @@ export class UserRepository {
    * reservation older than EMAIL_RESERVATION_STALE_MS whose account does not exist, a compare-and-set
    * that takes it over (lua/claim_email-1.lua). False when the e-mail is taken.
    */
-  private async reserveEmail(email: string, value: string, nowMs: number): Promise<boolean> {
+  private async reserveEmail(pool: Pool, email: string, value: string, nowMs: number): Promise<boolean> {
     const index = keys.emails(emailBucket(email));
+    const field = emailField(pool, email);
+    // An entry of the older shared form is never written again, so checking it once is enough.
+    const shared = await this.redis.hget(index, email);
+    if (shared) {
+      const owner = parseOwner(shared);
+      if (owner.pool === pool && (await this.exists(pool, owner.id))) return false;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
-      if ((await this.redis.hsetnx(index, email, value)) === 1) return true;
-      const held = await this.redis.hget(index, email);
+      if ((await this.redis.hsetnx(index, field, value)) === 1) return true;
+      const held = await this.redis.hget(index, field);
       if (held === null) continue;
       const owner = parseOwner(held);
       if (nowMs - owner.reservedMs < EMAIL_RESERVATION_STALE_MS) return false;
       if (await this.exists(owner.pool, owner.id)) return false;
-      if (await this.claimEmail(email, held, value)) return true;
+      if (await this.claimEmail(field, email, held, value)) return true;
     }
     return false;
   }
@@ -176,17 +198,17 @@ export class UserRepository {
    * effort: a reservation whose account exists names it just as well).
    */
   private async settleEmail(email: string, reservation: string, owner: { pool: Pool; id: number }): Promise<void> {
-    await this.claimEmail(email, reservation, `${owner.pool}:${owner.id}`).catch(() => {});
+    await this.claimEmail(emailField(owner.pool, email), email, reservation, `${owner.pool}:${owner.id}`).catch(() => {});
   }
 
   /** Gives back a reservation whose account could not be written (best effort: a stale one is taken over anyway). */
-  private async releaseEmail(email: string, value: string): Promise<void> {
-    await this.claimEmail(email, value, '').catch(() => {});
+  private async releaseEmail(pool: Pool, email: string, value: string): Promise<void> {
+    await this.claimEmail(emailField(pool, email), email, value, '').catch(() => {});
   }
 
   /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; true when it did. */
-  private claimEmail(email: string, expected: string, next: string): Promise<boolean> {
-    return this.scripts.run('claim_email', [keys.emails(emailBucket(email))], [email, expected, next]);
+  private claimEmail(field: string, email: string, expected: string, next: string): Promise<boolean> {
+    return this.scripts.run('claim_email', [keys.emails(emailBucket(email))], [field, expected, next]);
   }
 }
 

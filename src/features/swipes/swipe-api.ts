@@ -7,7 +7,7 @@ import { SWIPE_OUTCOMES } from './swipe-service.js';
 /** Query of `POST /likes/{user_id}`. */
 export const describedSwipeQuery = z.strictObject({
   kind: swipeQuerySchema.shape.kind.meta({
-    description: 'like or super_like (both count towards a match; super_like also notifies the target at once), or pass.',
+    description: 'like or super_like (both count towards a match; super_like also notifies the target at once, only the first time), or pass.',
   }),
 });
 

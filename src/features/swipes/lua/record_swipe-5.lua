@@ -39,7 +39,9 @@
   {'ok', record, shared interests as JSON or '', pending record}, where
   record = "<kind>|<created_at>|<none|created|existing|kept|ended>|<match id or ''>|<pending id or ''>"
   (a match id with created, existing, and kept: the current match a pass left in place).
-  A super like is announced unless the swiper's previous swipe on the target was already a super like.
+  A super like is announced at most once per swiper and target, ever: the pair's hash keeps the field
+  `sl:<from id>` once the swiper's super like was announced (the pair's hash has no lifetime, so this holds
+  for as long as the pair's record lives), so a super_like alternating with pass does not notify again.
 
   Slot: one (hash of the pair's shard tag)
 ]]
@@ -75,7 +77,6 @@ if state == 'created' and redis.call('EXISTS', KEYS[2]) == 1 then
   return redis.error_reply('candidate match id ' .. ARGV[6] .. ' is taken')
 end
 
-local previous = redis.call('HGET', pair, from)
 redis.call('HSET', pair, from, kind)
 
 local function decode(raw)
@@ -108,7 +109,7 @@ if state == 'created' then
 end
 
 local effects = {}
-if kind == 'super_like' and previous ~= 'super_like' then
+if kind == 'super_like' and redis.call('HSETNX', pair, 'sl:' .. from, '1') == 1 then
   effects[#effects + 1] = {type = 'like.received', from = tonumber(from), to = tonumber(to), created_at = ARGV[5]}
 end
 if state == 'created' then
