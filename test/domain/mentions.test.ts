@@ -21,9 +21,16 @@ describe('mentionedInterests', () => {
 
   it('handles punctuation inside interests and non-ASCII letters', () => {
     expect(mentionedInterests('I write C++ and read Sci-Fi at the CAFÉ.', shared)).toEqual(['c++', 'sci-fi', 'café']);
-    expect(mentionedInterests('cafés', shared)).toEqual([]);
+    expect(mentionedInterests('cafés', shared)).toEqual(['café']);
     // decomposed é (e + combining accent) is the same word once normalised
     expect(mentionedInterests('cafe\u0301', shared)).toEqual(['café']);
+  });
+
+  it('finds word forms, abbreviations and synonyms of the canonical names profiles store', () => {
+    const canonical = ['machine learning', 'hiking', 'science fiction', 'javascript'];
+    expect(mentionedInterests('Any ML on the next hike? Or some scifi', canonical)).toEqual(['machine learning', 'hiking', 'science fiction']);
+    expect(mentionedInterests('We went trekking, and I write JS.', canonical)).toEqual(['hiking', 'javascript']);
+    expect(mentionedInterests('java, art, chessboard', canonical)).toEqual([]);
   });
 
   it('treats the text as text: regex syntax and HTML mean nothing', () => {

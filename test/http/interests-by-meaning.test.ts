@@ -43,7 +43,7 @@ describe('interests matched by meaning', () => {
     const seenByA = await stack.api.get(`/api/v1/matches/${back.body.match.id}`, { token: a.token });
     expect(seenByA.body.shared_interests).toEqual(['machine learning', 'hiking']);
 
-    const sent = await stack.api.post(`/api/v1/matches/${back.body.match.id}/messages`, { token: a.token, body: { body: 'Any machine learning on the next hiking trip?' } });
+    const sent = await stack.api.post(`/api/v1/matches/${back.body.match.id}/messages`, { token: a.token, body: { body: 'Any ML talk on the next hike?' } });
     expect(sent.status).toBe(201);
     expect(sent.body.shared_interests_mentioned).toEqual(['machine learning', 'hiking']);
   });

@@ -58,7 +58,8 @@ function plainSingular(word: string): string {
   return word.length >= 5 && word.endsWith('s') && !/(ss|us|is|ics|ws)$/u.test(word) ? word.slice(0, -1) : word;
 }
 
-function buildCanonicalMap(rows: readonly (readonly string[])[]): Map<string, string> {
+/** Folded written form → canonical name; throws when one form is listed under two names. */
+export function buildCanonicalMap(rows: readonly (readonly string[])[]): Map<string, string> {
   const map = new Map<string, string>();
   for (const row of rows) {
     const canonical = row[0]!;
