@@ -21,7 +21,7 @@ describe('mentionedInterests', () => {
 
   it('handles punctuation inside interests and non-ASCII letters', () => {
     expect(mentionedInterests('I write C++ and read Sci-Fi at the CAFÉ.', shared)).toEqual(['c++', 'sci-fi', 'café']);
-    expect(mentionedInterests('cafés', shared)).toEqual(['café']);
+    expect(mentionedInterests('cafés', shared)).toEqual([]);
     // decomposed é (e + combining accent) is the same word once normalised
     expect(mentionedInterests('cafe\u0301', shared)).toEqual(['café']);
   });

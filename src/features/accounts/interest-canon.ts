@@ -5,8 +5,7 @@ import { INTEREST_SYNONYMS } from './interest-synonyms.js';
  * "javascript" are the same interest everywhere (feed, match, mentions). The interest is folded (case,
  * white space, hyphens and underscores, surrounding punctuation), looked up in the word list of
  * interest-synonyms.ts, then, on a miss, its last word's plural, -ing, -er and -ed forms are tried
- * against the same list. An interest the list does not know keeps its folded form, singular when it
- * ends in a plain plural "s". A handful of string operations and Map lookups; no I/O, no model.
+ * against the same list. An interest the list does not know keeps its folded form. A handful of string operations and Map lookups; no I/O, no model.
  */
 export function canonicalInterest(interest: string): string {
   const folded = foldInterest(interest);
@@ -20,10 +19,10 @@ export function canonicalInterest(interest: string): string {
     const hit = CANONICAL.get(head + form);
     if (hit !== undefined) return hit;
   }
-  return head + plainSingular(last);
+  return folded;
 }
 
-/** Lower case, NFC, hyphens/underscores/dashes as spaces, single spaces, no punctuation at either end. */
+/** Lower case, NFC, hyphens/underscores/dashes as spaces, single spaces, no ASCII punctuation at either end. */
 export function foldInterest(interest: string): string {
   return interest
     .normalize('NFC')
@@ -31,7 +30,7 @@ export function foldInterest(interest: string): string {
     .replace(/[-_\u2010-\u2015]+/gu, ' ')
     .replace(/[\u2018\u2019']/gu, '')
     .replace(/\s+/gu, ' ')
-    .replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}+#]+$/gu, '');
+    .replace(/^[\s!"$%&'()*,./:;<=>?@[\\\]^`{|}~]+|[\s!"$%&'()*,./:;<=>?@[\\\]^`{|}~]+$/gu, '');
 }
 
 /** Candidate base forms of a word, most likely first: hikes → hike, hiking → hike, runner → run. */
@@ -52,10 +51,6 @@ function baseForms(word: string): string[] {
     add(undouble(stem));
   }
   return forms;
-}
-
-function plainSingular(word: string): string {
-  return word.length >= 5 && word.endsWith('s') && !/(ss|us|is|ics|ws)$/u.test(word) ? word.slice(0, -1) : word;
 }
 
 /** Folded written form → canonical name; throws when one form is listed under two names. */
