@@ -19,7 +19,8 @@ const PLATFORM = '^src/platform/';
 const CORE = '^src/platform/core/';
 const FEATURES = '^src/features/';
 const CLIENTS = '^src/clients/';
-const SCHEMAS = '^src/features/[^/]+/[^/]+-schemas\\.ts$';
+// Pure rules: the request schemas, and the interest matcher and its word list they use.
+const SCHEMAS = '^src/features/[^/]+/[^/]+-(schemas|canon|synonyms)\\.ts$';
 const INDEX = '^src/features/[^/]+/index\\.ts$';
 const ROUTES = '-routes\\.ts$';
 const SERVICE = '-service\\.ts$';

@@ -26,6 +26,13 @@ describe('mentionedInterests', () => {
     expect(mentionedInterests('cafe\u0301', shared)).toEqual(['café']);
   });
 
+  it('finds word forms, abbreviations and synonyms of the canonical names profiles store', () => {
+    const canonical = ['machine learning', 'hiking', 'science fiction', 'javascript'];
+    expect(mentionedInterests('Any ML on the next hike? Or some scifi', canonical)).toEqual(['machine learning', 'hiking', 'science fiction']);
+    expect(mentionedInterests('We went trekking, and I write JS.', canonical)).toEqual(['hiking', 'javascript']);
+    expect(mentionedInterests('java, art, chessboard', canonical)).toEqual([]);
+  });
+
   it('treats the text as text: regex syntax and HTML mean nothing', () => {
     expect(mentionedInterests('<b>chess</b> .* (go)', shared)).toEqual(['chess', 'go']);
     expect(mentionedInterests('anything', ['.*'])).toEqual([]);

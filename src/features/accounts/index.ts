@@ -4,6 +4,7 @@ export type { Gender } from './account-schemas.js';
 export { AccountService } from './account-service.js';
 export type { ProfileListener } from './account-service.js';
 export { MAX_INTERESTS, MAX_INTEREST_LENGTH, interestEntries, normalizeInterests, sharedInterests } from './interest-schemas.js';
+export { canonicalInterest } from './interest-canon.js';
 export { decodeCard } from './profile-cards.js';
 export type { ProfileCard } from './profile-cards.js';
 export { publicProfile } from './profile.js';
