@@ -17,4 +17,5 @@ export const accountLimitPolicy = (config: Config): Record<AccountLimitName, Acc
   profile: { limit: config.PROFILE_RATE_LIMIT, windowSeconds: config.PROFILE_RATE_WINDOW_SECONDS },
   webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
   events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
+  report: { limit: config.REPORT_DAILY_LIMIT, windowSeconds: 86_400 },
 });
