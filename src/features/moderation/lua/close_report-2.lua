@@ -8,7 +8,7 @@
 
   Returns 1 when it was open, 0 otherwise.
 
-  Slot: one (the pool's {reports} tag)
+  Slot: one (hash of the pool's {reports} tag)
 ]]
 if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 redis.call('HDEL', KEYS[1], ARGV[1])

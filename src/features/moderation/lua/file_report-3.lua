@@ -12,7 +12,7 @@
 
   Returns the new report's id.
 
-  Slot: one (the pool's {reports} tag)
+  Slot: one (hash of the pool's {reports} tag)
 ]]
 local id = redis.call('INCR', KEYS[3])
 local report = cjson.decode(ARGV[1])
