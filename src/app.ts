@@ -9,6 +9,7 @@ import { accountRoutes, AccountService, resolveTokenSecret, TokenService, TokenS
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
 import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
+import { adminRoutes, ReportRepository, reportRoutes, ReportService } from './features/moderation/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
@@ -220,6 +221,7 @@ export class Application {
       ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
+      ...this.moderationRoutes(accountLimits),
       ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT }),
     ];
     for (const route of routes) this.http.route(route);
@@ -234,6 +236,12 @@ export class Application {
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
+  }
+
+  /** Reports from accounts, and the operators' API over them (served only with ADMIN_TOKEN). */
+  private moderationRoutes(limits: AccountLimits): Route[] {
+    const reports = new ReportService(new ReportRepository(this.redis, this.scripts, this.config.REPORTS_MAX_OPEN), this.users, this.matches, this.messages);
+    return [...reportRoutes({ reports, limits }), ...adminRoutes({ reports, adminToken: this.config.ADMIN_TOKEN })];
   }
 
   /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */
@@ -283,9 +291,7 @@ export class Application {
       await settleBy(closeBy, Promise.allSettled([this.redis.quit(), this.subscriber.quit(), this.scriptConnection.quit()]));
       this.rankingJobs?.disconnect();
       this.webhookJobs?.disconnect();
-      this.redis.disconnect();
-      this.subscriber.disconnect();
-      this.scriptConnection.disconnect();
+      for (const connection of [this.redis, this.subscriber, this.scriptConnection]) connection.disconnect();
     })();
     return this.stopping;
   }

@@ -83,6 +83,9 @@ const settingsSchema = z.object({
   // Above WS_MAX_PER_IP's default, so that a client opening too many sockets is refused by the socket cap's full answer first.
   MAX_CONNECTIONS_PER_IP: int(0, 100_000).default(512),
   METRICS_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
+  REPORT_DAILY_LIMIT: int(1, 10_000).default(20),
+  REPORTS_MAX_OPEN: int(10, 1_000_000).default(10_000),
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
   EVENT_SWEEP_MS: int(50, 60_000).default(2_000),

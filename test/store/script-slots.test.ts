@@ -26,11 +26,13 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   claim_email: { slots: 'one-slot' },
   claim_idempotency_key: { slots: 'one-slot' },
   claim_webhook_ping: { slots: 'one-slot' },
+  close_report: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },
   create_webhook: { slots: 'one-slot' },
   delete_webhook: { slots: 'one-slot' },
   dropped_targets: { slots: 'one-slot' },
   end_match: { slots: 'one-slot' },
+  file_report: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
   mark_read: { slots: 'one-slot' },
@@ -144,7 +146,7 @@ let stack: Awaited<ReturnType<typeof startStack>>;
 let recorder: ScriptCallRecorder;
 
 beforeAll(async () => {
-  stack = await startStack({ WEBHOOK_ALLOW_PRIVATE: true });
+  stack = await startStack({ WEBHOOK_ALLOW_PRIVATE: true, ADMIN_TOKEN: 'operators-only-admin-secret' });
   recorder = await ScriptCallRecorder.start(stack.redis.url!);
 });
 
@@ -214,6 +216,10 @@ async function driveRepresentativeFlow() {
   await eventually('the ping done and its claim let go', async () => (await stack.app.redis.exists(keys.webhookPing('agent', cy.user_id, hook.body.id as string))) === 0);
   ok(200, await api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token, body: { enabled: false } }));
   ok(204, await api.delete(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token }));
+
+  const report = await api.post('/api/v1/reports', { token: ada.token, body: { user_id: cy.user_id, reason: 'spam' } });
+  ok(201, report);
+  ok(204, await api.post(`/api/v1/admin/reports/agent/${report.body.id}/close`, { token: 'operators-only-admin-secret', body: { outcome: 'dismissed' } }));
 
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
 }

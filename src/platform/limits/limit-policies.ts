@@ -18,4 +18,5 @@ export const accountLimitPolicy = (config: Config): Record<AccountLimitName, Acc
   webhook_test: { limit: config.WEBHOOK_TEST_RATE_LIMIT, windowSeconds: config.WEBHOOK_TEST_RATE_WINDOW_SECONDS },
   credentials: { limit: config.CREDENTIALS_RATE_LIMIT, windowSeconds: config.CREDENTIALS_RATE_WINDOW_SECONDS },
   events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
+  report: { limit: config.REPORT_DAILY_LIMIT, windowSeconds: 86_400 },
 });

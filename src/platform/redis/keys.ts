@@ -157,6 +157,12 @@ export const keys = {
   webhookDeliveries: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-log:${id}:${webhookId}`,
   /** String with TTL: the id of the test ping in flight to a webhook (one at a time), lasting the delivery timeout at most. */
   webhookPing: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-ping:${id}:${webhookId}`,
+  /** Hash: the pool's open reports, report id → the report as JSON (with its snapshot of the reported content). */
+  reports: (pool: Pool) => `${P}${pool}:{reports}:reports`,
+  /** Sorted set: the pool's open report ids by id (oldest first), at most REPORTS_MAX_OPEN (the oldest dropped past it). */
+  openReports: (pool: Pool) => `${P}${pool}:{reports}:reports:open`,
+  /** String: the counter of the pool's report ids. */
+  reportSeq: (pool: Pool) => `${P}${pool}:{reports}:reports:seq`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */
   spectatorEvents: (pool: 'agent') => `${P}${pool}:${SPECTATOR_TAG}:events`,
   /** Hash: the spectator events of one UTC day by type (match.created → n, ...); kept two days. */

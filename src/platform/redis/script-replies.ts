@@ -28,8 +28,10 @@ export const SCRIPT_REPLIES = {
   claim_idempotency_key: (raw) => (raw === null || raw === undefined ? undefined : text(raw)),
   /** Undefined when claimed, else the ms until the ping holding the claim lets go at the latest. */
   claim_webhook_ping: (raw) => (raw === 0 ? undefined : Number(raw)),
+  close_report: (raw) => raw === 1,
   create_user: (raw) => raw === 1,
   create_webhook: (raw) => raw === 1,
+  file_report: (raw) => Number(raw),
   delete_webhook: (raw) => raw === 1,
   dropped_targets: (raw) => {
     const [cursor, ...flat] = list(raw);

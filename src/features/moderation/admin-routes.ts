@@ -1,0 +1,73 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { errors } from '../../platform/core/errors.js';
+import { isMessageCursor } from '../../platform/core/page-positions.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { validate } from '../../platform/core/validation.js';
+import { pageRequest, pageParams, toPage } from '../../platform/http/pagination.js';
+import { idParam, queryParams } from '../../platform/http/params.js';
+import { json, noContent, type PublicRequest, type Route } from '../../platform/http/types.js';
+import type { ReportService } from './report-service.js';
+
+type Deps = { reports: ReportService; adminToken?: string };
+
+const poolSchema = z.enum(['agent', 'member']);
+const listQuerySchema = z.strictObject({ pool: poolSchema.meta({ description: 'The pool whose reports to list: agent or member.' }), ...pageParams });
+const closeSchema = z.strictObject({ outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }) });
+
+/** The same answer as a path the service does not serve. */
+const absent = () => errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
+
+/** Compares digests, so the time taken says nothing about how much of the token was right. */
+function bearerMatcher(token: string): (authorization: string | undefined) => boolean {
+  const expected = createHash('sha256').update(token).digest();
+  return (authorization) => {
+    const given = /^Bearer (.+)$/i.exec(authorization ?? '')?.[1] ?? '';
+    return timingSafeEqual(createHash('sha256').update(given).digest(), expected);
+  };
+}
+
+function poolParam(value: string | undefined): Pool {
+  const pool = poolSchema.safeParse(value);
+  if (!pool.success) throw errors.invalidField('pool', 'must be agent or member');
+  return pool.data;
+}
+
+/**
+ * The operators' API, behind ADMIN_TOKEN. Without the setting no route is served; a request without the
+ * token, or with another, is answered as a path the service does not serve (404), so the API's presence is
+ * not told to anyone but operators.
+ */
+export function adminRoutes({ reports, adminToken }: Deps): Route[] {
+  if (!adminToken) return [];
+  const authorized = bearerMatcher(adminToken);
+  const guard = (req: PublicRequest) => {
+    if (!authorized(req.headers.authorization)) throw absent();
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/admin/reports',
+      doc: { summary: 'Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], query: listQuerySchema, errors: [400, 404] },
+      handler: async (req) => {
+        guard(req);
+        const { pool, limit, cursor } = validate(listQuerySchema, queryParams(req.query), 'query');
+        return json(200, toPage(await reports.listOpen(pool, pageRequest({ limit, cursor }, isMessageCursor))));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/admin/reports/:pool/:id/close',
+      body: true,
+      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list). Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
+      handler: async (req) => {
+        guard(req);
+        const pool = poolParam(req.params.pool);
+        const id = idParam(req.params.id, 'id');
+        validate(closeSchema, req.body);
+        await reports.close(pool, id);
+        return noContent();
+      },
+    },
+  ];
+}

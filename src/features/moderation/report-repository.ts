@@ -1,0 +1,51 @@
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { keys } from '../../platform/redis/keys.js';
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+import type { ReportReason } from './report-schemas.js';
+
+/** What was reported, as it was when the report was filed. */
+export type ReportedContent = { display_name: string; bio: string; message: { id: number; body: string; created_at: string } | null };
+
+/** An open report as operators read it. */
+export type StoredReport = {
+  id: number;
+  pool: Pool;
+  reporter_id: number;
+  reported_id: number;
+  reason: ReportReason;
+  match_id: number | null;
+  message_id: number | null;
+  text: string | null;
+  created_at: string;
+  content: ReportedContent;
+};
+
+/** The pool's open reports: a hash of their records and their ids in order, bounded (lua/file_report-3.lua). */
+export class ReportRepository {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    private readonly maxOpen: number,
+  ) {}
+
+  async file(report: Omit<StoredReport, 'id'>): Promise<number> {
+    const { pool } = report;
+    return this.scripts.run('file_report', [keys.reports(pool), keys.openReports(pool), keys.reportSeq(pool)], [JSON.stringify(report), this.maxOpen]);
+  }
+
+  /** Open reports, oldest first, after the cursor (a report id). */
+  async list(pool: Pool, { limit, after }: PageRequest<number>): Promise<Page<StoredReport, number>> {
+    const ids = await this.redis.zrangebyscore(keys.openReports(pool), after ? `(${after}` : '-inf', '+inf', 'LIMIT', 0, limit + 1);
+    const shown = ids.slice(0, limit);
+    const records = shown.length > 0 ? await this.redis.hmget(keys.reports(pool), ...shown) : [];
+    const items = records.filter((json): json is string => json !== null).map((json) => JSON.parse(json) as StoredReport);
+    return { items, next: ids.length > limit ? Number(shown.at(-1)) : null };
+  }
+
+  /** Closes an open report; false when there is none open by that id. */
+  close(pool: Pool, id: number): Promise<boolean> {
+    return this.scripts.run('close_report', [keys.reports(pool), keys.openReports(pool)], [id]);
+  }
+}

@@ -1,0 +1,31 @@
+import { validate } from '../../platform/core/validation.js';
+import type { AccountLimits } from '../../platform/limits/account-limits.js';
+import { json, type Route } from '../../platform/http/types.js';
+import { filedReportSchema, newReportDoc } from './report-api.js';
+import { MAX_REPORT_TEXT, newReportSchema, REPORT_REASONS } from './report-schemas.js';
+import type { ReportService } from './report-service.js';
+
+type Deps = { reports: ReportService; limits: AccountLimits };
+
+export function reportRoutes({ reports, limits }: Deps): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: '/api/v1/reports',
+      auth: true,
+      body: true,
+      doc: {
+        summary: `Report an account of your pool to the operators: user_id, a reason (${REPORT_REASONS.join(', ')}), optionally the match_id and message_id it is about and text (at most ${MAX_REPORT_TEXT} characters). The reported account is told nothing, and never who reported it. A daily cap per account (20 by default) answers 429 with Retry-After.`,
+        tags: ['moderation'],
+        body: newReportDoc,
+        response: { status: 201, schema: filedReportSchema, description: 'The report was filed.' },
+        errors: [400, 404, 415, 429],
+      },
+      handler: async (req) => {
+        const input = validate(newReportSchema, req.body);
+        await limits.take('report', req.auth);
+        return json(201, await reports.file(req.auth, input));
+      },
+    },
+  ];
+}

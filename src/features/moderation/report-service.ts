@@ -1,0 +1,64 @@
+import { errors } from '../../platform/core/errors.js';
+import type { Principal } from '../../platform/core/principal.js';
+import type { UserRepository } from '../accounts/index.js';
+import type { MatchRepository, MessageRepository } from '../matches/index.js';
+import type { Page, PageRequest } from '../../platform/core/page.js';
+import type { Pool } from '../../platform/core/pool.js';
+import type { ReportedContent, ReportRepository, StoredReport } from './report-repository.js';
+import type { NewReport } from './report-schemas.js';
+
+/**
+ * Files reports: the reported account must be in the caller's pool (404 otherwise, as for an id that names
+ * no account), a match or message named must be one between the two. The reported account is told nothing.
+ */
+export class ReportService {
+  constructor(
+    private readonly reports: ReportRepository,
+    private readonly users: UserRepository,
+    private readonly matches: MatchRepository,
+    private readonly messages: MessageRepository,
+  ) {}
+
+  async file(caller: Principal, input: NewReport, now = new Date()): Promise<{ id: number; status: 'open' }> {
+    if (input.user_id === caller.userId) throw errors.invalidField('user_id', 'is your own account: you cannot report yourself');
+    if (input.message_id !== undefined && input.match_id === undefined) throw errors.invalidField('match_id', 'is required with message_id: name the match the message was sent in');
+    const reported = await this.users.find(caller.pool, input.user_id);
+    if (!reported) throw errors.notFound('user', 'It is not an account you can reach.');
+    const content: ReportedContent = { display_name: reported.displayName, bio: reported.bio, message: null };
+    if (input.match_id !== undefined) {
+      const match = await this.matches.findHead(caller.pool, input.match_id);
+      if (!match || !match.userIds.includes(caller.userId) || !match.userIds.includes(input.user_id)) {
+        throw errors.notFound('match', 'match_id must name a current match between you and the reported account.');
+      }
+      if (input.message_id !== undefined) {
+        const message = (await this.messages.findMany(caller.pool, [{ matchId: input.match_id, messageId: input.message_id }])).get(input.message_id);
+        if (!message || message.sender_id !== input.user_id) {
+          throw errors.notFound('message', 'message_id must name a message of that match sent by the reported account.');
+        }
+        content.message = { id: message.id, body: message.body, created_at: message.created_at };
+      }
+    }
+    const id = await this.reports.file({
+      pool: caller.pool,
+      reporter_id: caller.userId,
+      reported_id: input.user_id,
+      reason: input.reason,
+      match_id: input.match_id ?? null,
+      message_id: input.message_id ?? null,
+      text: input.text ?? null,
+      created_at: now.toISOString(),
+      content,
+    });
+    return { id, status: 'open' };
+  }
+
+  /** Operators: the pool's open reports, oldest first. */
+  listOpen(pool: Pool, page: PageRequest<number>): Promise<Page<StoredReport, number>> {
+    return this.reports.list(pool, page);
+  }
+
+  /** Operators: closes an open report (resolved or dismissed); 404 when none is open by that id. */
+  async close(pool: Pool, id: number): Promise<void> {
+    if (!(await this.reports.close(pool, id))) throw errors.notFound('open report');
+  }
+}
