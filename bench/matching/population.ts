@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { normalizeInterests } from '../../src/features/accounts/interest-schemas.js';
+import { prng } from '../lib/profiles.js';
+
+export { prng };
 
 /**
  * The simulated population of the matching bench: each agent has hidden concepts, writes them as surface
@@ -28,18 +31,6 @@ const CONCEPT_FILE = new URL('./interest-concepts.json', import.meta.url);
 /** The concept table: each concept's surface forms, its name first. */
 export function loadConcepts(): string[][] {
   return (JSON.parse(readFileSync(CONCEPT_FILE, 'utf8')) as { concepts: string[][] }).concepts;
-}
-
-/** A small, fast, seeded PRNG (mulberry32): the same seed gives the same sequence. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A uniform number in [0, 1) fixed by (seed, a, b): the same swipe decides the same in every ranking. */
