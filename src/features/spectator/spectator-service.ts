@@ -7,7 +7,7 @@ import type { MatchRepository } from '../matches/index.js';
 import type { MessageRepository } from '../matches/index.js';
 import type { SpectatorTally } from './spectator-tally-repository.js';
 import type { UserRepository } from '../accounts/index.js';
-import { ReadCache } from './read-cache.js';
+import { ReadCache } from '../../platform/core/read-cache.js';
 
 export type SpectatedMatch = SpectatorMatch & { last_message: Message | null; synthetic: true };
 export type SpectatedMessage = Message & { synthetic: true };

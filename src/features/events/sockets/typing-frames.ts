@@ -1,4 +1,5 @@
 import type { Pool } from '../../../platform/core/pool.js';
+import { ReadCache } from '../../../platform/core/read-cache.js';
 import type { TokenPrincipal } from '../../../platform/core/principal.js';
 import { userStreamKeys } from '../../../platform/redis/keys.js';
 import type { Logger } from '../../../platform/logger.js';
@@ -39,7 +40,8 @@ const BAD_TYPING = JSON.stringify({
 export class TypingFrames {
   /** Per sender (the user's topic), the matches typed in lately → when the last frame was relayed. */
   private readonly recent = new Map<string, Map<number, number>>();
-  private readonly members = new Map<string, { users: readonly [number, number] | undefined; at: number }>();
+  /** A match's users, once looked up, for `membershipTtlMs`. */
+  private readonly members: ReadCache;
   private readonly policy: TypingPolicy;
 
   constructor(
@@ -47,9 +49,9 @@ export class TypingFrames {
     private readonly live: LiveEvents,
     private readonly logger: Logger,
     policy: Partial<TypingPolicy> = {},
-    private readonly now: () => number = Date.now,
   ) {
     this.policy = { ...DEFAULT_TYPING_POLICY, ...policy };
+    this.members = new ReadCache(this.policy.membershipTtlMs, MEMBERSHIP_CACHE_LIMIT);
   }
 
   /** A frame a client sent (uWS's buffer is read before this returns). */
@@ -74,7 +76,7 @@ export class TypingFrames {
 
   /** Whether this sender may have a frame relayed for `matchId` now (and counts it). */
   private take(topic: string, matchId: number): boolean {
-    const now = this.now();
+    const now = Date.now();
     let recent = this.recent.get(topic);
     if (!recent) this.recent.set(topic, (recent = new Map<number, number>()));
     for (const [id, at] of recent) if (now - at >= this.policy.throttleMs) recent.delete(id);
@@ -91,15 +93,8 @@ export class TypingFrames {
     await this.live.announce(userStreamKeys(sender.pool, other).channel, { route: userTopic(sender.pool, other), id: EPHEMERAL_ID, frame });
   }
 
-  private async usersOf(pool: Pool, matchId: number): Promise<readonly [number, number] | undefined> {
-    const key = `${pool}:${matchId}`;
-    const known = this.members.get(key);
-    if (known && this.now() - known.at < this.policy.membershipTtlMs) return known.users;
-    const users = await this.matchUsers(pool, matchId);
-    this.members.delete(key);
-    if (this.members.size >= MEMBERSHIP_CACHE_LIMIT) this.members.delete(this.members.keys().next().value!);
-    this.members.set(key, { users, at: this.now() });
-    return users;
+  private usersOf(pool: Pool, matchId: number): Promise<readonly [number, number] | undefined> {
+    return this.members.get(`${pool}:${matchId}`, () => this.matchUsers(pool, matchId));
   }
 }
 
