@@ -2,7 +2,7 @@
  * How src/ is arranged, checked by `npm run lint:layers` (scripts/lint-layers.mjs); docs/architecture.md
  * draws the map.
  *
- *   main.ts → app.ts (the one composition root) → features/<name>/ → platform/
+ *   main.ts → app.ts (the server's composition root; worker.ts, the worker process's) → features/<name>/ → platform/
  *   clients/ (the JSON client, the MCP server, the demo) stand apart: they speak the public API.
  *
  * Inside a feature: routes → service → repository → platform (file names end in -routes, -service,
@@ -12,7 +12,7 @@
  * they carry no HTTP headers and no OpenAPI metadata (`pure-modules-know-no-http`): the routes' *-api.ts
  * describe them for the OpenAPI document.
  */
-const COMPOSITION = '^src/app\\.ts$';
+const COMPOSITION = '^src/(app|worker)\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const CONFIG = '^src/config\\.ts$';
 const PLATFORM = '^src/platform/';
@@ -76,7 +76,7 @@ module.exports = {
     ),
     forbid(
       'only-the-composition-opens-connections',
-      'Redis connections and the embedded redis-server are opened by the composition (app.ts) and main.ts only.',
+      'Redis connections and the embedded redis-server are opened by the compositions (app.ts, worker.ts) and main.ts only.',
       { path: '^src/', pathNot: [COMPOSITION, ENTRY, '^src/platform/redis(-server)?/'] },
       { path: '^src/platform/(redis/(redis|script-connection)|redis-server/(redis-process|data-dir-lock))\\.ts$', ...NOT_TYPES },
     ),
@@ -88,7 +88,7 @@ module.exports = {
     ),
     forbid(
       'the-composition-is-the-root',
-      'Only main.ts imports the composition (app.ts); nothing imports main.ts.',
+      'Only main.ts imports the compositions (app.ts, worker.ts); nothing imports main.ts.',
       { path: '^src/', pathNot: ENTRY },
       { path: [COMPOSITION, ENTRY] },
     ),

@@ -30,7 +30,7 @@ import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js'
 import { Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
 import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
-import { type DestinationPolicy, type RetryPolicy, WebhookChains, WebhookDeliverer, WebhookJobs, WebhookPings, webhookRoutes, WebhookSender, WebhookService, WebhookStore } from './features/webhooks/index.js';
+import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -263,7 +263,7 @@ export class Application {
     if (!config.EMBEDDED_WORKER) return;
     this.webhookSender = webhookSender(config);
     const deliverer = new WebhookDeliverer(store, chains, streams, this.webhookSender, retry, count, logger);
-    await this.webhookJobs.startWorker(deliverer, { concurrency: config.WEBHOOK_CONCURRENCY, lockDurationMs: config.WEBHOOK_LOCK_MS, stalledIntervalMs: Math.ceil(config.WEBHOOK_LOCK_MS / 2) });
+    await this.webhookJobs.startWorker(deliverer, webhookWorkerOptions(config));
   }
 
   /**
@@ -295,49 +295,4 @@ export class Application {
     })();
     return this.stopping;
   }
-}
-
-/** A ranking worker only (`npm run worker`), against the server's Redis; stop() closes it gracefully. */
-export async function startRankingWorker(config: Config, topology: RedisTopology, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const redis = createRedis(topology, {}, config.REDIS_TIMEOUT_MS);
-  redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
-  try {
-    await redis.connect();
-    await assertSupportedRedis(redis, topology);
-    const scripts = new Scripts(redis);
-    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
-    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
-    const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
-    return {
-      stop: async () => {
-        await jobs.stop();
-        await hooks.stop();
-        await redis.quit().catch(() => redis.disconnect());
-      },
-    };
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
-}
-
-const webhookRetry = (config: Config): RetryPolicy => ({ baseMs: config.WEBHOOK_RETRY_BASE_MS, maxAttempts: config.WEBHOOK_MAX_ATTEMPTS });
-const webhookDestinations = (config: Config): DestinationPolicy => ({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE, allowedPorts: config.WEBHOOK_ALLOWED_PORTS });
-const webhookSender = (config: Config) => new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, maxResponseBytes: 64 * 1024, destinations: webhookDestinations(config) });
-
-/** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
-export async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const store = new WebhookStore(redis, scripts);
-  const retry = webhookRetry(config);
-  const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), retry, logger });
-  const sender = webhookSender(config);
-  const chains = new WebhookChains(store, jobs.queue);
-  const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);
-  await jobs.startWorker(deliverer, { concurrency: config.WEBHOOK_CONCURRENCY, lockDurationMs: config.WEBHOOK_LOCK_MS, stalledIntervalMs: Math.ceil(config.WEBHOOK_LOCK_MS / 2) });
-  return {
-    stop: async () => {
-      await jobs.stop();
-      sender.close();
-    },
-  };
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { Application, startRankingWorker } from './app.js';
+import { Application } from './app.js';
+import { startWorkers } from './worker.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { runDemo } from './clients/demo/run-demo.js';
@@ -90,7 +91,7 @@ async function worker(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
   let running: { stop: () => Promise<void> };
   try {
-    running = await startRankingWorker(config, topology, logger);
+    running = await startWorkers(config, topology, logger);
   } catch (error) {
     if (error instanceof UnsupportedRedisError) console.error(error.message);
     else logger.fatal({ err: error }, 'could not start the ranking worker');

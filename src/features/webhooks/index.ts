@@ -9,3 +9,4 @@ export { WebhookStore } from './webhook-repository.js';
 export { webhookRoutes } from './webhook-routes.js';
 export { WebhookSender } from './webhook-sender.js';
 export { WebhookService } from './webhook-service.js';
+export { webhookDestinations, webhookRetry, webhookSender, webhookWorkerOptions } from './webhook-settings.js';

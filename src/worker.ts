@@ -1,0 +1,50 @@
+import type { Config } from './config.js';
+import type { Logger } from './platform/logger.js';
+import type { RedisTopology } from './platform/redis/redis-topology.js';
+import { createRedis, queueConnections, type RedisClient } from './platform/redis/redis.js';
+import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
+import { Scripts } from './platform/redis/scripts.js';
+import { DiscoveryIndex, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
+import { EventStreams } from './features/events/index.js';
+import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
+
+/** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
+export async function startWorkers(config: Config, topology: RedisTopology, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+  const redis = createRedis(topology, {}, config.REDIS_TIMEOUT_MS);
+  redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
+  try {
+    await redis.connect();
+    await assertSupportedRedis(redis, topology);
+    const scripts = new Scripts(redis);
+    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
+    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
+    const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
+    return {
+      stop: async () => {
+        await jobs.stop();
+        await hooks.stop();
+        await redis.quit().catch(() => redis.disconnect());
+      },
+    };
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+}
+
+/** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
+async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+  const store = new WebhookStore(redis, scripts);
+  const retry = webhookRetry(config);
+  const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), retry, logger });
+  const sender = webhookSender(config);
+  const chains = new WebhookChains(store, jobs.queue);
+  const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);
+  await jobs.startWorker(deliverer, webhookWorkerOptions(config));
+  return {
+    stop: async () => {
+      await jobs.stop();
+      sender.close();
+    },
+  };
+}
