@@ -11,6 +11,6 @@ export { publicProfile } from './profile.js';
 export type { ProfileSource, PublicProfile } from './profile.js';
 export { TokenStore } from './token-repository.js';
 export { TokenService, resolveTokenSecret } from './token-service.js';
-export { UserRepository, storedInterestsOf } from './user-repository.js';
+export { UserRepository, findAccounts, storedInterestsOf } from './user-repository.js';
 export type { UserRecord } from './user-repository.js';
 export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';

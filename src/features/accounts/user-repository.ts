@@ -121,11 +121,8 @@ export class UserRepository {
     return stored ? fromStored(pool, Number(id), stored) : undefined;
   }
 
-  async findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
-    if (ids.length === 0) return [];
-    // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
-    const stored = await Promise.all(ids.map((id) => this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
-    return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
+  findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
+    return findAccounts(this.redis, pool, ids);
   }
 
   /** True when the account exists in `pool`. */
@@ -218,6 +215,14 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 function fromStored(pool: Pool, id: number, stored: string): UserRecord {
   return { ...decodeAccount(id, stored), pool };
+}
+
+/** Accounts `ids` of `pool`, in order; undefined for an id with no account there. */
+export async function findAccounts(redis: RedisClient, pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
+  if (ids.length === 0) return [];
+  // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
+  const stored = await Promise.all(ids.map((id) => redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
+  return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
 }
 
 /**
