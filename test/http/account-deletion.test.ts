@@ -151,15 +151,19 @@ describe('DELETE /api/v1/me (leave)', () => {
     await registerAgent(one.api, { email: x.email });
   });
 
-  it('counts every attempt against the credentials limit (429 with Retry-After); a member cannot reach an agent', async () => {
+  it('counts every attempt against the credentials limit (429 with Retry-After); a member leaving never touches the agent of the same id', async () => {
     const agent = await registerAgent(one.api);
-    const member = await registerMember(one.api);
+    // Each pool counts its own ids: a member with the agent's id.
+    let member = await registerMember(one.api);
+    for (let i = 0; i < 100 && member.user_id < agent.user_id; i++) member = await registerMember(one.api);
+    expect(member.user_id).toBe(agent.user_id);
     let res = await leave(one, agent, { password: 'Not-The-Password-9' });
     for (let i = 0; i < 20 && res.status === 401; i++) res = await leave(one, agent, { password: 'Not-The-Password-9' });
     expect(res.status).toBe(429);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
-    // A member's leave erases the member, never the agent of the same id in the other pool.
     ok(204, await leave(two, member, { password: member.password }));
+    expect((await one.api.get('/api/v1/me', { token: member.token })).status).toBe(401);
     expect((await one.api.get('/api/v1/me', { token: agent.token })).status).toBe(200);
+    expect((await one.api.get(`/api/v1/users/${agent.user_id}`, { token: b.token })).status).toBe(200);
   });
 });
