@@ -5,10 +5,11 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes, AccountService, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
+import { accountRoutes, AccountService, LeavingAccounts, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
 import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
+import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
 import { adminRoutes, ReportRepository, reportRoutes, ReportService } from './features/moderation/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
@@ -62,6 +63,10 @@ export class Application {
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
   outbox!: OutboxRunner;
   private outboxSweeper?: OutboxSweeper;
+  /** Leaving: an account's erasure (DELETE /api/v1/me); its sweeper finishes one a crash interrupted. */
+  leaving!: LeaveService;
+  private leavingAccounts!: LeavingAccounts;
+  private erasureSweeper?: ErasureSweeper;
   swipeService!: SwipeService;
   matchService!: MatchService;
   messageService!: MessageService;
@@ -109,6 +114,8 @@ export class Application {
     await this.startMatches(streams);
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, this.config.EVENT_SWEEP_MS, this.logger).start();
+    this.leaving = new LeaveService(this.accounts, this.leavingAccounts, this.matchService, new ErasureRepository(this.redis), this.logger);
+    this.erasureSweeper = new ErasureSweeper(this.leaving, this.config.ERASURE_SWEEP_MS, this.logger).start();
     this.startSpectator(discoveryIndex, tally);
     await this.listen();
     return this;
@@ -136,7 +143,8 @@ export class Application {
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
-    this.accounts = new AccountService(this.users, this.tokens, this.pubsub);
+    this.leavingAccounts = new LeavingAccounts(this.redis, this.scripts, accountFiling);
+    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts);
   }
 
   private async startDiscovery(): Promise<DiscoveryIndex> {
@@ -213,7 +221,7 @@ export class Application {
     const accountLimits = new AccountLimits(this.rateLimiter, accountLimitPolicy(config));
     const routes: Route[] = [
       ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
-      ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits }),
+      ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits, leaving: this.leaving }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...swipeRoutes({ swipes: this.swipeService }),
       ...matchRoutes({ matches: this.matchService, messages: this.messageService, reads: this.readService, limits: accountLimits }),
@@ -282,6 +290,7 @@ export class Application {
       this.webhookSender?.close();
       this.pingSender?.close();
       await settleBy(closeBy, this.outboxSweeper?.stop());
+      await settleBy(closeBy, this.erasureSweeper?.stop());
       clearInterval(this.watcherReports);
       this.realtime?.stop();
       this.http?.close();

@@ -89,6 +89,7 @@ const settingsSchema = z.object({
   EMBEDDED_WORKER: bool.default(true),
   SHUTDOWN_GRACE_MS: int(0, 120_000).default(10_000),
   EVENT_SWEEP_MS: int(50, 60_000).default(2_000),
+  ERASURE_SWEEP_MS: int(100, 3_600_000).default(60_000),
   EVENT_STEP_MARK_SECONDS: int(60, 86_400).default(900),
   THREAD_MAX_MESSAGES: int(10, 1_000_000).default(2_000),
   THREAD_MAX_AGE_DAYS: int(1, 3_650).default(30),

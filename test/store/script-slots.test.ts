@@ -34,6 +34,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   end_match: { slots: 'one-slot' },
   file_report: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
+  leave_account: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
   mark_read: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
@@ -222,6 +223,7 @@ async function driveRepresentativeFlow() {
   ok(204, await api.post(`/api/v1/admin/reports/agent/${report.body.id}/close`, { token: 'operators-only-admin-secret', body: { outcome: 'dismissed' } }));
 
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
+  ok(204, await api.delete('/api/v1/me', { token: bo.token, body: { password: bo.password } }));
 }
 
 describe('Lua scripts and Redis Cluster hash slots', () => {

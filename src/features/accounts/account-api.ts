@@ -14,6 +14,11 @@ export const describedPasswordChange = accounts.passwordChangeSchema.meta({
   description: 'The current password, and the new one (the same rules as at registration).',
 });
 
+export const describedLeave = accounts.leaveSchema.meta({
+  id: 'Leave',
+  description: "The account's password: the account and everything of it are erased.",
+});
+
 export const logoutQuery = accounts.logoutQuerySchema.meta({
   id: 'LogoutQuery',
   description: '`all=true`: revoke every token of the account (log out everywhere), not only the presented one.',

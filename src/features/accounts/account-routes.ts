@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { describedLogin, describedPasswordChange, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
+import { describedLeave, describedLogin, describedPasswordChange, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Pool } from '../../platform/core/pool.js';
+import type { Principal } from '../../platform/core/principal.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
 import type { AccountService } from './account-service.js';
 import type { AddressLimits } from '../../platform/limits/address-limits.js';
@@ -15,9 +16,12 @@ const registeredSchema = (pool: Pool) =>
     note: z.string().describe(pool === 'agent' ? 'The account is isolated to other AI agents.' : 'The account is a real member account; AI agents register at POST /api/v1/agents/register.'),
   });
 
-type Deps = { accounts: AccountService; limits: AddressLimits; accountLimits: AccountLimits };
+/** Erases an account whose password was given (the leaving feature; the composition hands it over). */
+export type Leaving = { leave(caller: Principal, password: string): Promise<void> };
 
-export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[] {
+type Deps = { accounts: AccountService; limits: AddressLimits; accountLimits: AccountLimits; leaving?: Leaving };
+
+export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps): Route[] {
   // Every attempt counts, valid or not, so the limit is taken before anything else is looked at.
   const register = (pool: Pool) => async (req: Request) => {
     await limits.take('register', req.ip);
@@ -136,6 +140,7 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
         return json(200, await accounts.updateMe(req.auth, validate(describedProfileUpdate, req.body)));
       },
     },
+    ...(leaving ? [leaveRoute(leaving, accountLimits)] : []),
     {
       method: 'GET',
       path: '/api/v1/users/:user_id',
@@ -149,4 +154,27 @@ export function accountRoutes({ accounts, limits, accountLimits }: Deps): Route[
       handler: async (req) => json(200, await accounts.profile(req.auth, idParam(req.params.user_id, 'user_id'))),
     },
   ];
+}
+
+function leaveRoute(leaving: Leaving, accountLimits: AccountLimits): Route {
+  return {
+    method: 'DELETE',
+    path: '/api/v1/me',
+    auth: true,
+    body: true,
+    doc: {
+      summary:
+        "Leave: erase the caller's account, with its password. Its profile, swipes, matches (ended for the other side, as an unmatch), messages, webhooks, events, tokens and sockets go, and its e-mail is free again.",
+      tags: ['accounts'],
+      body: describedLeave,
+      response: { status: 204, description: 'Erased: every token of the account is revoked and its sockets closed.' },
+      errors: [400, 401, 413, 415, 429, 507],
+    },
+    handler: async (req) => {
+      // Counted with password changes: every attempt, so the password cannot be guessed faster there.
+      await accountLimits.take('credentials', req.auth);
+      await leaving.leave(req.auth, validate(describedLeave, req.body).password);
+      return noContent();
+    },
+  };
 }

@@ -91,6 +91,9 @@ const currentPassword = z.string({ error: 'must be a string' }).min(1, { error: 
 
 export const passwordChangeSchema = z.strictObject({ current_password: currentPassword, new_password: password });
 
+/** DELETE /api/v1/me: the account's password, confirming that it is to be erased. */
+export const leaveSchema = z.strictObject({ password: currentPassword });
+
 export const logoutQuerySchema = z.strictObject({
   all: z
     .enum(['true', 'false'], { error: 'must be true or false' })

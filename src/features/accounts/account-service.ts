@@ -7,6 +7,7 @@ import type { NewUser, ProfileChanges, UserRecord, UserRepository } from './user
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
 import type { IssuedToken, TokenService } from './token-service.js';
 import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
+import type { LeavingAccount, LeavingAccounts } from './leaving-repository.js';
 
 /** Told to whoever registers a member: an agent that called the members' route by mistake learns it here. */
 export const MEMBER_NOTE =
@@ -35,6 +36,7 @@ export class AccountService {
     private readonly users: UserRepository,
     private readonly tokens: TokenService,
     private readonly pubsub: PubSub,
+    private readonly leaving?: LeavingAccounts,
   ) {}
 
   addListener(listener: ProfileListener) {
@@ -101,6 +103,26 @@ export class AccountService {
       throw errors.unauthorized('This account no longer exists.');
     }
     await this.tokens.revokeAccount(claims, this.pubsub, claims.jti);
+  }
+
+  /**
+   * Begins the caller's erasure once its password is confirmed: the account is marked leaving and its
+   * profile is gone in one step (it can no longer log in or act), then every token of it is revoked in
+   * every process (its sockets closed). The rest of the erasure is the caller's to carry out.
+   */
+  async leave(claims: Principal, password: string): Promise<LeavingAccount> {
+    if (!this.leaving) throw new Error('leaving is not configured');
+    const user = await this.requireSelf(claims);
+    if (!(await verifyPassword(user.passwordHash, password))) throw errors.wrongPassword('nothing was erased');
+    const begun = await this.leaving.begin(user);
+    if (!begun && !(await this.leaving.marker(user.pool, user.id))) throw errors.invalidToken('This account no longer exists.');
+    await this.endSessions(claims);
+    return { pool: user.pool, id: user.id, email: user.email, at: Date.now() };
+  }
+
+  /** Revokes every token of an account, in every process (their sockets are closed). */
+  async endSessions(account: Principal): Promise<void> {
+    await this.tokens.revokeAccount(account, this.pubsub);
   }
 
   async me(claims: Principal) {

@@ -1,4 +1,5 @@
 export { accountRoutes } from './account-routes.js';
+export type { Leaving } from './account-routes.js';
 export { GENDERS } from './account-schemas.js';
 export type { Gender } from './account-schemas.js';
 export { AccountService } from './account-service.js';
@@ -11,6 +12,8 @@ export { publicProfile } from './profile.js';
 export type { ProfileSource, PublicProfile } from './profile.js';
 export { TokenStore } from './token-repository.js';
 export { TokenService, resolveTokenSecret } from './token-service.js';
-export { UserRepository, storedInterestsOf } from './user-repository.js';
+export { UserRepository, findAccounts, storedInterestsOf } from './user-repository.js';
 export type { UserRecord } from './user-repository.js';
 export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';
+export { LeavingAccounts } from './leaving-repository.js';
+export type { LeavingAccount } from './leaving-repository.js';

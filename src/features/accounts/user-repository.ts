@@ -35,7 +35,7 @@ export const EMAIL_RESERVATION_STALE_MS = 30_000;
 
 /** Who an e-mail entry names: "<pool>:<id>:<reserved at ms>" while reserved, "<pool>:<id>" once its account is written. */
 type EmailOwner = { pool: Pool; id: string; reservedMs: number };
-const parseOwner = (value: string): EmailOwner => {
+export const parseOwner = (value: string): EmailOwner => {
   const [pool, id, ms] = value.split(':') as [Pool, string, string | undefined];
   return { pool, id, reservedMs: Number(ms ?? 0) || 0 };
 };
@@ -47,7 +47,7 @@ const parseOwner = (value: string): EmailOwner => {
  * this change are the bare e-mail, naming their pool in the value: they are still read, as the account of
  * that pool only, and no longer written.
  */
-const emailField = (pool: Pool, email: string) => `${pool}:${email}`;
+export const emailField = (pool: Pool, email: string) => `${pool}:${email}`;
 
 /**
  * Accounts, each one field of its index partition's accounts hash (keys.accounts, encoded by
@@ -121,11 +121,8 @@ export class UserRepository {
     return stored ? fromStored(pool, Number(id), stored) : undefined;
   }
 
-  async findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
-    if (ids.length === 0) return [];
-    // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
-    const stored = await Promise.all(ids.map((id) => this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
-    return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
+  findMany(pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
+    return findAccounts(this.redis, pool, ids);
   }
 
   /** True when the account exists in `pool`. */
@@ -216,8 +213,16 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function fromStored(pool: Pool, id: number, stored: string): UserRecord {
+export function fromStored(pool: Pool, id: number, stored: string): UserRecord {
   return { ...decodeAccount(id, stored), pool };
+}
+
+/** Accounts `ids` of `pool`, in order; undefined for an id with no account there. */
+export async function findAccounts(redis: RedisClient, pool: Pool, ids: readonly (number | string)[]): Promise<Array<UserRecord | undefined>> {
+  if (ids.length === 0) return [];
+  // One command per account (accounts lie in several hash slots), sent together by automatic pipelining.
+  const stored = await Promise.all(ids.map((id) => redis.hget(keys.accounts(pool, indexPartition(id)), String(id))));
+  return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
 }
 
 /**

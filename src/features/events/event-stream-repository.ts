@@ -5,6 +5,7 @@ import { messageFrame, parseMessageRef, type MessageView } from './message-frame
 import type { Message } from '../matches/index.js';
 import { poolOfKey, type StreamKeys } from '../../platform/redis/keys.js';
 import { findMessages } from '../matches/index.js';
+import { profileFrames } from './profile-frames.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /**
@@ -18,6 +19,8 @@ export type StreamAppend = {
   maxLength: number;
   body: string;
   message?: { view: MessageView; ref: string };
+  /** An event showing profiles: the stream keeps its spec (field `p`), and reading builds the frame with the profiles as they are then. */
+  profiles?: string;
   tally?: { type: string; at: string };
 };
 
@@ -49,11 +52,11 @@ export class EventStreams {
    * of a committed write) the entry is appended once however often the step runs.
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
-    const { target, tally, message } = entry;
+    const { target, tally, message, profiles } = entry;
     const id = await this.scripts.runHot(
       'append_event',
       [target.stream, target.applied],
-      [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? 'e', this.stepMarkMs, message?.ref ?? ''],
+      [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? (profiles ? 'p' : 'e'), this.stepMarkMs, message?.ref ?? profiles ?? ''],
     );
     // Counted after the append, outside its script: a figure for people to read, at worst one short after a crash.
     if (id && tally && this.countEvent) await this.countEvent(tally.type, tally.at).catch(() => undefined);
@@ -106,16 +109,26 @@ async function gather(redis: RedisClient, key: string, count: number, page: (fro
   return out;
 }
 
-/** The frames (without ids) of stream entries: a message's built from its thread, left out once the thread no longer holds it. */
+/**
+ * The frames (without ids) of stream entries: a message's built from its thread, left out once the thread
+ * no longer holds it; an event showing profiles built from its spec with the profiles as they are now,
+ * left out once one of its accounts is gone.
+ */
 async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): Promise<EventBody[]> {
   const refs = entries.flatMap(([, [field, value]]) => (field === 'u' || field === 's' ? [parseMessageRef(value ?? '')] : [])).filter((ref) => ref !== undefined);
-  const messages = refs.length > 0 ? await findMessages(redis, poolOfKey(key), refs) : new Map<number, Message>();
+  const [messages, profiles] = await Promise.all([
+    refs.length > 0 ? findMessages(redis, poolOfKey(key), refs) : new Map<number, Message>(),
+    profileFrames(redis, key, entries.flatMap(([id, [field, value]]) => (field === 'p' && value ? [{ id, spec: value }] : []))),
+  ]);
   const out: EventBody[] = [];
   for (const [id, [field, value = '{}']] of entries) {
     if (field === 'u' || field === 's') {
       const ref = parseMessageRef(value);
       const message = ref && messages.get(ref.messageId);
       if (message) out.push({ id, body: messageFrame(field, message) });
+    } else if (field === 'p') {
+      const body = profiles.get(id);
+      if (body) out.push({ id, body });
     } else {
       out.push({ id, body: value });
     }

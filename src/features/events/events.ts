@@ -19,6 +19,12 @@ export type DomainEvent = {
   spectator?: unknown;
   /** A `message.created` event's message: its stream entries refer to it in its thread. */
   message?: Message;
+  /**
+   * An event that shows profiles (`match.created`, `like.received`): what its stream entries store instead
+   * of the frame, the JSON of the event's spec; the frame is built again, with the profiles as they are,
+   * when the entry is read, and the entry is skipped once one of them is gone (an account that left).
+   */
+  profiles?: string;
 };
 
 

@@ -51,12 +51,12 @@ export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: M
     switch (spec.type) {
       case 'like.received': {
         const from = users.get(spec.from);
-        if (from) built.push({ event: likeReceived(pool, from, spec.to, spec.created_at), at: spec.created_at });
+        if (from) built.push({ event: { ...likeReceived(pool, from, spec.to, spec.created_at), profiles: JSON.stringify(spec) }, at: spec.created_at });
         break;
       }
       case 'match.created': {
         const match = matchOf(spec.match.id, spec.match.users, spec.match.created_at, spec.match.shared_interests);
-        if (spec.match.users.every((id) => users.has(id))) built.push({ event: matchCreated(pool, match, users), at: spec.match.created_at });
+        if (spec.match.users.every((id) => users.has(id))) built.push({ event: { ...matchCreated(pool, match, users), profiles: JSON.stringify(spec) }, at: spec.match.created_at });
         break;
       }
       case 'message.created': {

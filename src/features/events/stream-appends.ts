@@ -10,9 +10,12 @@ export const SPECTATOR_STREAM_MAX_LENGTH = 100_000;
 
 const SPECTATOR_TYPES: ReadonlySet<EventType> = new Set(['match.created', 'message.created', 'match.ended']);
 
+const profilesOf = (event: DomainEvent) => (event.profiles === undefined ? {} : { profiles: event.profiles });
+
 /**
  * The stream entries of one event: one per recipient and, for agent matches, one for spectators. A
- * message's entries refer to the message in its thread rather than hold it (see lua/append_event-2.lua).
+ * message's entries refer to the message in its thread rather than hold it (see lua/append_event-2.lua), and an event showing profiles
+ * stores its spec rather than the profiles (`DomainEvent.profiles`).
  */
 export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
   const entries: StreamAppend[] = [];
@@ -24,7 +27,7 @@ export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
       maxLength: USER_STREAM_MAX_LENGTH,
       ...(message
         ? { body: messageFrame('u', message), message: { view: 'u' as const, ref: messageRef(message) } }
-        : { body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }) }),
+        : { body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }), ...profilesOf(event) }),
     });
   }
   // Only agents are ever shown to spectators; a member event never reaches the spectator stream.
@@ -36,7 +39,7 @@ export function streamAppends(event: DomainEvent, at: string): StreamAppend[] {
       maxLength: SPECTATOR_STREAM_MAX_LENGTH,
       ...(message
         ? { body: messageFrame('s', message), message: { view: 's' as const, ref: messageRef(message) } }
-        : { body: JSON.stringify({ type: event.type, at, synthetic: true, data }) }),
+        : { body: JSON.stringify({ type: event.type, at, synthetic: true, data }), ...profilesOf(event) }),
       tally: { type: event.type, at },
     });
   }

@@ -127,7 +127,7 @@ ${shortestPath()}
 | messages sent per account | ${per(limits.MESSAGE_RATE_LIMIT, limits.MESSAGE_RATE_WINDOW_SECONDS)} | 429, nothing stored |
 | read marks (\`POST /api/v1/matches/{id}/read\`) per account | ${per(limits.READ_RATE_LIMIT, limits.READ_RATE_WINDOW_SECONDS)} | 429, nothing changed |
 | profile changes (\`PATCH /api/v1/me\`) per account | ${per(limits.PROFILE_RATE_LIMIT, limits.PROFILE_RATE_WINDOW_SECONDS)} (refused ones count too) | 429, nothing changed |
-| password changes and log-outs everywhere per account (together) | ${per(limits.CREDENTIALS_RATE_LIMIT, limits.CREDENTIALS_RATE_WINDOW_SECONDS)} (wrong passwords count too) | 429, nothing changed |
+| password changes, log-outs everywhere and leaving (\`DELETE /api/v1/me\`) per account (together) | ${per(limits.CREDENTIALS_RATE_LIMIT, limits.CREDENTIALS_RATE_WINDOW_SECONDS)} (wrong passwords count too) | 429, nothing changed |
 | webhook test pings per account | ${per(limits.WEBHOOK_TEST_RATE_LIMIT, limits.WEBHOOK_TEST_RATE_WINDOW_SECONDS)}; one at a time per webhook (until its receiver answers or the attempt times out) | 429, nothing sent |
 | reports (\`POST /api/v1/reports\`) per account | ${limits.REPORT_DAILY_LIMIT} a day | 429 |
 | event inbox reads (\`GET /api/v1/events\`) per account | ${per(limits.EVENTS_RATE_LIMIT, limits.EVENTS_RATE_WINDOW_SECONDS)}; at most ${limits.EVENTS_MAX_WAITING_PER_ACCOUNT} with \`wait\` at once, each held ${limits.EVENTS_MAX_WAIT_SECONDS} s at most | 429 |
@@ -591,6 +591,10 @@ every process, and their WebSockets are closed. \`POST /api/v1/auth/password\` w
 \`{"current_password": "…", "new_password": "…"}\` (the registration rules) changes your password and
 revokes every other token of your account; the token you sent keeps working. A wrong current password is
 401 \`invalid_credentials\` and changes nothing.
+
+**Leave**: \`DELETE /api/v1/me\` with \`{"password": "…"}\` erases your account for good (204): your profile,
+swipes, matches (each ends for the other side as an unmatch does), messages, webhooks, events, tokens and
+sockets; your e-mail can register anew. A wrong password is 401 \`invalid_credentials\` and erases nothing.
 
 ## MCP server (optional)
 

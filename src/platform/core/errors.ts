@@ -95,8 +95,8 @@ export const errors = {
   invalidToken: (message: string) => new AppError('unauthorized', message, undefined, { challenge: INVALID_TOKEN_CHALLENGE }),
   invalidCredentials: () =>
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.', undefined, { challenge: BEARER_CHALLENGE }),
-  wrongPassword: () =>
-    new AppError('invalid_credentials', 'The password given is not this account\'s current password; nothing was changed.', undefined, { challenge: BEARER_CHALLENGE }),
+  wrongPassword: (outcome = 'nothing was changed') =>
+    new AppError('invalid_credentials', `The password given is not this account's current password; ${outcome}.`, undefined, { challenge: BEARER_CHALLENGE }),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   /** A match of the caller's that has ended (either of its users unmatched): its thread is closed and gone. */

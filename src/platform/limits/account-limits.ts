@@ -20,6 +20,9 @@ const WHAT: Record<AccountLimitName, string> = {
   report: 'reports from this account today',
 };
 
+/** The name of every per-account counter (keys.accountRateLimit): these, and the swipes' own `like`. */
+export const ACCOUNT_COUNTER_NAMES: readonly string[] = [...(Object.keys(WHAT) as AccountLimitName[]), 'like'];
+
 export const retryAfterSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 /**

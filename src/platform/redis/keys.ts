@@ -82,6 +82,12 @@ export const keys = {
    * so a change takes the old entries out.
    */
   accounts: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:accounts`,
+  /**
+   * Hash: the partition's accounts being erased (DELETE /api/v1/me), id → {"email", "at"} (JSON): written
+   * with the account's removal (lua/leave_account-6+.lua), deleted once the rest of its erasure is done;
+   * holds only erasures in progress (the sweeper finishes one a crash interrupted).
+   */
+  leaving: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:leaving`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */

@@ -72,6 +72,7 @@ export const SCRIPT_REPLIES = {
     const [changed, ...flat] = list(raw);
     return { changed: Number(changed), floors: ownerScores(flat) };
   },
+  leave_account: (raw) => (raw === 1 ? 'left' : raw === 0 ? 'changed' : 'missing'),
   /** The tokens taken out of the account's set over its cap (to revoke). */
   track_token: (raw) => {
     const flat = list(raw);

@@ -1,0 +1,78 @@
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { keys } from '../../platform/redis/keys.js';
+import { ACCOUNT_COUNTER_NAMES } from '../../platform/limits/account-limits.js';
+
+/** Entries read per step of a walk (ZSCAN, HSCAN): each step costs Redis a few ms at most. */
+const STEP = 200;
+
+/**
+ * The Redis side of an account's erasure, in bounded steps, each idempotent: walks of the account's
+ * matches and swipes, the pairs it swiped (and the other side's mark of it), its webhooks, and every key
+ * of its own (all in its shard's slot).
+ */
+export class ErasureRepository {
+  constructor(private readonly redis: RedisClient) {}
+
+  /** The account's listed matches, a step at a time (ZSCAN: one ended meanwhile leaves the list without stopping the walk). */
+  async *matchIds(pool: Pool, id: number): AsyncGenerator<number[]> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.zscan(keys.userMatches(pool, id), cursor, 'COUNT', STEP);
+      cursor = next;
+      const ids = flat.filter((_, i) => i % 2 === 0).map(Number);
+      if (ids.length > 0) yield ids;
+    } while (cursor !== '0');
+  }
+
+  /** Everyone the account swiped, a step at a time (HSCAN of its swipes). */
+  async *swiped(pool: Pool, id: number): AsyncGenerator<number[]> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.hscan(keys.swipes(pool, id), cursor, 'COUNT', STEP);
+      cursor = next;
+      const ids = flat.filter((_, i) => i % 2 === 0).map(Number);
+      if (ids.length > 0) yield ids;
+    } while (cursor !== '0');
+  }
+
+  /**
+   * For each account `id` swiped: their pair's hash goes, and so do their swipe on `id` (when the pair
+   * says they made one) and `id` in their feed. One command per key, pipelined (the keys lie in many slots).
+   */
+  async dropPairs(pool: Pool, id: number, others: readonly number[]): Promise<void> {
+    const theirs = await Promise.all(others.map((other) => this.redis.hget(keys.pair(pool, id, other), String(other))));
+    await Promise.all(
+      others.flatMap((other, i) => [
+        this.redis.del(keys.pair(pool, id, other)),
+        this.redis.zrem(keys.feed(pool, other), String(id)),
+        ...(theirs[i] ? [this.redis.hdel(keys.swipes(pool, other), String(id))] : []),
+      ]),
+    );
+  }
+
+  /** Every webhook of the account with its delivery log and test ping (a set of at most WEBHOOK_MAX_PER_ACCOUNT). */
+  async dropWebhooks(pool: Pool, id: number): Promise<void> {
+    const hooks = await this.redis.smembers(keys.webhooks(pool, id));
+    const own = hooks.flatMap((hook) => [keys.webhook(pool, id, hook), keys.webhookDeliveries(pool, id, hook), keys.webhookPing(pool, id, hook)]);
+    await this.redis.del(keys.webhooks(pool, id), ...own);
+  }
+
+  /**
+   * Every key of the account's own, all in its shard's slot: swipes, feed, match lists, event stream,
+   * tokens, socket leases and rate-limit counters. Each is a bounded structure, unlinked (freed in the background).
+   */
+  async dropOwnKeys(pool: Pool, id: number): Promise<void> {
+    await this.redis.unlink(
+      keys.swipes(pool, id),
+      keys.feed(pool, id),
+      keys.userMatches(pool, id),
+      keys.endedMatches(pool, id),
+      keys.userEvents(pool, id),
+      keys.accountTokens(pool, id),
+      keys.accountSockets(pool, id),
+      keys.webhooks(pool, id),
+      ...ACCOUNT_COUNTER_NAMES.map((name) => keys.accountRateLimit(name, pool, id)),
+    );
+  }
+}
