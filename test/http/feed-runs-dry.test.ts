@@ -77,13 +77,24 @@ describe('a feed that never runs dry', () => {
     expect(await feed(viewer)).toMatchObject({ items: [], remaining: 0, exhausted: true });
   });
 
-  it('keeps a pass stored before passes had a time: it still hides its target, never expires and cannot be undone', async () => {
-    const newcomer = others[2]!; // super-liked in the first test: turn that into a pass of the older form
-    await stack.app.redis.hset(keys.swipes('agent', viewer.user_id), String(newcomer.user_id), 'pass');
-    expect(await feed(viewer)).toMatchObject({ items: [], exhausted: true });
-    const undo = await stack.api.delete(`/api/v1/likes/${newcomer.user_id}`, { token: viewer.token });
+  it('times a pass stored before passes had a time at the first feed read: it hides its target, cannot be undone, and expires', async () => {
+    // an account whose pass was written by an earlier version (a bare pass, no time) and has not read its feed since
+    const account = await registerAgent(stack.api);
+    const target = others[0]!;
+    await stack.app.redis.hset(keys.swipes('agent', account.user_id), String(target.user_id), 'pass');
+    const before = Date.now();
+    expect(ids(await feed(account))).not.toContain(target.user_id);
+    const after = Date.now();
+    // timed as made a day before the read: older than any undo window
+    const timedAt = Number(await stack.app.redis.zscore(keys.passes('agent', account.user_id), String(target.user_id)));
+    expect(timedAt).toBeGreaterThanOrEqual(before - DAY_MS);
+    expect(timedAt).toBeLessThanOrEqual(after - DAY_MS);
+    const undo = await stack.api.delete(`/api/v1/likes/${target.user_id}`, { token: account.token });
     expect(undo.status, undo.text).toBe(409);
     expect(undo.body.error).toMatchObject({ code: 'cannot_undo', reason: 'window_passed' });
+
+    await passedDaysAgo(account, target, PASS_EXPIRY_DAYS + 1);
+    expect(ids(await feed(account))).toContain(target.user_id);
   });
 
   it('expires old passes a bounded step per feed read, the oldest first', async () => {

@@ -104,7 +104,8 @@ export class DiscoveryService {
   /** Expires the caller's old passes; the swipes still standing. While Redis is full nothing expires (it is a write). */
   private async settlePasses(pool: Pool, userId: number): Promise<{ swiped: number }> {
     try {
-      return await this.feeds.settlePasses(pool, userId, Date.now() - this.passExpiryMs);
+      const now = Date.now();
+      return await this.feeds.settlePasses(pool, userId, now, now - this.passExpiryMs);
     } catch (error) {
       if (isStoreFullError(error)) return { swiped: await this.feeds.swipeCount(pool, userId) };
       throw error;

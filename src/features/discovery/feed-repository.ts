@@ -10,6 +10,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { decodeCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { DAY_MS } from '../../platform/core/dates.js';
 
 export type { FeedPosition };
 /** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
@@ -182,10 +183,11 @@ export class FeedStore {
 
   /**
    * Expires the account's passes made at or before `cutoffMs` (at most `step` of them, the oldest first:
-   * the rest go at the next reads) and counts the swipes still standing (lua/expire_passes-2.lua).
+   * the rest go at the next reads) and counts the swipes still standing (lua/expire_passes-3.lua). Passes
+   * stored before passes had a time are timed first, a step at a time, as made a day before `nowMs`.
    */
-  settlePasses(pool: Pool, id: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number }> {
-    return this.scripts.runHot('expire_passes', [keys.swipes(pool, id), keys.passes(pool, id)], [cutoffMs, step]);
+  settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number }> {
+    return this.scripts.runHot('expire_passes', [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id)], [cutoffMs, step, nowMs - DAY_MS]);
   }
 
   /** How many swipes of the account stand (its swipe list's size). */
