@@ -36,7 +36,8 @@ describe('DELETE /api/v1/likes/{user_id}: undo the last pass', () => {
   });
 
   it('undoes the last pass: the candidate is back in the feed at once', async () => {
-    await swipe(viewer, a, 'pass');
+    const passed = await stack.api.post(`/api/v1/likes/${a.user_id}?kind=pass`, { token: viewer.token });
+    expect(passed.body.note).toMatch(/DELETE \/api\/v1\/likes\/\{user_id\} undoes your last pass/);
     expect(await feedIds(viewer)).not.toContain(a.user_id);
     const res = await undo(viewer, a.user_id);
     expect(res.status, res.text).toBe(200);

@@ -36,7 +36,7 @@ export function swipeRoutes({ swipes }: Deps): Route[] {
           'Undo your most recent pass, on this user, within the undo window (UNDO_WINDOW_SECONDS, 5 minutes by default): the user is back in your feed at once. Only a pass can be undone (409 cannot_undo, reason not_a_pass, for a like or super_like), only your last one (reason not_last_pass), only within the window (reason window_passed). A user you have no swipe on, or of the other pool, is a 404. Counts against the swipe limit.',
         tags: ['likes'],
         response: { status: 200, schema: undoResultSchema, description: 'The pass undone.' },
-        errors: [400, 404, 409, 429],
+        errors: [400, 404, 409, 429, 507],
       },
       handler: async (req) => json(200, await swipes.undoPass(req.auth, idParam(req.params.user_id, 'user_id'))),
     },

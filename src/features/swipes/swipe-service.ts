@@ -54,7 +54,7 @@ function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null)
       return 'The swipe is recorded, but nothing else happens: you two were unmatched, and an unmatched pair never matches again.';
     case 'none':
       return kind === 'pass'
-        ? 'The pass is recorded; this user leaves your feed.'
+        ? 'The pass is recorded; this user leaves your feed until the pass expires. A mistake? DELETE /api/v1/likes/{user_id} undoes your last pass within a few minutes.'
         : 'The like is recorded; you match when this user likes you back (you will get a match.created event).';
   }
 }
