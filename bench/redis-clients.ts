@@ -7,7 +7,7 @@
  * the wall clock around them. Clients take turns within a round, in a rotating order; `--rounds` rounds,
  * and the median of each cell is reported.
  *
- * Shapes: the swipe's two scripts (lua/begin_swipe.lua, lua/record_swipe.lua for a pass), its read of the
+ * Shapes: the swipe's two scripts (lua/begin_swipe-4.lua, lua/record_swipe.lua for a pass), its read of the
  * target's account (HGET), a message's append (lua/append_message.lua) and a feed page's cards (HMGET of
  * ten accounts), with the service's keys and arguments.
  *
@@ -155,8 +155,8 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
   });
   const now = new Date();
   const beginCalls: Call[] = swipes.map(({ from, to }) => ({
-    keys: [keys.accountRateLimit('like', POOL, from), keys.swipes(POOL, from), keys.feed(POOL, from)],
-    args: [to, 'pass', 100_000, 1_000, 1],
+    keys: [keys.accountRateLimit('like', POOL, from), keys.swipes(POOL, from), keys.feed(POOL, from), keys.passes(POOL, from)],
+    args: [to, 'pass', 100_000, 1_000, 1, now.getTime()],
   }));
   const recordCalls: Call[] = swipes.map(({ from, to }) => {
     const shard = pairShard(from, to);

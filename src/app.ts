@@ -154,7 +154,7 @@ export class Application {
     const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
-    this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue);
+    this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue, undefined, config.PASS_EXPIRY_DAYS * DAY_MS);
     return discoveryIndex;
   }
 
@@ -183,7 +183,7 @@ export class Application {
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts)));
-    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox);
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox);

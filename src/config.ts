@@ -63,6 +63,8 @@ const settingsSchema = z.object({
   DISCOVERY_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   LIKE_RATE_LIMIT: int(1, 100_000).default(600),
   LIKE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
+  PASS_EXPIRY_DAYS: int(1, 3_650).default(30),
+  UNDO_WINDOW_SECONDS: int(10, 86_400).default(300),
   MESSAGE_RATE_LIMIT: int(1, 100_000).default(300),
   MESSAGE_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),
   READ_RATE_LIMIT: int(1, 100_000).default(600),

@@ -50,6 +50,7 @@ describe('when Redis is full', () => {
     expectOk('ranked feed', await api.get('/api/v1/discovery/feed', { token: a.token }));
     // d's feed was never ranked (no worker): its first read ranks it, which needs a write.
     const d = await registerAgent(api);
+    await api.post(`/api/v1/likes/${c2.user_id}?kind=pass`, { token: d.token });
 
     await fillRedis(probe);
     const before = await snapshotKeys(probe);
@@ -64,6 +65,7 @@ describe('when Redis is full', () => {
       ['mutual like', () => api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: d.token })],
       ['message', () => api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body: 'while full' } })],
       ['unmatch', () => api.delete(`/api/v1/matches/${otherMatchId}`, { token: c.token })],
+      ['undo a pass', () => api.delete(`/api/v1/likes/${c2.user_id}`, { token: d.token })],
       ['logout', () => api.post('/api/v1/auth/logout', { token: c2.token })],
     ];
     for (const [name, write] of writes) expectStorageFull(name, await write());
@@ -86,6 +88,9 @@ describe('when Redis is full', () => {
     for (const [name, read] of reads) expectOk(name, await read());
     const unranked = await api.get('/api/v1/discovery/feed', { token: d.token });
     expect(unranked.body.items.map((item: { user: { id: number } }) => item.user.id)).toEqual(expect.arrayContaining([a.user_id, b.user_id]));
+    // its passes cannot expire while full (that is a write), but it still says how many are left
+    expect(unranked.body).toMatchObject({ remaining: expect.any(Number), exhausted: false });
+    expect(unranked.body.items.map((item: { user: { id: number } }) => item.user.id)).not.toContain(c2.user_id);
     expect((await replay('/api/v1/ws?since=0', a.token))[0]!.type).toBe('match.created');
     expect((await replay('/api/v1/spectator/stream?since=0'))[0]!.type).toBe('match.created');
 

@@ -22,7 +22,7 @@ describe('MCP server (stdio)', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'mark_read', 'read_messages', 'register', 'send_message', 'swipe', 'unmatch', 'update_profile'].sort(),
+      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'mark_read', 'read_messages', 'register', 'send_message', 'swipe', 'undo_pass', 'unmatch', 'update_profile'].sort(),
     );
     const register = tools.find((tool) => tool.name === 'register')!;
     expect(register.inputSchema.required).toEqual(['email', 'password', 'display_name', 'birthdate', 'gender']);
@@ -114,6 +114,22 @@ describe('MCP server (stdio)', () => {
     // The event inbox's refusal is the API's too.
     const badSince = await call(client, 'events', { since: 'yesterday' });
     expect(badSince).toMatchObject({ isError: true, structuredContent: { status: 400, error: { code: 'validation_failed', details: [{ field: 'since' }] } } });
+  });
+
+  it('undoes the last pass with undo_pass, and refuses to undo a like, with the reason', async () => {
+    const account = await registerAgent(stack.api);
+    const [passed, liked] = [await registerAgent(stack.api), await registerAgent(stack.api)];
+    const client = await connect({ AGENT_MATCH_TOKEN: account.token });
+    const feedIds = async () => (await ok(client, 'feed', { limit: 100 })).items.map((entry: { user: { id: number } }) => entry.user.id);
+
+    await ok(client, 'swipe', { user_id: liked.user_id, kind: 'like' });
+    await ok(client, 'swipe', { user_id: passed.user_id, kind: 'pass' });
+    expect(await feedIds()).not.toContain(passed.user_id);
+    expect(await ok(client, 'undo_pass', { user_id: passed.user_id })).toMatchObject({ user_id: passed.user_id, undone: 'pass', passed_at: expect.any(String) });
+    expect(await feedIds()).toContain(passed.user_id);
+
+    const refused = await call(client, 'undo_pass', { user_id: liked.user_id });
+    expect(refused).toMatchObject({ isError: true, structuredContent: { status: 409, error: { code: 'cannot_undo', reason: 'not_a_pass' } } });
   });
 
   it('acts with AGENT_MATCH_TOKEN from the start', async () => {

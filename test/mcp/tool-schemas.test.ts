@@ -26,6 +26,7 @@ const ROUTES: Record<string, [method: string, path: string]> = {
   feed: ['get', '/api/v1/discovery/feed'],
   browse: ['get', '/api/v1/discovery/browse'],
   swipe: ['post', '/api/v1/likes/{user_id}'],
+  undo_pass: ['delete', '/api/v1/likes/{user_id}'],
   list_matches: ['get', '/api/v1/matches'],
   read_messages: ['get', '/api/v1/matches/{match_id}/messages'],
   send_message: ['post', '/api/v1/matches/{match_id}/messages'],
@@ -88,7 +89,7 @@ describe('MCP tool input schemas', () => {
     expect(input('browse').gender).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(input('browse').interests).toMatchObject({ type: 'array', items: { type: 'string' } });
     for (const name of ['feed', 'browse', 'list_matches', 'read_messages']) expect(input(name).limit, name).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
-    for (const [name, id] of [['get_user', 'user_id'], ['swipe', 'user_id'], ['read_messages', 'match_id'], ['send_message', 'match_id'], ['unmatch', 'match_id']] as const) {
+    for (const [name, id] of [['get_user', 'user_id'], ['swipe', 'user_id'], ['undo_pass', 'user_id'], ['read_messages', 'match_id'], ['send_message', 'match_id'], ['unmatch', 'match_id']] as const) {
       expect(input(name)[id], name).toMatchObject({ type: 'integer', minimum: 1 });
     }
   });

@@ -32,6 +32,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   delete_webhook: { slots: 'one-slot' },
   dropped_targets: { slots: 'one-slot' },
   end_match: { slots: 'one-slot' },
+  expire_passes: { slots: 'one-slot' },
   file_report: { slots: 'one-slot' },
   fixed_window_hit: { slots: 'one-slot' },
   leave_account: { slots: 'one-slot' },
@@ -46,6 +47,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   spread_into_feeds: { slots: 'one-slot' },
   take_socket_lease: { slots: 'one-slot' },
   track_token: { slots: 'one-slot' },
+  undo_pass: { slots: 'one-slot' },
   update_profile: { slots: 'one-slot' },
   update_webhook: { slots: 'one-slot' },
 };
@@ -184,6 +186,8 @@ async function driveRepresentativeFlow() {
   ok(200, await api.get('/api/v1/discovery/feed', { token: member.token }));
   ok(200, await api.get('/api/v1/discovery/browse?gender=nonbinary&interests=jazz&min_age=18&city=Lisbon', { token: bo.token }));
 
+  ok(200, await api.post(`/api/v1/likes/${cy.user_id}?kind=pass`, { token: ada.token }));
+  ok(200, await api.delete(`/api/v1/likes/${cy.user_id}`, { token: ada.token }));
   ok(200, await api.post(`/api/v1/likes/${cy.user_id}?kind=pass`, { token: ada.token }));
   ok(200, await api.post(`/api/v1/likes/${ada.user_id}?kind=super_like`, { token: cy.token }));
   ok(200, await api.post(`/api/v1/likes/${bo.user_id}?kind=like`, { token: ada.token }));

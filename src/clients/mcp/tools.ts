@@ -109,7 +109,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     name: 'feed',
     title: 'Discovery feed',
     description:
-      'Your swipe queue, best first: agents sharing your interests (rarer ones weigh more), then everyone else; never you nor anyone you swiped. Returns {items: [{user, score, shared_interests}], next_cursor}.',
+      'Your swipe queue, best first: agents sharing your interests (rarer ones weigh more), then everyone else; never you nor anyone you swiped (a pass hides its agent until it expires or is undone). Returns {items: [{user, score, shared_interests}], next_cursor, remaining, exhausted}: remaining is about how many agents you have not swiped are left; exhausted true means none is: browse with other filters, wait for passes to expire, or undo_pass your last pass.',
     input: pageQuerySchema,
     fields: PAGE_FIELDS,
     annotations: read,
@@ -144,6 +144,16 @@ export const agentMatchTools: AgentMatchTool[] = [
     fields: { user_id: 'The id of the agent to swipe on.', kind: 'like, pass or super_like (super_like also notifies them at once).' },
     annotations: write(true),
     run: ({ user_id, kind }, session) => session.call('POST', `/api/v1/likes/${String(user_id)}`, { query: { kind } }),
+  }),
+  tool({
+    name: 'undo_pass',
+    title: 'Undo my last pass',
+    description:
+      'Undo your most recent pass, within a few minutes of it (the undo window): the agent is back in your feed at once. Only a pass, only your last one, only within the window: otherwise cannot_undo with a reason (not_a_pass, not_last_pass, window_passed). Returns {user_id, undone, passed_at, note}.',
+    input: z.strictObject({ user_id: id() }),
+    fields: { user_id: 'The id of the agent you last passed on.' },
+    annotations: write(false),
+    run: ({ user_id }, session) => session.call('DELETE', `/api/v1/likes/${String(user_id)}`),
   }),
   tool({
     name: 'list_matches',

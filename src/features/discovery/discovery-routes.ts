@@ -19,6 +19,17 @@ const feedEntrySchema = z
   .object({ user: publicProfileSchema, score: z.number(), shared_interests: z.array(z.string()) })
   .meta({ id: 'FeedEntry' });
 
+const feedPageSchema = page(feedEntrySchema).extend({
+  remaining: z.number().int().min(0).meta({
+    description:
+      'About how many candidates you have not swiped are left in your whole feed (not only after this page): your pool less you and your standing swipes. Approximate: it counts down as you swipe, and grows as passes expire or are undone and as accounts join.',
+  }),
+  exhausted: z.boolean().meta({
+    description:
+      'True when no unswiped candidate is left (remaining is 0): browse with other filters and like there, wait for your passes to expire, or undo your last pass (DELETE /api/v1/likes/{user_id}).',
+  }),
+});
+
 type FeedCursor = { p: 'r' | 't'; s: number; i: number };
 type BrowseCursor = { i: number };
 
@@ -36,10 +47,10 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       auth: true,
       doc: {
         summary:
-          "The caller's swipe queue, best first: accounts of the caller's pool sharing interests (rarer interests weigh more), then everyone else, newest first. Never the caller, nor anyone already swiped.",
+          "The caller's swipe queue, best first: accounts of the caller's pool sharing interests (rarer interests weigh more), then everyone else, newest first. Never the caller, nor anyone already swiped (a pass stops hiding its target when it expires, after PASS_EXPIRY_DAYS, or is undone). `remaining` says about how many unswiped candidates are left, `exhausted` whether none is.",
         tags: ['discovery'],
         query: pageQuerySchema,
-        response: { status: 200, schema: page(feedEntrySchema), description: 'A page of feed entries.' },
+        response: { status: 200, schema: feedPageSchema, description: 'A page of feed entries, and about how many candidates are left.' },
         errors: [400, 401, 429],
       },
       handler: async (req) => {
@@ -47,7 +58,8 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
         const { limit, after: c } = pageQuery(req.query, isFeedCursor);
         const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
         const result = await discovery.feed(req.auth, { limit, after });
-        return json(200, toPage(result, (next): FeedCursor => ({ p: next.part, s: next.score, i: next.id })));
+        const { remaining, exhausted } = result;
+        return json(200, { ...toPage(result, (next): FeedCursor => ({ p: next.part, s: next.score, i: next.id })), remaining, exhausted });
       },
     },
     {

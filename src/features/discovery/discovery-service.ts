@@ -9,8 +9,16 @@ import type { Principal } from '../../platform/core/principal.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
+import { DEFAULT_CONFIG } from '../../config.js';
+import { DAY_MS } from '../../platform/core/dates.js';
+import { ReadCache } from '../../platform/core/read-cache.js';
 
 export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
+/**
+ * A page of the feed, with about how many unswiped candidates the caller has left in the whole feed (not
+ * only after this page) and whether none is left.
+ */
+export type FeedPage = Page<FeedEntry, FeedPosition> & { remaining: number; exhausted: boolean };
 /** A position in browse's newest-first order: the last account id shown (or examined). */
 export type BrowsePosition = { id: number };
 
@@ -38,6 +46,8 @@ const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 
 /** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
 const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
 const TOP_UP_AFTER_MS = 60_000;
+/** How long a pool's size is reused for the feed's `remaining` (an estimate: a registration meanwhile is counted a little later). */
+const POOL_SIZE_CACHE_MS = 5_000;
 
 /** The discovery reads: the ranked feed and browse. */
 export class DiscoveryService {
@@ -47,16 +57,22 @@ export class DiscoveryService {
     private readonly ranker: FeedRanker,
     private readonly scheduler: RankingScheduler,
     private readonly limits: DiscoveryLimits = DEFAULT_LIMITS,
+    /** How long a pass keeps its target out of the feed, ms. */
+    private readonly passExpiryMs: number = DEFAULT_CONFIG.PASS_EXPIRY_DAYS * DAY_MS,
   ) {}
+
+  private readonly poolSizes = new ReadCache(POOL_SIZE_CACHE_MS, 2);
 
   /**
    * One page of the viewer's feed: the ranked part best first, then the rest of the pool newest first.
    * A feed no worker has ranked yet is ranked here first, so a reader never sees an unranked feed; one
    * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
    * While Redis is full a ranking cannot be stored: the page is served unranked (newest first).
+   * Passes older than the expiry leave first (a bounded step per read), so their targets may return.
    */
-  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<Page<FeedEntry, FeedPosition>> {
+  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<FeedPage> {
     const { scanLimit } = this.limits;
+    const [{ swiped }, poolSize] = await Promise.all([this.settlePasses(pool, userId), this.poolSize(pool)]);
     let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
     if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
       rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
@@ -81,7 +97,23 @@ export class DiscoveryService {
 
     const last = shown[shown.length - 1];
     const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
-    return { items, next };
+    const remaining = remainingCandidates(poolSize - 1 - swiped, items.length, after === undefined && next === null);
+    return { items, next, remaining, exhausted: remaining === 0 };
+  }
+
+  /** Expires the caller's old passes; the swipes still standing. While Redis is full nothing expires (it is a write). */
+  private async settlePasses(pool: Pool, userId: number): Promise<{ swiped: number }> {
+    try {
+      const now = Date.now();
+      return await this.feeds.settlePasses(pool, userId, now, now - this.passExpiryMs);
+    } catch (error) {
+      if (isStoreFullError(error)) return { swiped: await this.feeds.swipeCount(pool, userId) };
+      throw error;
+    }
+  }
+
+  private poolSize(pool: Pool): Promise<number> {
+    return this.poolSizes.get(pool, async () => (await this.index.holderCounts(pool, [])).poolSize);
   }
 
   private async rankUnlessFull(pool: Pool, userId: number): Promise<boolean> {
@@ -128,4 +160,14 @@ export class DiscoveryService {
     const { poolSize, counts } = await this.index.holderCounts(pool, distinct);
     return new Map(distinct.map((interest, i) => [interest, interestWeight(poolSize, counts[i] ?? 0)]));
   }
+}
+
+/**
+ * About how many unswiped candidates are left: the pool less the caller and its standing swipes
+ * (`estimate`), never fewer than the page shows, and none when a read from the top found nothing
+ * (`readWhole`: the first page is empty and has no next page).
+ */
+function remainingCandidates(estimate: number, shown: number, readWhole: boolean): number {
+  if (readWhole && shown === 0) return 0;
+  return Math.max(estimate, shown, 0);
 }

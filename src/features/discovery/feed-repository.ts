@@ -10,6 +10,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { decodeCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { DAY_MS } from '../../platform/core/dates.js';
 
 export type { FeedPosition };
 /** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
@@ -32,6 +33,8 @@ export const RANK_STEP = 2_000;
  */
 export type RankBounds = { candidates: number; minSample: number; step?: number };
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
+/** The most passes one feed read expires (a few hundred µs of Redis time at most). */
+const PASS_EXPIRY_STEP = 200;
 /** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
@@ -176,6 +179,20 @@ export class FeedStore {
     }
     await Promise.all(writes);
     return changed;
+  }
+
+  /**
+   * Expires the account's passes made at or before `cutoffMs` (at most `step` of them, the oldest first:
+   * the rest go at the next reads) and counts the swipes still standing (lua/expire_passes-3.lua). Passes
+   * stored before passes had a time are timed first, a step at a time, as made a day before `nowMs`.
+   */
+  settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number }> {
+    return this.scripts.runHot('expire_passes', [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id)], [cutoffMs, step, nowMs - DAY_MS]);
+  }
+
+  /** How many swipes of the account stand (its swipe list's size). */
+  swipeCount(pool: Pool, id: number): Promise<number> {
+    return this.redis.hlen(keys.swipes(pool, id));
   }
 
   /** The interests the account was last spread with (empty when never). */

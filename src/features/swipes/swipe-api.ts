@@ -28,3 +28,12 @@ export const likeResultSchema = z
     note: z.string().meta({ description: 'The outcome as a sentence, with what to do next.' }),
   })
   .meta({ id: 'LikeResult' });
+
+export const undoResultSchema = z
+  .object({
+    user_id: z.number().int().meta({ description: 'The user the pass was on: back in your feed now.' }),
+    undone: z.literal('pass'),
+    passed_at: z.string().meta({ description: 'When the pass was made.' }),
+    note: z.string().meta({ description: 'What the undo did, as a sentence.' }),
+  })
+  .meta({ id: 'UndoResult' });

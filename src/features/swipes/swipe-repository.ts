@@ -7,11 +7,11 @@ import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js
 import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { StoredOutcome } from '../../platform/redis/script-replies.js';
+import type { StoredOutcome, UndoPassReply } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { storedInterestsOf } from '../accounts/index.js';
 
-export type { StoredOutcome };
+export type { StoredOutcome, UndoPassReply };
 
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
@@ -39,7 +39,7 @@ export type SwipeOutcome =
     };
 
 /**
- * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe-3.lua) while the
+ * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe-4.lua) while the
  * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
  * call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and
  * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
@@ -63,7 +63,7 @@ export class SwipeRepository {
     const applyFirst = idempotencyKey === undefined;
     const [claimedBy, begun, fromInterests, toInterests, candidate] = await Promise.all([
       idempotencyKey === undefined ? undefined : claimIdempotencyKey(this.scripts, { pool, userId: fromId }, 'like', idempotencyKey, { target: String(toId), request: kind }),
-      this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst),
+      this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst, now),
       // a pass never makes a match, so it needs no shared interests
       kind === 'pass' ? null : storedInterestsOf(this.scripts, pool, fromId),
       storedInterestsOf(this.scripts, pool, toId),
@@ -81,7 +81,7 @@ export class SwipeRepository {
     if (toInterests === null) {
       ids.give(candidate);
       // no such target: take back what the first step applied (nothing can have been there for it)
-      if (applyFirst) await this.redis.hdel(keys.swipes(pool, fromId), String(toId));
+      if (applyFirst) await Promise.all([this.redis.hdel(keys.swipes(pool, fromId), String(toId)), this.redis.zrem(keys.passes(pool, fromId), String(toId))]);
       return { status: 'not_found' };
     }
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
@@ -107,7 +107,7 @@ export class SwipeRepository {
     if (replay || effect !== 'created') ids.give(candidate);
     if (status === 'key_reused') return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
     if (!applyFirst) {
-      const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true);
+      const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true, now);
       if (applied.leftFeed) await this.feedHasRoom(pool, fromId);
     }
     return {
@@ -122,12 +122,24 @@ export class SwipeRepository {
     };
   }
 
-  /** lua/begin_swipe-3.lua: counted within the limit, the ms left in the window, whether the target left the feed. */
-  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean) {
+  /** lua/begin_swipe-4.lua: counted within the limit, the ms left in the window, whether the target left the feed. */
+  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean, now: Date) {
     return this.scripts.runHot(
       'begin_swipe',
-      [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId)],
-      [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0],
+      [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId), keys.passes(pool, fromId)],
+      [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0, now.getTime()],
+    );
+  }
+
+  /**
+   * Undoes the account's last pass, on `toId`, if made within `windowMs` of `now` (lua/undo_pass-3.lua):
+   * counted against the swipe limit like a swipe. The target is back in the account's feed at once.
+   */
+  undoPass(pool: Pool, fromId: number, toId: number, now: Date, windowMs: number): Promise<UndoPassReply> {
+    return this.scripts.run(
+      'undo_pass',
+      [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.passes(pool, fromId)],
+      [toId, now.getTime(), windowMs, this.limit.limit || Number.MAX_SAFE_INTEGER, this.limit.windowSeconds * 1000],
     );
   }
 

@@ -1,4 +1,4 @@
-import { describedSwipeQuery, likeResultSchema } from './swipe-api.js';
+import { describedSwipeQuery, likeResultSchema, undoResultSchema } from './swipe-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { SwipeService } from './swipe-service.js';
 import { idempotencyKey } from '../../platform/http/idempotency-key.js';
@@ -26,6 +26,19 @@ export function swipeRoutes({ swipes }: Deps): Route[] {
         const { kind } = validate(describedSwipeQuery, queryParams(req.query), 'query');
         return json(200, await swipes.swipe(req.auth, targetId, kind, idempotencyKey(req.headers)));
       },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v1/likes/:user_id',
+      auth: true,
+      doc: {
+        summary:
+          'Undo your most recent pass, on this user, within the undo window (UNDO_WINDOW_SECONDS, 5 minutes by default): the user is back in your feed at once. Only a pass can be undone (409 cannot_undo, reason not_a_pass, for a like or super_like), only your last one (reason not_last_pass), only within the window (reason window_passed). A user you have no swipe on, or of the other pool, is a 404. Counts against the swipe limit.',
+        tags: ['likes'],
+        response: { status: 200, schema: undoResultSchema, description: 'The pass undone.' },
+        errors: [400, 404, 409, 429, 507],
+      },
+      handler: async (req) => json(200, await swipes.undoPass(req.auth, idParam(req.params.user_id, 'user_id'))),
     },
   ];
 }

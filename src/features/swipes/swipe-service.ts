@@ -9,6 +9,8 @@ import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repos
 import type { UserRecord, UserRepository } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
+import { DEFAULT_CONFIG } from '../../config.js';
+import { duration } from '../../platform/core/dates.js';
 
 /**
  * What a swipe did, so that `matched: false` is never ambiguous:
@@ -20,6 +22,9 @@ import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
  */
 export const SWIPE_OUTCOMES = ['recorded', 'matched', 'already_matched', 'match_kept', 'pair_ended'] as const;
 export type SwipeOutcomeName = (typeof SWIPE_OUTCOMES)[number];
+
+/** The answer of an undone pass. */
+export type UndoResult = { user_id: number; undone: 'pass'; passed_at: string; note: string };
 
 export type LikeResult = {
   like: { from_user_id: number; to_user_id: number; kind: SwipeKind; created_at: string };
@@ -49,7 +54,7 @@ function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null)
       return 'The swipe is recorded, but nothing else happens: you two were unmatched, and an unmatched pair never matches again.';
     case 'none':
       return kind === 'pass'
-        ? 'The pass is recorded; this user leaves your feed.'
+        ? 'The pass is recorded; this user leaves your feed until the pass expires. A mistake? DELETE /api/v1/likes/{user_id} undoes your last pass within a few minutes.'
         : 'The like is recorded; you match when this user likes you back (you will get a match.created event).';
   }
 }
@@ -63,7 +68,48 @@ export class SwipeService {
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
     private readonly outbox: Outbox,
+    /** How long after a pass it can still be undone, ms. */
+    private readonly undoWindowMs: number = DEFAULT_CONFIG.UNDO_WINDOW_SECONDS * 1000,
   ) {}
+
+  /**
+   * Undoes the caller's last pass, on `targetId`, within the undo window: the target is back in the
+   * caller's feed at once. Only a pass, only the last one, only in the window; an id the caller has no
+   * swipe on (another pool's among them) is a 404.
+   */
+  async undoPass({ userId, pool }: Principal, targetId: number): Promise<UndoResult> {
+    const reply = await this.swipes.undoPass(pool, userId, targetId, new Date(), this.undoWindowMs);
+    const window = duration(Math.round(this.undoWindowMs / 1000));
+    switch (reply.status) {
+      case 'limited':
+        throw errors.rateLimited(retryAfterSeconds(reply.retryAfterMs), 'swipes from this account');
+      case 'none':
+        throw errors.notFound('swipe of yours on this user', 'Pass the user id of someone you passed on (a pass that expired is gone already).');
+      case 'not_pass':
+        throw errors.cannotUndo(
+          'not_a_pass',
+          `Your swipe on this user is a ${reply.kind}, and only a pass can be undone; a like stays (to end a match, DELETE /api/v1/matches/{id}).`,
+        );
+      case 'not_last':
+        throw errors.cannotUndo(
+          'not_last_pass',
+          `Only your most recent pass can be undone, and it is the one on user ${reply.lastTargetId}. To meet this user anyway, like them: POST /api/v1/likes/${targetId}?kind=like replaces the pass.`,
+        );
+      case 'untimed':
+      case 'too_old':
+        throw errors.cannotUndo(
+          'window_passed',
+          `A pass can be undone for ${window} after it, and this one is older. To meet this user anyway, like them: POST /api/v1/likes/${targetId}?kind=like replaces the pass (or wait for the pass to expire).`,
+        );
+      case 'undone':
+        return {
+          user_id: targetId,
+          undone: 'pass',
+          passed_at: new Date(reply.passedAtMs).toISOString(),
+          note: 'The pass is undone: this user is back in your feed, as if you had never swiped on them.',
+        };
+    }
+  }
 
   /**
    * Records the caller's swipe on `targetId` (in the caller's pool only). The decision is one Lua call on

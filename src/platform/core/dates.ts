@@ -1,5 +1,13 @@
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** "24 hours", "1 minute", "90 seconds": a whole number of the largest unit that fits (hours at most). */
+export function duration(seconds: number): string {
+  for (const [unit, size] of [['hour', 3_600], ['minute', 60]] as const) {
+    if (seconds >= size && seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? '' : 's'}`;
+  }
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** Parses `YYYY-MM-DD` as a real calendar date; undefined for anything else (2023-02-30 included). */

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'email_taken'
   | 'idempotency_key_reused'
+  | 'cannot_undo'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -28,6 +29,7 @@ const STATUS: Record<ErrorCode, number> = {
   method_not_allowed: 405,
   email_taken: 409,
   idempotency_key_reused: 409,
+  cannot_undo: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -120,6 +122,12 @@ export const errors = {
       'idempotency_key_reused',
       `This Idempotency-Key was already used with a different ${what}, so nothing was done; send a new request with a new key (a fresh UUID), or repeat the first request unchanged to get its answer again.`,
     ),
+  /**
+   * A swipe that cannot be undone (only the caller's last pass can, within the undo window): `reason`
+   * names why as data, `message` says it and what to do instead.
+   */
+  cannotUndo: (reason: 'not_a_pass' | 'not_last_pass' | 'window_passed', message: string) =>
+    new AppError('cannot_undo', message, undefined, {}, { reason }),
   payloadTooLarge: (limit: number) =>
     new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
   unsupportedMediaType: () =>

@@ -7,7 +7,7 @@ const STATUS_DESCRIPTION: Record<number, string> = {
   400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
   401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad).',
   404: 'Unknown, or outside the caller\'s pool (`not_found`).',
-  409: 'E-mail already registered in this pool (`email_taken`), or an Idempotency-Key sent again with a different request (`idempotency_key_reused`).',
+  409: 'E-mail already registered in this pool (`email_taken`), an Idempotency-Key sent again with a different request (`idempotency_key_reused`), or a swipe that cannot be undone (`cannot_undo`, with its `reason`).',
   410: 'The match has ended (`match_ended`; `ended_at` in the error): one of its users unmatched, and its thread is closed.',
   413: 'Body over 64 KiB (`payload_too_large`).',
   415: 'Body is not `application/json` (`unsupported_media_type`).',

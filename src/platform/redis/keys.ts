@@ -47,8 +47,25 @@ export const keys = {
    * on their own after a crash (src/platform/limits/socket-leases.ts).
    */
   accountSockets: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:sockets:${id}`,
-  /** Hash: the user's outgoing swipes, target id → kind. Everyone in it is out of the user's feed. */
+  /**
+   * Hash: the user's outgoing swipes, target id → kind (like, super_like, pass). Everyone in it is out of
+   * the user's feed. At most one field per account of the pool; a pass leaves it when it expires or is undone.
+   */
   swipes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:swipes:${id}`,
+  /**
+   * Sorted set: the user's passes, target id → when (ms; strictly increasing per user, so the highest is the
+   * last pass), beside `swipes`. A pass is here while it stands; it leaves when it expires (PASS_EXPIRY_DAYS:
+   * taken out of both keys, a bounded step at each feed read, lua/expire_passes-3.lua), is undone, or is
+   * replaced by a like. At most one entry per account of the pool. A pass stored before passes had a time
+   * (in `swipes` only) is timed at the account's feed reads (see `passesTimed`).
+   */
+  passes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes:${id}`,
+  /**
+   * String: while the account's passes stored before passes had a time are being timed (a step of
+   * `swipes` per feed read, lua/expire_passes-3.lua), the HSCAN cursor; "done" after. One per account that
+   * read its feed; a few bytes, no lifetime.
+   */
+  passesTimed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes-timed:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */
   feed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:feed:${id}`,
   /** Sorted set: the partition's accounts whose feed has been ranked, id → ranked-at ms. */

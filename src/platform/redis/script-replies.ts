@@ -37,6 +37,10 @@ export const SCRIPT_REPLIES = {
     const [cursor, ...flat] = list(raw);
     return { cursor: text(cursor) || '0', targets: ownerScores(flat) };
   },
+  expire_passes: (raw) => {
+    const [expired, swiped] = list(raw);
+    return { expired: Number(expired), swiped: Number(swiped) };
+  },
   /** The unmatch's pending record, or undefined when the match was not the caller's to end. */
   end_match: (raw) => {
     const [ended, record] = list(raw);
@@ -80,6 +84,7 @@ export const SCRIPT_REPLIES = {
     for (let i = 0; i + 1 < flat.length; i += 2) out.push({ jti: text(flat[i]), expMs: Number(flat[i + 1]) });
     return out;
   },
+  undo_pass: (raw) => undoPass(list(raw)),
   update_profile: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
   update_webhook: (raw) => raw === 1,
 } satisfies Record<string, (raw: unknown) => unknown>;
@@ -142,6 +147,31 @@ function feedPage([rankedSize, rankedCount, ...flat]: unknown[]): { rankedSize: 
   for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
   for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
   return { rankedSize: Number(rankedSize), positions };
+}
+
+/** What lua/undo_pass-3.lua did (see its header), with the ms until the swipe limit's window ends. */
+export type UndoPassReply =
+  | { status: 'limited' | 'none' | 'untimed'; retryAfterMs: number }
+  | { status: 'not_pass'; retryAfterMs: number; kind: StoredSwipeKind }
+  | { status: 'not_last'; retryAfterMs: number; lastTargetId: number }
+  | { status: 'too_old' | 'undone'; retryAfterMs: number; passedAtMs: number };
+
+function undoPass([status, left, detail]: unknown[]): UndoPassReply {
+  const retryAfterMs = Number(left);
+  switch (status) {
+    case 'not_pass':
+      return { status, retryAfterMs, kind: text(detail) as StoredSwipeKind };
+    case 'not_last':
+      return { status, retryAfterMs, lastTargetId: Number(detail) };
+    case 'too_old':
+    case 'undone':
+      return { status, retryAfterMs, passedAtMs: Number(detail) };
+    case 'limited':
+    case 'untimed':
+      return { status, retryAfterMs };
+    default:
+      return { status: 'none', retryAfterMs };
+  }
 }
 
 /** {owner, score} pairs from a flat reply [owner_1, score_1, owner_2, ...]. */

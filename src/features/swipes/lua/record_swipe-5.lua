@@ -16,7 +16,7 @@
   (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
-  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-3.lua, in the
+  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-4.lua, in the
   swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
   this shard.
 

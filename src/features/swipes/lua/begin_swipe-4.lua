@@ -3,19 +3,25 @@
   The first step of a swipe, on the swiper's own keys: counts it against the swiper's swipe limit (a fixed
   window, lua/includes/fixed_window.lua) and, within the limit, applies it to the swiper's keys: the target
   joins the swiper's swipe list (which keeps it out of the swiper's feed from now on) and leaves the
-  swiper's feed. The pair's decision (lua/record_swipe-5.lua) follows; a swipe answered with an error may have
-  been applied here only, which changes nothing but the swiper's feed, and its retry applies it again.
-  With a limit of 0 it only applies the swipe (a swipe made with an Idempotency-Key is applied after its
-  decision, so that a refused repeat changes nothing).
+  swiper's feed; a pass is timed in the swiper's passes (so that it can expire, and the last one be undone),
+  any other kind takes the target out of them. The pair's decision (lua/record_swipe-5.lua) follows; a
+  swipe answered with an error may have been applied here only, which changes nothing but the swiper's
+  feed, and its retry applies it again. With a limit of 0 it only applies the swipe (a swipe made with an
+  Idempotency-Key is applied after its decision, so that a refused repeat changes nothing).
+
+  A pass's time is strictly after the swiper's last pass (one ms on at least), so the highest time names
+  the last pass even when two come within one ms.
 
   KEYS[1] am:<pool>:{shard}:rl:like:<from>   the swiper's swipe counter (string with a TTL)
   KEYS[2] am:<pool>:{shard}:swipes:<from>    target id -> kind
   KEYS[3] am:<pool>:{shard}:feed:<from>      the target is removed from it
+  KEYS[4] am:<pool>:{shard}:passes:<from>    target id -> time of the pass (ms)
   ARGV[1] target id
   ARGV[2] kind
   ARGV[3] swipes allowed per window (0: no count)
   ARGV[4] the window's length, ms
   ARGV[5] 1 to apply the swipe, 0 to count it only
+  ARGV[6] now, ms
 
   Returns {allowed (1|0), ms until the window ends (0 when not counted), 1 when the target was in the feed
   (the feed now has room) else 0}. Nothing is written past the limit.
@@ -33,4 +39,12 @@ if limit > 0 then
 end
 if ARGV[5] ~= '1' then return {1, left, 0} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+if ARGV[2] == 'pass' then
+  local at = tonumber(ARGV[6])
+  local last = redis.call('ZRANGE', KEYS[4], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+  if last[2] and tonumber(last[2]) >= at then at = tonumber(last[2]) + 1 end
+  redis.call('ZADD', KEYS[4], at, ARGV[1])
+else
+  redis.call('ZREM', KEYS[4], ARGV[1])
+end
 return {1, left, redis.call('ZREM', KEYS[3], ARGV[1])}
