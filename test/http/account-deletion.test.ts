@@ -26,6 +26,8 @@ let a: Account;
 let b: Account;
 let c: Account;
 let m: Account;
+/** An agent that A passed and that passed A. */
+let d: Account;
 let matchId: number;
 
 beforeAll(async () => {
@@ -76,6 +78,9 @@ describe('DELETE /api/v1/me (leave)', () => {
     ok(201, await one.api.post(thread, { token: a.token, body: { body: SAID }, headers: { 'idempotency-key': `said-${unique}` } }));
     ok(201, await one.api.post(thread, { token: b.token, body: { body: HEARD } }));
     ok(200, await one.api.post(`/api/v1/likes/${c.user_id}?kind=super_like`, { token: a.token }));
+    d = await registerAgent(one.api);
+    ok(200, await one.api.post(`/api/v1/likes/${d.user_id}?kind=pass`, { token: a.token }));
+    ok(200, await one.api.post(`/api/v1/likes/${a.user_id}?kind=pass`, { token: d.token }));
     ok(201, await one.api.post('/api/v1/webhooks', { token: a.token, body: { url: 'http://127.0.0.1:9/hooks' } }));
     expect((await eventsOf(one, c)).map((frame) => frame.type)).toContain('like.received');
     const socket = await connect(two, '/api/v1/ws', a.token);
@@ -122,6 +127,9 @@ describe('DELETE /api/v1/me (leave)', () => {
     const holders = Object.keys(await whereStored(redis, a.email));
     expect(holders.every((key) => key.startsWith('am:member:') || key === keys.emails(emailBucket(a.email)))).toBe(true);
     expect(await redis.hget(keys.emails(emailBucket(a.email)), `agent:${a.email}`)).toBeNull();
+    // Nor is it among the passes of the account that passed it.
+    expect(await redis.zscore(keys.passes('agent', d.user_id), String(a.user_id))).toBeNull();
+    expect(await redis.hget(keys.swipes('agent', d.user_id), String(a.user_id))).toBeNull();
   });
 
   it('frees the e-mail: the same e-mail registers a new agent', async () => {

@@ -38,7 +38,7 @@ export class ErasureRepository {
 
   /**
    * For each account `id` swiped: their pair's hash goes, and so do their swipe on `id` (when the pair
-   * says they made one) and `id` in their feed. One command per key, pipelined (the keys lie in many slots).
+   * says they made one, and their pass's time) and `id` in their feed. One command per key, pipelined (the keys lie in many slots).
    */
   async dropPairs(pool: Pool, id: number, others: readonly number[]): Promise<void> {
     const theirs = await Promise.all(others.map((other) => this.redis.hget(keys.pair(pool, id, other), String(other))));
@@ -46,7 +46,7 @@ export class ErasureRepository {
       others.flatMap((other, i) => [
         this.redis.del(keys.pair(pool, id, other)),
         this.redis.zrem(keys.feed(pool, other), String(id)),
-        ...(theirs[i] ? [this.redis.hdel(keys.swipes(pool, other), String(id))] : []),
+        ...(theirs[i] ? [this.redis.hdel(keys.swipes(pool, other), String(id)), this.redis.zrem(keys.passes(pool, other), String(id))] : []),
       ]),
     );
   }
@@ -59,12 +59,14 @@ export class ErasureRepository {
   }
 
   /**
-   * Every key of the account's own, all in its shard's slot: swipes, feed, match lists, event stream,
+   * Every key of the account's own, all in its shard's slot: swipes, passes, feed, match lists, event stream,
    * tokens, socket leases and rate-limit counters. Each is a bounded structure, unlinked (freed in the background).
    */
   async dropOwnKeys(pool: Pool, id: number): Promise<void> {
     await this.redis.unlink(
       keys.swipes(pool, id),
+      keys.passes(pool, id),
+      keys.passesTimed(pool, id),
       keys.feed(pool, id),
       keys.userMatches(pool, id),
       keys.endedMatches(pool, id),
