@@ -14,3 +14,5 @@ export { TokenService, resolveTokenSecret } from './token-service.js';
 export { UserRepository, storedInterestsOf } from './user-repository.js';
 export type { UserRecord } from './user-repository.js';
 export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';
+export { SuspensionRepository } from './suspension-repository.js';
+export type { Suspension } from './suspension-repository.js';
