@@ -5,6 +5,7 @@ import { EventSocket } from '../support/event-socket.js';
 import { startApp, startTwoApps, type TestApp } from '../support/stack.js';
 import { within } from '../support/within.js';
 import { keys } from '../../src/platform/redis/keys.js';
+import { normalizeInterests } from '../../src/features/accounts/index.js';
 
 const ADMIN_TOKEN = 'operators-only-admin-secret';
 const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
@@ -117,6 +118,22 @@ describe('suspending an account', () => {
     expect(await spectatorMatchIds()).toContain(matchId);
     expect((await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'welcome back' } })).status).toBe(201);
     expect((await two.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: viewer.token })).status).toBe(200);
+  });
+
+  it('keeps a profile change made while suspended out of browse, and files the changed profile when lifted', async () => {
+    const [before, after] = [`suspension-${randomUUID().slice(0, 8)}`, `suspension-${randomUUID().slice(0, 8)}`];
+    const target = await registerAgent(one.api, { interests: before });
+    const viewer = await registerAgent(one.api);
+    expect(await browseIds(viewer, `&interests=${before}`)).toEqual([target.user_id]);
+    await suspend('agent', target.user_id);
+    // A profile write already past its token check when the suspension lands, as the service makes it.
+    expect((await one.app.users.update('agent', target.user_id, { interests: normalizeInterests(after) }))?.user.interests).toEqual(normalizeInterests(after));
+    expect(await browseIds(viewer, `&interests=${after}`)).toEqual([]);
+    expect(await browseIds(viewer)).not.toContain(target.user_id);
+
+    await lift('agent', target.user_id);
+    expect(await browseIds(viewer, `&interests=${after}`)).toEqual([target.user_id]);
+    expect(await browseIds(viewer, `&interests=${before}`)).toEqual([]);
   });
 
   it('touches only the pool named: suspending member/<id> leaves the agent of the same id alone', async () => {
