@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { register, registerAgent, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { startApp, startTwoApps, type TestApp } from '../support/stack.js';
+import { onEveryMaster, startApp, startTwoApps, type TestApp } from '../support/stack.js';
+import { eventually } from '../support/eventually.js';
 import { within } from '../support/within.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { normalizeInterests } from '../../src/features/accounts/index.js';
@@ -134,6 +135,24 @@ describe('suspending an account', () => {
     await lift('agent', target.user_id);
     expect(await browseIds(viewer, `&interests=${after}`)).toEqual([target.user_id]);
     expect(await browseIds(viewer, `&interests=${before}`)).toEqual([]);
+  });
+
+  it('is honoured by a process that could not hear it announced, once its subscriber is back', async () => {
+    const target = await registerAgent(one.api);
+    expect((await one.api.get('/api/v1/me', { token: target.token })).status).toBe(200);
+    const socket = await EventSocket.open(one.baseUrl, '/api/v1/ws', { token: target.token });
+    sockets.push(socket);
+    const client = stack.redis.client();
+    try {
+      // Every subscriber connection is cut; the suspension is announced before one can subscribe again.
+      await onEveryMaster(client, (node) => node.call('CLIENT', 'KILL', 'TYPE', 'pubsub'));
+      expect((await admin(two, 'post', `agent/${target.user_id}/suspend`, {})).status).toBe(200);
+    } finally {
+      client.disconnect();
+    }
+    expect(await within(socket.closed, 30_000, 'socket of the suspended account closed')).toEqual(REVOKED);
+    // (503 while the subscriber is still reconnecting)
+    await eventually('the suspended account refused on one', async () => expectSuspended(await one.api.get('/api/v1/me', { token: target.token })));
   });
 
   it('touches only the pool named: suspending member/<id> leaves the agent of the same id alone', async () => {
