@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { register, registerAgent, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { onEveryMaster, startApp, startTwoApps, type TestApp } from '../support/stack.js';
@@ -201,7 +202,13 @@ describe('the suspension routes without ADMIN_TOKEN', () => {
       expect((await one.api.get('/api/v1/me', { token: target.token })).status).toBe(200);
       const documented = Object.keys((await unset.api.get('/api/v1/openapi.json')).body.paths);
       expect(documented.some((path) => path.startsWith('/api/v1/admin/accounts'))).toBe(false);
-      expect(Object.keys((await one.api.get('/api/v1/openapi.json')).body.paths)).toContain('/api/v1/admin/accounts/{pool}/{id}/suspend');
+      const doc = (await one.api.get('/api/v1/openapi.json')).body;
+      expect(Object.keys(doc.paths)).toContain('/api/v1/admin/accounts/{pool}/{id}/suspend');
+      const validator = new Validator();
+      expect((await validator.validate(structuredClone(doc))).errors ?? []).toEqual([]);
+      for (const [path, method] of [['/api/v1/me', 'get'], ['/api/v1/auth/login', 'post'], ['/api/v1/ws', 'get']] as const) {
+        expect(doc.paths[path][method].responses['403'].description, path).toMatch(/account_suspended/);
+      }
     } finally {
       await unset.stop();
     }
