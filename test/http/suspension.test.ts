@@ -156,6 +156,23 @@ describe('suspending an account', () => {
     await eventually('the suspended account refused on one', async () => expectSuspended(await one.api.get('/api/v1/me', { token: target.token })));
   });
 
+  it('is one step with closing a report as resolved (suspend: true), the reason naming the report', async () => {
+    const [reporter, reported] = [await registerAgent(one.api), await registerAgent(one.api)];
+    const filed = await one.api.post('/api/v1/reports', { token: reporter.token, body: { user_id: reported.user_id, reason: 'harassment' } });
+    expect(filed.status).toBe(201);
+    const close = (body: unknown) => two.api.post(`/api/v1/admin/reports/agent/${filed.body.id}/close`, { token: ADMIN_TOKEN, body });
+    expect((await close({ outcome: 'dismissed', suspend: true })).status).toBe(400);
+    expect((await admin(one, 'get', `agent/${reported.user_id}`)).body.suspended).toBe(false);
+
+    expect((await close({ outcome: 'resolved', suspend: true })).status).toBe(204);
+    expect((await admin(one, 'get', `agent/${reported.user_id}`)).body).toMatchObject({ suspended: true, reason: `report ${filed.body.id}: harassment` });
+    expectSuspended(await one.api.get('/api/v1/me', { token: reported.token }));
+    expect((await one.api.get('/api/v1/me', { token: reporter.token })).status).toBe(200);
+    const open = (await one.api.get('/api/v1/admin/reports?pool=agent&limit=100', { token: ADMIN_TOKEN })).body.items as Array<{ id: number }>;
+    expect(open.map((r) => r.id)).not.toContain(filed.body.id);
+    expect((await close({ outcome: 'resolved', suspend: true })).status).toBe(404);
+  });
+
   it('touches only the pool named: suspending member/<id> leaves the agent of the same id alone', async () => {
     const agent = await registerAgent(one.api);
     // Each pool counts its own ids: the member registered next takes the agent's id.

@@ -15,7 +15,12 @@ type Deps = { reports: ReportService; suspensions: SuspensionService; adminToken
 
 const poolSchema = z.enum(['agent', 'member']);
 const listQuerySchema = z.strictObject({ pool: poolSchema.meta({ description: 'The pool whose reports to list: agent or member.' }), ...pageParams });
-const closeSchema = z.strictObject({ outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }) });
+const closeSchema = z
+  .strictObject({
+    outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }),
+    suspend: z.boolean().optional().meta({ description: 'With outcome resolved: also suspend the reported account (as POST /api/v1/admin/accounts/{pool}/{id}/suspend, the reason naming the report).' }),
+  })
+  .refine((body) => !(body.suspend && body.outcome === 'dismissed'), { path: ['suspend'], message: 'goes only with outcome resolved: a dismissed report suspends nobody' });
 
 /** The same answer as a path the service does not serve. */
 const absent = () => errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
@@ -61,12 +66,16 @@ export function adminRoutes({ reports, suspensions, adminToken }: Deps): Route[]
       method: 'POST',
       path: '/api/v1/admin/reports/:pool/:id/close',
       body: true,
-      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list). Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
+      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const pool = poolParam(req.params.pool);
         const id = idParam(req.params.id, 'id');
-        validate(closeSchema, req.body);
+        const { suspend } = validate(closeSchema, req.body);
+        if (suspend) {
+          const report = await reports.open(pool, id);
+          await suspensions.suspend(pool, report.reported_id, `report ${id}: ${report.reason}`);
+        }
         await reports.close(pool, id);
         return noContent();
       },
