@@ -227,8 +227,12 @@ export class TokenService {
     await pubsub.publish(SUSPENSION_CHANNEL, `lift ${account.pool} ${account.userId}`);
   }
 
-  /** Remembers the account suspended (bounded: the oldest is forgotten, and Redis tells again) and ends its held tokens here. */
+  /**
+   * Remembers the account suspended (bounded: the oldest is forgotten, and Redis tells again) and ends its
+   * held tokens here; once only, so refusing a suspended account's requests does not walk every socket.
+   */
   private suspendLocally(account: string) {
+    if (this.suspended.has(account)) return;
     if (this.suspended.size >= CACHE_LIMIT) this.suspended.delete(this.suspended.values().next().value!);
     this.suspended.add(account);
     for (const holder of this.holders) {
