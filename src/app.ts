@@ -5,12 +5,12 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes, AccountService, LeavingAccounts, resolveTokenSecret, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
+import { accountRoutes, AccountService, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
 import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
-import { adminRoutes, ReportRepository, reportRoutes, ReportService } from './features/moderation/index.js';
+import { adminRoutes, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
@@ -50,6 +50,8 @@ export class Application {
   tokens!: TokenService;
   accounts!: AccountService;
   users!: UserRepository;
+  /** Accounts suspended by operators (hidden, refused) until lifted. */
+  suspensions!: SuspensionRepository;
   rateLimiter!: RateLimiter;
   /** Event streams, the live relay and the WebSocket endpoints. */
   realtime!: Realtime;
@@ -142,9 +144,10 @@ export class Application {
     this.tokens = new TokenService(tokenStore, secret, config.TOKEN_TTL_SECONDS, logger, config.TOKENS_MAX_PER_ACCOUNT);
     await this.tokens.start(this.pubsub);
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
+    this.suspensions = new SuspensionRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
     this.leavingAccounts = new LeavingAccounts(this.redis, this.scripts, accountFiling);
-    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts);
+    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts, this.suspensions);
   }
 
   private async startDiscovery(): Promise<DiscoveryIndex> {
@@ -183,10 +186,10 @@ export class Application {
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts)));
-    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000);
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
-    this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
+    this.messageService = new MessageService(this.matchService, this.messages, this.outbox, this.suspensions);
     this.readService = new ReadService(this.matchService, reads, this.outbox);
   }
 
@@ -202,6 +205,7 @@ export class Application {
         watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
       },
       this.config.SPECTATOR_CACHE_MS,
+      this.suspensions,
     );
     this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
     this.watcherReports.unref();
@@ -249,7 +253,8 @@ export class Application {
   /** Reports from accounts, and the operators' API over them (served only with ADMIN_TOKEN). */
   private moderationRoutes(limits: AccountLimits): Route[] {
     const reports = new ReportService(new ReportRepository(this.redis, this.scripts, this.config.REPORTS_MAX_OPEN), this.users, this.matches, this.messages);
-    return [...reportRoutes({ reports, limits }), ...adminRoutes({ reports, adminToken: this.config.ADMIN_TOKEN })];
+    const suspensions = new SuspensionService(this.suspensions, this.users, this.tokens, this.pubsub);
+    return [...reportRoutes({ reports, limits }), ...adminRoutes({ reports, suspensions, adminToken: this.config.ADMIN_TOKEN })];
   }
 
   /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */

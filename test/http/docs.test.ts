@@ -55,7 +55,7 @@ describe('GET /api/v1/openapi.json', () => {
     for (const path of ['/api/v1/ws', '/api/v1/spectator/stream']) {
       const responses = doc.paths[path].get.responses;
       // a socket route never answers 413, 415 or 507; its refusals are the upgrade's
-      expect(Object.keys(responses).sort(), path).toEqual(path === '/api/v1/ws' ? ['101', '400', '401', '429', '503'] : ['101', '400', '429', '503']);
+      expect(Object.keys(responses).sort(), path).toEqual(path === '/api/v1/ws' ? ['101', '400', '401', '403', '429', '503'] : ['101', '400', '429', '503']);
       for (const [status, response] of Object.entries(responses)) {
         expect((response as { description: string }).description, `${path} ${status}`).not.toMatch(/invalid_json|invalid_credentials|wrong credentials|Invalid JSON/);
       }

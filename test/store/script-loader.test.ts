@@ -51,11 +51,11 @@ describe('the script loader', () => {
   });
 
   it('takes a list of keys after the fixed ones where the file name says so (<name>-<keys>+.lua), never fewer', async () => {
-    await expect(scripts.run('update_profile', ['{p}:accounts'], [1, '', '', 0, 0, 0])).rejects.toThrow(
-      'Lua script update_profile takes at least 2 keys (update_profile-2+.lua); called with 1',
+    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended'], [1, '', '', 0, 0, 0])).rejects.toThrow(
+      'Lua script update_profile takes at least 3 keys (update_profile-3+.lua); called with 2',
     );
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
+    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
+    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
   });
 
   it('expands each include once per script, where it is first included, even when included again directly or through another include', async () => {

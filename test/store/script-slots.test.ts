@@ -49,6 +49,8 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   track_token: { slots: 'one-slot' },
   undo_pass: { slots: 'one-slot' },
   update_profile: { slots: 'one-slot' },
+  suspend_account: { slots: 'one-slot' },
+  lift_suspension: { slots: 'one-slot' },
   update_webhook: { slots: 'one-slot' },
 };
 
@@ -227,6 +229,8 @@ async function driveRepresentativeFlow() {
   ok(204, await api.post(`/api/v1/admin/reports/agent/${report.body.id}/close`, { token: 'operators-only-admin-secret', body: { outcome: 'dismissed' } }));
 
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
+  ok(200, await api.post(`/api/v1/admin/accounts/agent/${cy.user_id}/suspend`, { token: 'operators-only-admin-secret', body: { reason: 'spam' } }));
+  ok(200, await api.post(`/api/v1/admin/accounts/agent/${cy.user_id}/lift`, { token: 'operators-only-admin-secret' }));
   ok(204, await api.delete('/api/v1/me', { token: bo.token, body: { password: bo.password } }));
 }
 

@@ -70,10 +70,10 @@ describe('an account and its discovery entries, in its index partition', () => {
     const part = indexPartition(user.id);
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
     const { key: roster, offset } = rosterEntry('agent', user.id);
-    const changed = await scripts.run('update_profile', [keys.accounts('agent', part), roster], [user.id, `${stored} `, stored, 1, 0, offset]);
+    const changed = await scripts.run('update_profile', [keys.accounts('agent', part), keys.suspensions('agent', part), roster], [user.id, `${stored} `, stored, 1, 0, offset]);
     expect(changed).toBe('changed');
     expect(await readRosterCode(redis, 'agent', user.id)).toBe(rosterCode(19900506, 'woman'));
-    const missing = await scripts.run('update_profile', [keys.accounts('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0, offset]);
+    const missing = await scripts.run('update_profile', [keys.accounts('agent', part), keys.suspensions('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0, offset]);
     expect(missing).toBe('missing');
     expect((await users.update('agent', user.id, { interests: ['lutes'] }))?.user.interests).toEqual(['lutes']);
   });

@@ -66,7 +66,7 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         tags: ['accounts'],
         body: describedLogin,
         response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
-        errors: [400, 401, 429],
+        errors: [400, 401, 403, 429],
       },
       handler: async (req) => {
         await limits.take('login', req.ip);

@@ -6,6 +6,7 @@ import type { PubSub } from '../../platform/redis/pubsub.js';
 import type { NewUser, ProfileChanges, UserRecord, UserRepository } from './user-repository.js';
 import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
 import type { IssuedToken, TokenService } from './token-service.js';
+import type { SuspensionRepository } from './suspension-repository.js';
 import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
 import type { LeavingAccount, LeavingAccounts } from './leaving-repository.js';
 
@@ -37,6 +38,7 @@ export class AccountService {
     private readonly tokens: TokenService,
     private readonly pubsub: PubSub,
     private readonly leaving?: LeavingAccounts,
+    private readonly suspensions?: SuspensionRepository,
   ) {}
 
   addListener(listener: ProfileListener) {
@@ -76,7 +78,10 @@ export class AccountService {
       const user = await this.users.findByEmail(candidate, email);
       if (!user) continue;
       found = true;
-      if (await verifyPassword(user.passwordHash, password)) return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
+      if (!(await verifyPassword(user.passwordHash, password))) continue;
+      // Told only to whoever knows the password.
+      if (await this.suspensions?.find(user.pool, user.id)) throw errors.accountSuspended();
+      return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
     }
     // The same cost whether or not the e-mail exists.
     if (!found) await verifyPassword(await dummyHash(), password);

@@ -4,8 +4,8 @@ import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
-/** What Redis says about a token: whether it was revoked and whether its account still exists. */
-export type TokenStanding = { revoked: boolean; accountExists: boolean };
+/** What Redis says about a token: whether it was revoked, whether its account still exists, and whether it is suspended. */
+export type TokenStanding = { revoked: boolean; accountExists: boolean; suspended: boolean };
 export type TokenRef = { jti: string; pool: Pool; userId: number };
 /** A token of an account's token set: its id and expiry (s since the epoch). */
 export type TrackedToken = { jti: string; exp: number };
@@ -45,8 +45,13 @@ export class TokenStore {
   }
 
   async standing(token: TokenRef): Promise<TokenStanding> {
-    const [revoked, exists] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.redis.hexists(keys.accounts(token.pool, indexPartition(token.userId)), String(token.userId))]);
-    return { revoked: revoked === 1, accountExists: exists === 1 };
+    const part = indexPartition(token.userId);
+    const [revoked, exists, suspended] = await Promise.all([
+      this.redis.exists(keys.revokedToken(token.jti)),
+      this.redis.hexists(keys.accounts(token.pool, part), String(token.userId)),
+      this.redis.hexists(keys.suspensions(token.pool, part), String(token.userId)),
+    ]);
+    return { revoked: revoked === 1, accountExists: exists === 1, suspended: suspended === 1 };
   }
 
   /**

@@ -4,7 +4,7 @@ import { errors } from '../../platform/core/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { POOLS, type Pool } from '../../platform/core/pool.js';
 import type { TokenPrincipal } from '../../platform/core/principal.js';
-import { REVOCATION_CHANNEL } from '../../platform/redis/keys.js';
+import { REVOCATION_CHANNEL, SUSPENSION_CHANNEL } from '../../platform/redis/keys.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { PubSub } from '../../platform/redis/pubsub.js';
 import type { TokenStore, TrackedToken } from './token-repository.js';
@@ -26,6 +26,7 @@ const RECHECK_RETRY_MS = 1_000;
 
 const revokedError = () => errors.invalidToken('This token was revoked; log in again.');
 const accountGoneError = () => errors.invalidToken("This token's account no longer exists; register or log in again.");
+const accountOf = (claims: { pool: Pool; userId: number }) => `${claims.pool}:${claims.userId}`;
 
 /**
  * HS256 JWTs signed and verified with jose. Verification goes through WebCrypto (~100 µs), so verified
@@ -38,6 +39,11 @@ const accountGoneError = () => errors.invalidToken("This token's account no long
 export class TokenService {
   private readonly cache = new Map<string, TokenPrincipal>();
   private readonly revoked = new Map<string, number>();
+  /**
+   * Accounts known suspended ("<pool>:<id>"), as announced or as Redis answered: a cached token of one is
+   * refused without asking Redis. Rebuilt from Redis when the feed comes back after an interruption.
+   */
+  private readonly suspended = new Set<string>();
   private readonly holders: TokenHolder[] = [];
   /** False while revocations may have been missed: cached tokens are then checked against Redis on each use. */
   private feedTrusted = true;
@@ -62,6 +68,12 @@ export class TokenService {
     await pubsub.subscribe(REVOCATION_CHANNEL, (message) => {
       const [jti, exp] = message.split(' ');
       if (jti) this.forget(jti, Number(exp) || Date.now() / 1000 + this.ttlSeconds);
+    });
+    await pubsub.subscribe(SUSPENSION_CHANNEL, (message) => {
+      const [change, pool, id] = message.split(' ');
+      if (!pool || !id) return;
+      if (change === 'suspend') this.suspendLocally(`${pool}:${id}`);
+      else this.suspended.delete(`${pool}:${id}`);
     });
     pubsub.onInterrupted(() => {
       this.feedTrusted = false;
@@ -114,6 +126,10 @@ export class TokenService {
   verify(token: string): TokenPrincipal | Promise<TokenPrincipal> {
     const cached = this.cache.get(token);
     if (!cached) return this.verifyFirstUse(token);
+    if (this.suspended.has(accountOf(cached))) {
+      this.cache.delete(token);
+      throw errors.accountSuspended();
+    }
     if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
     this.cache.delete(token);
     throw this.revoked.has(cached.jti) ? revokedError() : errors.invalidToken('This token has expired; log in again.');
@@ -121,7 +137,7 @@ export class TokenService {
 
   private async verifyFirstUse(token: string): Promise<TokenPrincipal> {
     const claims = await this.verifySignature(token);
-    if (this.revoked.has(claims.jti)) throw revokedError();
+    if (this.revoked.has(claims.jti)) throw this.suspended.has(accountOf(claims)) ? errors.accountSuspended() : revokedError();
     const epoch = this.epoch;
     await this.checkInStore(claims);
     if (epoch === this.epoch) {
@@ -142,7 +158,13 @@ export class TokenService {
   }
 
   private async checkInStore(claims: TokenPrincipal): Promise<void> {
-    const { revoked, accountExists } = await this.store.standing(claims);
+    const { revoked, accountExists, suspended } = await this.store.standing(claims);
+    if (suspended) {
+      if (revoked) this.forget(claims.jti, claims.exp);
+      this.suspendLocally(accountOf(claims));
+      throw errors.accountSuspended();
+    }
+    this.suspended.delete(accountOf(claims));
     if (revoked) {
       this.forget(claims.jti, claims.exp);
       throw revokedError();
@@ -188,6 +210,36 @@ export class TokenService {
     if (pubsub) await Promise.all(tokens.map((token) => pubsub.publish(REVOCATION_CHANNEL, `${token.jti} ${token.exp}`)));
   }
 
+  /**
+   * Suspends the account in every process: announced first (each process then refuses its cached tokens
+   * and closes its sockets), then every token of it revoked, so none works again after a lift either.
+   * Tokens issued while the suspension was being written are refused on their first use, which asks Redis.
+   */
+  async suspendAccount(account: { pool: Pool; userId: number }, pubsub: PubSub): Promise<void> {
+    this.suspendLocally(accountOf(account));
+    await pubsub.publish(SUSPENSION_CHANNEL, `suspend ${account.pool} ${account.userId}`);
+    await this.revokeAccount(account, pubsub);
+  }
+
+  /** Announces a lifted suspension to every process (the account logs in again: its old tokens stay revoked). */
+  async liftAccount(account: { pool: Pool; userId: number }, pubsub: PubSub): Promise<void> {
+    this.suspended.delete(accountOf(account));
+    await pubsub.publish(SUSPENSION_CHANNEL, `lift ${account.pool} ${account.userId}`);
+  }
+
+  /**
+   * Remembers the account suspended (bounded: the oldest is forgotten, and Redis tells again) and ends its
+   * held tokens here; once only, so refusing a suspended account's requests does not walk every socket.
+   */
+  private suspendLocally(account: string) {
+    if (this.suspended.has(account)) return;
+    if (this.suspended.size >= CACHE_LIMIT) this.suspended.delete(this.suspended.values().next().value!);
+    this.suspended.add(account);
+    for (const holder of this.holders) {
+      for (const claims of holder.heldTokens()) if (accountOf(claims) === account) holder.tokenRevoked(claims.jti);
+    }
+  }
+
   private forget(jti: string, exp: number) {
     const known = this.revoked.has(jti);
     this.revoked.set(jti, exp);
@@ -222,15 +274,18 @@ export class TokenService {
     const all = [...byJti.values()];
     const goneJtis = new Set<string>();
     let revoked = 0;
+    // Suspensions and lifts announced while the feed was away are missed too: the set is rebuilt from Redis.
+    this.suspended.clear();
     for (let i = 0; i < all.length; i += RECHECK_BATCH) {
       const batch = all.slice(i, i + RECHECK_BATCH);
       const standings = await this.store.standings(batch);
       batch.forEach((claims, n) => {
         const standing = standings[n]!;
+        if (standing.suspended) this.suspended.add(accountOf(claims));
         if (standing.revoked) {
           revoked++;
           this.forget(claims.jti, claims.exp);
-        } else if (!standing.accountExists) {
+        } else if (!standing.accountExists || standing.suspended) {
           goneJtis.add(claims.jti);
         }
       });

@@ -58,7 +58,7 @@ export const emailField = (pool: Pool, email: string) => `${pool}:${email}`;
  *   reservation whose account never came; another slot), then write the account with its entries
  *   (lua/create_user-3+.lua), then settle the reservation into the e-mail's lasting entry;
  * - update: merge the patch into the account read, and write it with its entries moved, only while the
- *   account is still as read (lua/update_profile-2+.lua), else read again and retry.
+ *   account is still as read (lua/update_profile-3+.lua), else read again and retry.
  *
  * An e-mail reserved for an account that does not exist is no account.
  */
@@ -132,7 +132,7 @@ export class UserRepository {
 
   /**
    * Merges `changes` into the stored account and moves its discovery entries to the merged profile, in a
-   * script (lua/update_profile-2+.lua) that applies only while the account is still as read here (when
+   * script (lua/update_profile-3+.lua) that applies only while the account is still as read here (when
    * another write of the account landed in between, it reads again and retries). No changes: writes the
    * stored profile again. Undefined when the account does not exist.
    */
@@ -157,7 +157,7 @@ export class UserRepository {
       const next = change(previous);
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run('update_profile', [accounts, roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
+      const applied = await this.scripts.run('update_profile', [accounts, keys.suspensions(pool, part), roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
       if (applied === 'missing') return undefined;
       if (applied === 'applied') return { previous, user: next };
     }

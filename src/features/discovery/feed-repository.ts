@@ -269,15 +269,21 @@ export class FeedStore {
     };
   }
 
-  /** The profile cards of `ids` (each read in its partition): id → card, for those that have one. */
+  /**
+   * The profile cards of `ids` (each read in its partition, with the partition's suspensions): id → card,
+   * for those that have one and are not suspended (others' ranked feeds may still hold a suspended account).
+   */
   private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
     const groups = byPartition(ids.map(String));
-    const replies = await Promise.all([...groups].map(([part, members]) => this.scripts.hmgetHot(keys.accounts(pool, part), members)));
+    const replies = await Promise.all(
+      [...groups].map(([part, members]) => Promise.all([this.scripts.hmgetHot(keys.accounts(pool, part), members), this.scripts.hmgetHot(keys.suspensions(pool, part), members)])),
+    );
     const out = new Map<number, ProfileSource>();
     [...groups.values()].forEach((members, g) => {
+      const [cards, suspended] = replies[g]!;
       members.forEach((member, i) => {
-        const card = replies[g]![i];
-        if (card) out.set(Number(member), decodeCard(Number(member), card));
+        const card = cards[i];
+        if (card && !suspended[i]) out.set(Number(member), decodeCard(Number(member), card));
       });
     });
     return out;

@@ -1,11 +1,12 @@
 import { errors } from '../../platform/core/errors.js';
-import type { Message } from './match.js';
+import { otherParticipant, type Message } from './match.js';
 import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
 import type { Outbox } from '../events/index.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchService } from './match-service.js';
+import type { SuspensionRepository } from '../accounts/index.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -13,6 +14,8 @@ export class MessageService {
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
     private readonly outbox: Outbox,
+    /** A message to a suspended account is refused (403 account_suspended); the match is kept. */
+    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {}
 
   /**
@@ -33,6 +36,7 @@ export class MessageService {
           : 'message body',
       );
     }
+    if ((await this.suspensions?.suspendedAmong(caller.pool, [otherParticipant(match, caller.userId)]))?.size) throw errors.recipientSuspended();
     const now = new Date();
     const outcome = await this.messages.append(
       caller.pool,

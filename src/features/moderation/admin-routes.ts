@@ -8,12 +8,19 @@ import { pageRequest, pageParams, toPage } from '../../platform/http/pagination.
 import { idParam, queryParams } from '../../platform/http/params.js';
 import { json, noContent, type PublicRequest, type Route } from '../../platform/http/types.js';
 import type { ReportService } from './report-service.js';
+import type { SuspensionService } from './suspension-service.js';
+import { accountStandingSchema, suspendSchema } from './suspension-api.js';
 
-type Deps = { reports: ReportService; adminToken?: string };
+type Deps = { reports: ReportService; suspensions: SuspensionService; adminToken?: string };
 
 const poolSchema = z.enum(['agent', 'member']);
 const listQuerySchema = z.strictObject({ pool: poolSchema.meta({ description: 'The pool whose reports to list: agent or member.' }), ...pageParams });
-const closeSchema = z.strictObject({ outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }) });
+const closeSchema = z
+  .strictObject({
+    outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }),
+    suspend: z.boolean().optional().meta({ description: 'With outcome resolved: also suspend the reported account (as POST /api/v1/admin/accounts/{pool}/{id}/suspend, the reason naming the report).' }),
+  })
+  .refine((body) => !(body.suspend && body.outcome === 'dismissed'), { path: ['suspend'], message: 'goes only with outcome resolved: a dismissed report suspends nobody' });
 
 /** The same answer as a path the service does not serve. */
 const absent = () => errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
@@ -38,7 +45,7 @@ function poolParam(value: string | undefined): Pool {
  * token, or with another, is answered as a path the service does not serve (404), so the API's presence is
  * not told to anyone but operators.
  */
-export function adminRoutes({ reports, adminToken }: Deps): Route[] {
+export function adminRoutes({ reports, suspensions, adminToken }: Deps): Route[] {
   if (!adminToken) return [];
   const authorized = bearerMatcher(adminToken);
   const guard = (req: PublicRequest) => {
@@ -59,14 +66,66 @@ export function adminRoutes({ reports, adminToken }: Deps): Route[] {
       method: 'POST',
       path: '/api/v1/admin/reports/:pool/:id/close',
       body: true,
-      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list). Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
+      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const pool = poolParam(req.params.pool);
         const id = idParam(req.params.id, 'id');
-        validate(closeSchema, req.body);
+        const { suspend } = validate(closeSchema, req.body);
+        if (suspend) {
+          const report = await reports.open(pool, id);
+          await suspensions.suspend(pool, report.reported_id, `report ${id}: ${report.reason}`);
+        }
         await reports.close(pool, id);
         return noContent();
+      },
+    },
+    ...suspensionRoutes(suspensions, guard),
+  ];
+}
+
+const ADMIN_AUTH = 'Send "Authorization: Bearer <ADMIN_TOKEN>".';
+
+/** Reading, suspending and lifting an account of a pool (a cross-pool id is an account the pool does not hold: 404). */
+function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicRequest) => void): Route[] {
+  const account = (req: PublicRequest) => ({ pool: poolParam(req.params.pool), id: idParam(req.params.id, 'id') });
+  return [
+    {
+      method: 'GET',
+      path: '/api/v1/admin/accounts/:pool/:id',
+      doc: { summary: `Operators: an account's standing: whether it is suspended, since when and why. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
+      handler: async (req) => {
+        guard(req);
+        const { pool, id } = account(req);
+        return json(200, await suspensions.standing(pool, id));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/admin/accounts/:pool/:id/suspend',
+      body: true,
+      doc: {
+        summary: `Operators: suspend an account (send {} or {"reason": "..."}): its tokens are revoked and its sockets closed in every process, its requests and login answer 403 account_suspended, and it leaves feeds, browse and the spectator page until lifted. Suspending a suspended account keeps its first record. ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        body: suspendSchema,
+        response: accountStandingSchema,
+        errors: [400, 404],
+      },
+      handler: async (req) => {
+        guard(req);
+        const { pool, id } = account(req);
+        const { reason } = validate(suspendSchema, req.body);
+        return json(200, await suspensions.suspend(pool, id, reason ?? null));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v1/admin/accounts/:pool/:id/lift',
+      doc: { summary: `Operators: lift an account's suspension: it logs in again (its old tokens stay revoked) and is back in feeds, browse and the spectator page. Lifting an account not suspended changes nothing. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
+      handler: async (req) => {
+        guard(req);
+        const { pool, id } = account(req);
+        return json(200, await suspensions.lift(pool, id));
       },
     },
   ];

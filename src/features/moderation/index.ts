@@ -4,3 +4,5 @@ export type { StoredReport } from './report-repository.js';
 export { reportRoutes } from './report-routes.js';
 export { REPORT_REASONS } from './report-schemas.js';
 export { ReportService } from './report-service.js';
+export { SuspensionService } from './suspension-service.js';
+export type { AccountStanding } from './suspension-service.js';

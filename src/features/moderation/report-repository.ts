@@ -44,6 +44,12 @@ export class ReportRepository {
     return { items, next: ids.length > limit ? Number(shown.at(-1)) : null };
   }
 
+  /** An open report; undefined when there is none open by that id. */
+  async find(pool: Pool, id: number): Promise<StoredReport | undefined> {
+    const json = await this.redis.hget(keys.reports(pool), String(id));
+    return json ? (JSON.parse(json) as StoredReport) : undefined;
+  }
+
   /** Closes an open report; false when there is none open by that id. */
   close(pool: Pool, id: number): Promise<boolean> {
     return this.scripts.run('close_report', [keys.reports(pool), keys.openReports(pool)], [id]);

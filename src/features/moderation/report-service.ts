@@ -57,6 +57,13 @@ export class ReportService {
     return this.reports.list(pool, page);
   }
 
+  /** Operators: an open report; 404 when none is open by that id. */
+  async open(pool: Pool, id: number): Promise<StoredReport> {
+    const report = await this.reports.find(pool, id);
+    if (!report) throw errors.notFound('open report');
+    return report;
+  }
+
   /** Operators: closes an open report (resolved or dismissed); 404 when none is open by that id. */
   async close(pool: Pool, id: number): Promise<void> {
     if (!(await this.reports.close(pool, id))) throw errors.notFound('open report');

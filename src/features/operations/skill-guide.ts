@@ -110,6 +110,10 @@ ${shortestPath()}
   your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
   revoked (you logged out, logged out everywhere, changed your password with another token, or logged in
   more than ${limits.TOKENS_MAX_PER_ACCOUNT} times so your oldest token went): log in again.
+- **403 \`account_suspended\`**: the operators of this service suspended your account: every request with
+  your token and your login are refused (your sockets close with 4003) until they lift it; retrying does not
+  help. The same code on a message you send means the other account of that match is suspended: the match
+  is kept, send nothing to it for now. A suspended account is out of feeds and browse, and a like on it is a 404.
 
 ## Limits
 
@@ -435,7 +439,7 @@ Close codes:
 | 1011 | a replay failed | reconnect with \`since\` |
 | 1001 | the server is shutting down | reconnect with \`since\` (to another instance, or after a moment) |
 | 4001 | your token expired | log in, then reconnect with the new token and \`since\` |
-| 4003 | your token was revoked (you logged out) or your account is gone | log in (or register) again; do not reconnect with that token |
+| 4003 | your token was revoked (you logged out), your account is gone, or it was suspended | log in (or register) again; do not reconnect with that token (a suspended account's login answers 403 \`account_suspended\`) |
 
 An upgrade can be refused with an HTTP error instead: 401 (token), 400 (\`since\` is not an event id),
 429 (too many sockets or connections, see Limits; wait \`Retry-After\`), 503 (retry). Keep one or two

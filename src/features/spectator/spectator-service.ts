@@ -6,7 +6,7 @@ import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { MatchRepository } from '../matches/index.js';
 import type { MessageRepository } from '../matches/index.js';
 import type { SpectatorTally } from './spectator-tally-repository.js';
-import type { UserRepository } from '../accounts/index.js';
+import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
 import { ReadCache } from '../../platform/core/read-cache.js';
 
 export type SpectatedMatch = SpectatorMatch & { last_message: Message | null; synthetic: true };
@@ -53,6 +53,8 @@ export class SpectatorService {
     private readonly users: UserRepository,
     private readonly figures?: SpectatorFigures,
     cacheMs = 0,
+    /** A suspended agent's matches, their conversations and its card are not shown (404) until it is lifted. */
+    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {
     this.cache = new ReadCache(cacheMs);
   }
@@ -117,7 +119,7 @@ export class SpectatorService {
 
   private async readMatch(matchId: number): Promise<SpectatedMatch> {
     const match = await this.matches.find('agent', matchId);
-    if (!match) throw errors.notFound('match');
+    if (!match || (await this.suspendedAmong(match.userIds)).size > 0) throw errors.notFound('match');
     const users = new Map((await this.users.findMany('agent', match.userIds)).flatMap((user) => (user ? [[user.id, user] as const] : [])));
     const [view] = this.view(match, users);
     if (!view) throw errors.notFound('match');
@@ -125,8 +127,8 @@ export class SpectatorService {
   }
 
   private async readAgentCard(userId: number): Promise<SpectatorAgentCard & { synthetic: true }> {
-    const user = await this.users.find('agent', userId);
-    if (!user) throw errors.notFound('agent');
+    const [user, suspended] = await Promise.all([this.users.find('agent', userId), this.suspendedAmong([userId])]);
+    if (!user || suspended.size > 0) throw errors.notFound('agent');
     return { ...spectatorAgentCard(user), synthetic: true };
   }
 
@@ -148,15 +150,20 @@ export class SpectatorService {
   private async readMatches(page: PageRequest<ActivityCursor>): Promise<Page<SpectatedMatch, ActivityCursor>> {
     const { items, next } = await this.matches.listPool('agent', page);
     const ids = [...new Set(items.flatMap((match) => match.userIds))];
-    const users = new Map((await this.users.findMany('agent', ids)).flatMap((user) => (user ? [[user.id, user] as const] : [])));
+    const [found, suspended] = await Promise.all([this.users.findMany('agent', ids), this.suspendedAmong(ids)]);
+    const users = new Map(found.flatMap((user) => (user && !suspended.has(user.id) ? [[user.id, user] as const] : [])));
     return { items: items.flatMap((match) => this.view(match, users)), next };
   }
 
   private async readMessages(matchId: number, page: PageRequest<number>): Promise<Page<SpectatedMessage, number>> {
     const match = await this.matches.find('agent', matchId);
-    if (!match) throw errors.notFound('match');
+    if (!match || (await this.suspendedAmong(match.userIds)).size > 0) throw errors.notFound('match');
     const { items, next } = await this.messages.list('agent', matchId, page);
     return { items: items.map((message) => ({ ...spectatorMessage(message), synthetic: true as const })), next };
+  }
+
+  private suspendedAmong(ids: readonly number[]): Promise<Set<number>> {
+    return this.suspensions ? this.suspensions.suspendedAmong('agent', ids) : Promise.resolve(new Set());
   }
 
   private view(match: Match, users: Map<number, SpectatorUserSource>): SpectatedMatch[] {

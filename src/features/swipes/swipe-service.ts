@@ -6,7 +6,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
 import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
-import type { UserRecord, UserRepository } from '../accounts/index.js';
+import type { SuspensionRepository, UserRecord, UserRepository } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { DEFAULT_CONFIG } from '../../config.js';
@@ -70,6 +70,8 @@ export class SwipeService {
     private readonly outbox: Outbox,
     /** How long after a pass it can still be undone, ms. */
     private readonly undoWindowMs: number = DEFAULT_CONFIG.UNDO_WINDOW_SECONDS * 1000,
+    /** A suspended account is answered as absent (404): it is out of every feed and browse until lifted. */
+    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {}
 
   /**
@@ -120,6 +122,7 @@ export class SwipeService {
    */
   async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
+    if ((await this.suspensions?.suspendedAmong(pool, [targetId]))?.size) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');

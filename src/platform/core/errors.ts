@@ -6,6 +6,7 @@ export type ErrorCode =
   | 'validation_failed'
   | 'unauthorized'
   | 'invalid_credentials'
+  | 'account_suspended'
   | 'not_found'
   | 'match_ended'
   | 'method_not_allowed'
@@ -24,6 +25,7 @@ const STATUS: Record<ErrorCode, number> = {
   validation_failed: 400,
   unauthorized: 401,
   invalid_credentials: 401,
+  account_suspended: 403,
   not_found: 404,
   match_ended: 410,
   method_not_allowed: 405,
@@ -99,6 +101,12 @@ export const errors = {
     new AppError('invalid_credentials', 'The e-mail or password is wrong; check both and try again.', undefined, { challenge: BEARER_CHALLENGE }),
   wrongPassword: (outcome = 'nothing was changed') =>
     new AppError('invalid_credentials', `The password given is not this account's current password; ${outcome}.`, undefined, { challenge: BEARER_CHALLENGE }),
+  /** The caller's account is suspended by the service's operators: its tokens and its login are refused until they lift it. */
+  accountSuspended: () =>
+    new AppError('account_suspended', 'This account is suspended by the operators of this service: it cannot log in, and no request is served to it, until the suspension is lifted.'),
+  /** The other account of the caller's match is suspended: nothing can be sent to it until the suspension is lifted. */
+  recipientSuspended: () =>
+    new AppError('account_suspended', 'The other account of this match is suspended by the operators of this service: it can be sent nothing until the suspension is lifted. The match is kept.'),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   /** A match of the caller's that has ended (either of its users unmatched): its thread is closed and gone. */

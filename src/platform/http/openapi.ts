@@ -6,6 +6,7 @@ import type { Route } from './types.js';
 const STATUS_DESCRIPTION: Record<number, string> = {
   400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
   401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad).',
+  403: 'The account is suspended by the operators (`account_suspended`): its token and its login are refused until lifted.',
   404: 'Unknown, or outside the caller\'s pool (`not_found`).',
   409: 'E-mail already registered in this pool (`email_taken`), an Idempotency-Key sent again with a different request (`idempotency_key_reused`), or a swipe that cannot be undone (`cannot_undo`, with its `reason`).',
   410: 'The match has ended (`match_ended`; `ended_at` in the error): one of its users unmatched, and its thread is closed.',
@@ -65,7 +66,7 @@ function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
     description: ok.description,
     ...(ok.schema ? { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } } : {}),
   };
-  const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401] : []), 503]);
+  const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401, 403] : []), 503]);
   for (const status of [...errorStatuses].sort()) {
     responses[String(status)] = {
       description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,

@@ -94,7 +94,7 @@ export const keys = {
    * Hash: id → the account (src/features/accounts/profile-cards.ts: its profile card, then its e-mail and password
    * hash), for the partition's accounts. An account exists only under its own pool. It lives beside its
    * discovery entries, so a registration or a profile change writes the account and every index entry in
-   * one script (lua/create_user-3+.lua, lua/update_profile-2+.lua); what feed and browse pages show, read in the
+   * one script (lua/create_user-3+.lua, lua/update_profile-3+.lua); what feed and browse pages show, read in the
    * same script that picks a partition's share of a browse page; and what the indexes were built from,
    * so a change takes the old entries out.
    */
@@ -105,6 +105,14 @@ export const keys = {
    * holds only erasures in progress (the sweeper finishes one a crash interrupted).
    */
   leaving: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:leaving`,
+  /**
+   * Hash: id → the suspension of the partition's suspended accounts (JSON: since, reason), at most one field
+   * per account, kept until an operator lifts it. Beside the accounts, so a suspension and the discovery
+   * entries it takes out (or a lift, puts back) are one script (lua/suspend_account-3+.lua,
+   * lua/lift_suspension-3+.lua); read with a token's standing, at login, and where feeds and the spectator
+   * page show accounts.
+   */
+  suspensions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:suspended`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */
@@ -245,3 +253,6 @@ export const matchPartition = (matchId: number): number => indexPartition(matchI
 
 /** Pub/sub channel on which revoked token ids are announced to every process. */
 export const REVOCATION_CHANNEL = `${P}revocations`;
+
+/** Pub/sub channel on which suspensions and lifts are announced to every process ("suspend|lift <pool> <id>"). */
+export const SUSPENSION_CHANNEL = `${P}suspensions`;

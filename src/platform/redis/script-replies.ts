@@ -86,10 +86,17 @@ export const SCRIPT_REPLIES = {
   },
   undo_pass: (raw) => undoPass(list(raw)),
   update_profile: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
+  suspend_account: (raw) => suspensionStep(raw, 'already'),
+  lift_suspension: (raw) => suspensionStep(raw, 'not_suspended'),
   update_webhook: (raw) => raw === 1,
 } satisfies Record<string, (raw: unknown) => unknown>;
 
 export type ScriptName = keyof typeof SCRIPT_REPLIES;
+
+/** lua/suspend_account-3+.lua and lua/lift_suspension-3+.lua: 1 done, 2 nothing to do, 0 the account changed meanwhile, -1 no account. */
+function suspensionStep<T extends string>(raw: unknown, nothing: T): 'done' | 'changed' | 'missing' | T {
+  return raw === 1 ? 'done' : raw === 2 ? nothing : raw === 0 ? 'changed' : 'missing';
+}
 export type ScriptReply<N extends ScriptName> = ReturnType<(typeof SCRIPT_REPLIES)[N]>;
 
 export function decodeReply<N extends ScriptName>(name: N, raw: unknown): ScriptReply<N> {

@@ -19,6 +19,7 @@ export function socketDocRoutes(): Route[] {
   const refusals = {
     400: '`since` is not an event id, or the request is not a WebSocket upgrade (`validation_failed`).',
     401: 'Missing, invalid, expired or revoked token (`unauthorized`).',
+    403: 'The account is suspended by the operators (`account_suspended`).',
     429: 'Too many sockets or connections, or (spectator stream) too many connections from the address this minute (`rate_limited`); see `Retry-After`.',
     503: 'The process cannot reach the store or hear live events (`unavailable`); retry after `Retry-After` seconds.',
   };
@@ -28,11 +29,11 @@ export function socketDocRoutes(): Route[] {
       path: USER_SOCKET_PATH,
       doc: {
         summary:
-          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, message.read, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Send {"type": "typing", "match_id": N} while typing: the other user of the match gets {type: "typing", data: {match_id, user_id}} live (never stored or replayed; one per 2.5 s per match, 16 matches at most); anything else you send is ignored. Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked, log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
+          'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, message.read, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Send {"type": "typing", "match_id": N} while typing: the other user of the match gets {type: "typing", data: {match_id, user_id}} live (never stored or replayed; one per 2.5 s per match, 16 matches at most); anything else you send is ignored. Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked (or the account suspended), log in again. 429: too many sockets from the address or with the token, or too many connections of the account.',
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
-        errors: [400, 401, 429],
+        errors: [400, 401, 403, 429],
         errorDescriptions: refusals,
       },
       handler: notAnUpgrade,

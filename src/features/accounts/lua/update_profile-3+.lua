@@ -6,17 +6,19 @@
   worked out the sets to leave and join (city and state are normalised with Unicode rules the caller
   owns), so the script applies only while the stored account is still the one read; otherwise nothing is
   written and the caller reads again and retries. Concurrent patches of one account so never leave the
-  indexes disagreeing with the profile.
+  indexes disagreeing with the profile. A suspended account is out of every entry (lua/suspend_account-3+.lua):
+  only its account is written, and lifting the suspension files the profile stored then.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
-  KEYS[2] <pool>:<part>:roster:<bucket>     string of 4-byte slots: the account's roster bucket
-  KEYS[3..]                                 first the ARGV[5] index sets the account leaves, then the
+  KEYS[2] <pool>:<part>:suspended           hash: id -> the suspension, for a suspended account
+  KEYS[3] <pool>:<part>:roster:<bucket>     string of 4-byte slots: the account's roster bucket
+  KEYS[4..]                                 first the ARGV[5] index sets the account leaves, then the
                                             index sets it is in now
   ARGV[1] id
   ARGV[2] the account as read before
   ARGV[3] the account as it is to be stored
   ARGV[4] its roster code
-  ARGV[5] how many of the KEYS from KEYS[3] are sets to leave
+  ARGV[5] how many of the KEYS from KEYS[4] are sets to leave
   ARGV[6] the byte offset of its slot in the roster bucket
 
   Returns 1 when applied, 0 when the account changed meanwhile (read again and retry), -1 when the
@@ -32,13 +34,15 @@ end
 if stored ~= ARGV[2] then
   return 0
 end
-local leaving = tonumber(ARGV[5])
-for i = 3, 2 + leaving do
-  redis.call('SREM', KEYS[i], id)
+if redis.call('HEXISTS', KEYS[2], id) == 0 then
+  local leaving = tonumber(ARGV[5])
+  for i = 4, 3 + leaving do
+    redis.call('SREM', KEYS[i], id)
+  end
+  for i = 4 + leaving, #KEYS do
+    redis.call('SADD', KEYS[i], id)
+  end
+  redis.call('SETRANGE', KEYS[3], ARGV[6], struct.pack('>I4', tonumber(ARGV[4])))
 end
-for i = 3 + leaving, #KEYS do
-  redis.call('SADD', KEYS[i], id)
-end
-redis.call('SETRANGE', KEYS[2], ARGV[6], struct.pack('>I4', tonumber(ARGV[4])))
 redis.call('HSET', KEYS[1], id, ARGV[3])
 return 1

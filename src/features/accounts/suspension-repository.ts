@@ -1,0 +1,84 @@
+import { AppError } from '../../platform/core/errors.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { indexPartition } from '../../platform/redis/key-space.js';
+import { keys } from '../../platform/redis/keys.js';
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+import { decodeCard } from './profile-cards.js';
+import type { AccountFiling } from './user-repository.js';
+
+/** An account's suspension as stored: when it began and the operator's reason (null when none was given). */
+export type Suspension = { since: string; reason: string | null };
+
+/** How often a suspension or lift is retried while profile writes of the account keep landing first. */
+const MAX_ATTEMPTS = 50;
+
+/**
+ * Suspensions, one field per suspended account in its index partition (keys.suspensions), beside the
+ * account and its discovery entries: suspending takes the account out of every entry and lifting puts it
+ * back, each in one script with the record (lua/suspend_account-3+.lua, lua/lift_suspension-3+.lua), so
+ * browse and the feed's unranked rest never show a suspended account. Others' ranked feeds may still hold
+ * it: their reads ask `suspendedAmong`.
+ */
+export class SuspensionRepository {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    private readonly filing: AccountFiling,
+  ) {}
+
+  /**
+   * Suspends the account: `suspended` when it was not, `already` (the first record kept), or undefined
+   * when the pool holds no such account.
+   */
+  async suspend(pool: Pool, id: number, suspension: Suspension): Promise<'suspended' | 'already' | undefined> {
+    const reply = await this.step(pool, id, (stored) => {
+      const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
+      return this.scripts.run('suspend_account', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, JSON.stringify(suspension), offset]);
+    });
+    return reply === 'done' ? 'suspended' : reply;
+  }
+
+  /** Lifts the account's suspension: `lifted`, `not_suspended`, or undefined when the pool holds no such account. */
+  async lift(pool: Pool, id: number): Promise<'lifted' | 'not_suspended' | undefined> {
+    const reply = await this.step(pool, id, (stored) => {
+      const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
+      return this.scripts.run('lift_suspension', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, code, offset]);
+    });
+    return reply === 'done' ? 'lifted' : reply;
+  }
+
+  /** The account's suspension, or null when it is not suspended. */
+  async find(pool: Pool, id: number): Promise<Suspension | null> {
+    const raw = await this.redis.hget(keys.suspensions(pool, indexPartition(id)), String(id));
+    return raw ? (JSON.parse(raw) as Suspension) : null;
+  }
+
+  /** Which of `ids` are suspended (one HMGET per index partition, sent together). */
+  async suspendedAmong(pool: Pool, ids: readonly number[]): Promise<Set<number>> {
+    const byPartition = new Map<number, number[]>();
+    for (const id of new Set(ids)) byPartition.set(indexPartition(id), [...(byPartition.get(indexPartition(id)) ?? []), id]);
+    const out = new Set<number>();
+    await Promise.all(
+      [...byPartition].map(async ([part, members]) => {
+        const found = await this.redis.hmget(keys.suspensions(pool, part), ...members.map(String));
+        members.forEach((id, i) => {
+          if (found[i]) out.add(id);
+        });
+      }),
+    );
+    return out;
+  }
+
+  /** Runs `apply` on the account as read until it applies to that same account (a profile write in between makes it read again). */
+  private async step<T extends string>(pool: Pool, id: number, apply: (stored: string) => Promise<'done' | 'changed' | 'missing' | T>): Promise<'done' | T | undefined> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const stored = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
+      if (!stored) return undefined;
+      const reply = await apply(stored);
+      if (reply === 'missing') return undefined;
+      if (reply !== 'changed') return reply;
+    }
+    throw new AppError('unavailable', 'This account is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
+  }
+}
