@@ -1,3 +1,4 @@
+import { hiddenFrom } from './hidden-accounts-repository.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
@@ -75,16 +76,16 @@ export class FeedStore {
     return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
   }
 
-  /** The first `count` of `ordered` that are neither the account nor swiped by it, looked up a step at a time. */
+  /** The first `count` of `ordered` that are neither the account, nor swiped by it, nor hidden from it by a block, looked up a step at a time. */
   private async unswiped(pool: Pool, id: number, ordered: readonly string[], count: number, step: number): Promise<string[]> {
     const self = String(id);
     const chunk = Math.max(1, Math.min(step, count * 2));
     const out: string[] = [];
     for (let i = 0; i < ordered.length && out.length < count; i += chunk) {
       const slice = ordered.slice(i, i + chunk);
-      const swiped = await this.redis.hmget(keys.swipes(pool, id), ...slice);
+      const [swiped, hidden] = await Promise.all([this.redis.hmget(keys.swipes(pool, id), ...slice), this.redis.hmget(keys.hidden(pool, id), ...slice)]);
       slice.forEach((member, j) => {
-        if (member !== self && swiped[j] === null && out.length < count) out.push(member);
+        if (member !== self && swiped[j] === null && hidden[j] === null && out.length < count) out.push(member);
       });
     }
     return out;
@@ -238,14 +239,16 @@ export class FeedStore {
       if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
     }
     const { positions, rankedSize } = reply;
-    const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
+    const shownIds = positions.map((row) => row.id);
+    const [cards, hidden] = await Promise.all([this.cards(pool, [id, ...shownIds]), hiddenFrom(this.redis, pool, id, shownIds)]);
     const viewer = cards.get(id);
     return {
       ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
       rankedSize,
       ...(viewer ? { viewer } : {}),
+      // An account hidden by a block keeps its row (the page's position) without its card: it is not shown.
       rows: positions.map((row) => {
-        const card = cards.get(row.id);
+        const card = hidden.has(row.id) ? undefined : cards.get(row.id);
         return { ...row, ...(card ? { card } : {}) };
       }),
       ...(stop ? { stop } : {}),
