@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonResponse } from '../../src/clients/json-client.js';
+import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { matchedPair } from '../support/matched-pair.js';
 import { seedAccounts, type SeededAccount } from '../support/seeded-accounts.js';
@@ -93,12 +94,34 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect((await like(b, a.user_id)).body).toMatchObject({ matched: true, outcome: 'matched' });
   });
 
+  it('leaves no match when a like back races the block', async () => {
+    for (let i = 0; i < 5; i++) {
+      const { a, b } = await pairSharing();
+      expect((await like(a, b.user_id)).body.matched).toBe(false);
+      const [blocked, liked] = await Promise.all([block(b, a.user_id), like(b, a.user_id)]);
+      expect(blocked.status).toBe(201);
+      expect(liked.status).toBe(200);
+      for (const who of [a, b]) {
+        await eventually('no current match', async () => (await stack.api.get('/api/v1/matches', { token: who.token })).body.items.length === 0);
+      }
+    }
+  });
+
   it('ends their match for both as an unmatch does: events, lists, spectators, and no more messages', async () => {
     const { a, b, matchId } = await matchedPair(stack);
     expect((await stack.api.get('/api/v1/spectator/matches')).body.items.map((m: { id: number }) => m.id)).toContain(matchId);
     expect((await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body: 'hello' } })).status).toBe(201);
 
-    expect((await block(b, a.user_id)).status).toBe(201);
+    const sockets = await Promise.all([a, b].map((who) => EventSocket.open(stack.baseUrl, '/api/v1/ws?since=0', { token: who.token })));
+    const spectator = await EventSocket.open(stack.baseUrl, '/api/v1/spectator/stream?since=0');
+    try {
+      expect((await block(b, a.user_id)).status).toBe(201);
+      for (const socket of [...sockets, spectator]) {
+        await socket.waitForFrame((frame) => frame.type === 'match.ended' && frame.data.match_id === matchId);
+      }
+    } finally {
+      for (const socket of [...sockets, spectator]) socket.ws.close();
+    }
     for (const who of [a, b]) {
       const ended = await eventually('match.ended in the stream', async () =>
         (await userFrames(stack.app.redis, 'agent', who.user_id)).find((frame) => frame.type === 'match.ended' && frame.data.match_id === matchId),
