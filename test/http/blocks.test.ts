@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JsonResponse } from '../../src/clients/json-client.js';
+import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
+import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { matchedPair } from '../support/matched-pair.js';
@@ -71,6 +75,24 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect(await browseIds(b, interest)).toEqual([a.user_id]);
     expect(await feedIds(a)).toContain(b.user_id);
     expect(await feedIds(b)).toContain(a.user_id);
+  });
+
+  it('keeps the two out of each other\'s ranked feed through later rankings and spreads', async () => {
+    const { a, b } = await pairSharing();
+    const index = new DiscoveryIndex(stack.app.redis, stack.app.scripts);
+    const ranker = new FeedRanker(index, new FeedStore(stack.app.redis, stack.app.scripts));
+    const ranked = (owner: SeededAccount, other: SeededAccount) => stack.app.redis.zscore(keys.feed('agent', owner.user_id), String(other.user_id));
+    for (const who of [a, b]) await ranker.refresh('agent', who.user_id);
+    expect(await ranked(a, b)).not.toBeNull();
+    expect(await ranked(b, a)).not.toBeNull();
+
+    expect((await block(a, b.user_id)).status).toBe(201);
+    expect(await ranked(a, b)).toBeNull();
+    expect(await ranked(b, a)).toBeNull();
+    // each ranked again (its own feed) and spread into the other's (as after a profile change)
+    for (const who of [a, b, a]) await ranker.refresh('agent', who.user_id);
+    expect(await ranked(a, b)).toBeNull();
+    expect(await ranked(b, a)).toBeNull();
   });
 
   it('makes their likes change nothing: answered as recorded, never a match, never a notification', async () => {

@@ -33,7 +33,7 @@ export const RANK_STEP = 2_000;
  */
 export type RankBounds = { candidates: number; minSample: number; step?: number };
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
-/** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The ranked list handed to lua/rank_feed-3.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -50,7 +50,7 @@ export class FeedStore {
    * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
    * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
    * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-2.lua).
+   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-3.lua).
    * `interests` and `weights` go together.
    */
   async rank(
@@ -68,8 +68,8 @@ export class FeedStore {
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
-    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed-2.lua.
+    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-3.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
@@ -134,7 +134,7 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds-2+.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-3+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -163,7 +163,7 @@ export class FeedStore {
         const keyList: string[] = [];
         const args: Array<string | number> = [candidate, size];
         for (const { owner, score } of shardEntries) {
-          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.hidden(pool, owner));
           args.push(owner, score);
         }
         return this.scripts.run('spread_into_feeds', keyList, args);
