@@ -184,6 +184,19 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect((await stack.api.get('/api/v1/blocks', { token: x!.token })).body).toEqual({ items: [], next_cursor: null });
   });
 
+  it('completes a block interrupted after its first step when it is sent again', async () => {
+    const { a, b, interest } = await pairSharing();
+    expect((await block(a, b.user_id)).status).toBe(201);
+    // as if the process had died right after listing the block: the pair's flag and b's mark are not written
+    await stack.app.redis.hdel(keys.pair('agent', a.user_id, b.user_id), `block:${a.user_id}`);
+    await stack.app.redis.del(keys.hidden('agent', b.user_id));
+    expect(await browseIds(b, interest)).toEqual([a.user_id]);
+    expect((await block(a, b.user_id)).status).toBe(200);
+    expect(await browseIds(b, interest)).toEqual([]);
+    expect((await like(a, b.user_id)).body.outcome).toBe('recorded');
+    expect((await like(b, a.user_id)).body).toMatchObject({ matched: false, outcome: 'recorded' });
+  });
+
   it('refuses oneself and a malformed id with 400, an unknown account with 404', async () => {
     const [me] = (await seedAccounts(stack.app, 'agent', 1));
     for (const path of [`/api/v1/blocks/${me!.user_id}`, '/api/v1/blocks/abc', '/api/v1/blocks/0']) {

@@ -28,6 +28,11 @@ export class BlockRepository {
     return this.scripts.run('add_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker), keys.feed(pool, blocker)], [blocked, now.getTime(), this.maxPerAccount]);
   }
 
+  /** Whether the blocker blocks the account. */
+  async has(pool: Pool, blocker: number, blocked: number): Promise<boolean> {
+    return (await this.redis.zscore(keys.blocks(pool, blocker), String(blocked))) !== null;
+  }
+
   /** The blocker's side of an unblock; false when there was no such block. */
   remove(pool: Pool, blocker: number, blocked: number): Promise<boolean> {
     return this.scripts.run('remove_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker)], [blocked]);

@@ -40,11 +40,16 @@ export class BlockService {
     return { created: added.status === 'added', block: view({ userId, since: added.since }) };
   }
 
-  /** Lifts the caller's block; 404 when there is none. Their match, if one was ended, stays ended. */
+  /**
+   * Lifts the caller's block; 404 when there is none. Their match, if one was ended, stays ended. The
+   * block leaves the caller's list last, so an unblock a crash interrupted is still listed and sending it
+   * again completes it.
+   */
   async unblock(caller: Principal, userId: number): Promise<void> {
-    if (userId === caller.userId || !(await this.blocks.remove(caller.pool, caller.userId, userId))) throw notBlocked();
+    if (userId === caller.userId || !(await this.blocks.has(caller.pool, caller.userId, userId))) throw notBlocked();
     await this.blocks.flagPair(caller.pool, caller.userId, userId, false);
     await this.blocks.markBlockedBy(caller.pool, userId, caller.userId, false);
+    await this.blocks.remove(caller.pool, caller.userId, userId);
   }
 
   async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<BlockView, ActivityCursor>> {
