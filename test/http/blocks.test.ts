@@ -77,6 +77,21 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect(await feedIds(b)).toContain(a.user_id);
   });
 
+  it('keeps the two apart while either still blocks the other', async () => {
+    const { a, b, interest } = await pairSharing();
+    expect((await block(a, b.user_id)).status).toBe(201);
+    expect((await block(b, a.user_id)).status).toBe(201);
+    expect((await unblock(a, b.user_id)).status).toBe(204);
+    expect(await browseIds(a, interest)).toEqual([]);
+    expect(await browseIds(b, interest)).toEqual([]);
+    expect((await like(a, b.user_id)).body.outcome).toBe('recorded');
+    expect((await like(b, a.user_id)).body).toMatchObject({ matched: false, outcome: 'recorded' });
+    expect((await unblock(b, a.user_id)).status).toBe(204);
+    expect(await browseIds(a, interest)).toEqual([b.user_id]);
+    expect(await browseIds(b, interest)).toEqual([a.user_id]);
+    for (const who of [a, b]) expect(await stack.app.redis.exists(keys.hidden('agent', who.user_id))).toBe(0);
+  });
+
   it('keeps the two out of each other\'s ranked feed through later rankings and spreads', async () => {
     const { a, b } = await pairSharing();
     const index = new DiscoveryIndex(stack.app.redis, stack.app.scripts);
