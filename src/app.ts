@@ -11,6 +11,7 @@ import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchS
 import { operationRoutes } from './features/operations/index.js';
 import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
 import { adminRoutes, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
+import { BlockRepository, blockRoutes, BlockService } from './features/blocks/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
@@ -234,6 +235,7 @@ export class Application {
       ...spectatorPageRoutes(),
       ...socketDocRoutes(),
       ...this.moderationRoutes(accountLimits),
+      ...this.blockRoutes(accountLimits),
       ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT }),
     ];
     for (const route of routes) this.http.route(route);
@@ -255,6 +257,13 @@ export class Application {
     const reports = new ReportService(new ReportRepository(this.redis, this.scripts, this.config.REPORTS_MAX_OPEN), this.users, this.matches, this.messages);
     const suspensions = new SuspensionService(this.suspensions, this.users, this.tokens, this.pubsub);
     return [...reportRoutes({ reports, limits }), ...adminRoutes({ reports, suspensions, adminToken: this.config.ADMIN_TOKEN })];
+  }
+
+  /** Blocks between accounts of a pool. */
+  private blockRoutes(limits: AccountLimits): Route[] {
+    const max = this.options.config.BLOCKS_MAX_PER_ACCOUNT;
+    const blocks = new BlockService(new BlockRepository(this.redis, this.scripts, max), this.users, this.matchService, max);
+    return blockRoutes({ blocks, limits });
   }
 
   /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */

@@ -28,6 +28,9 @@ let c: Account;
 let m: Account;
 /** An agent that A passed and that passed A. */
 let d: Account;
+/** An agent A blocked, and one that blocked A. */
+let e: Account;
+let f: Account;
 let matchId: number;
 
 beforeAll(async () => {
@@ -81,6 +84,10 @@ describe('DELETE /api/v1/me (leave)', () => {
     d = await registerAgent(one.api);
     ok(200, await one.api.post(`/api/v1/likes/${d.user_id}?kind=pass`, { token: a.token }));
     ok(200, await one.api.post(`/api/v1/likes/${a.user_id}?kind=pass`, { token: d.token }));
+    e = await registerAgent(one.api);
+    f = await registerAgent(one.api);
+    ok(201, await one.api.post(`/api/v1/blocks/${e.user_id}`, { token: a.token }));
+    ok(201, await one.api.post(`/api/v1/blocks/${a.user_id}`, { token: f.token }));
     ok(201, await one.api.post('/api/v1/webhooks', { token: a.token, body: { url: 'http://127.0.0.1:9/hooks' } }));
     expect((await eventsOf(one, c)).map((frame) => frame.type)).toContain('like.received');
     const socket = await connect(two, '/api/v1/ws', a.token);
@@ -130,6 +137,9 @@ describe('DELETE /api/v1/me (leave)', () => {
     // Nor is it among the passes of the account that passed it.
     expect(await redis.zscore(keys.passes('agent', d.user_id), String(a.user_id))).toBeNull();
     expect(await redis.hget(keys.swipes('agent', d.user_id), String(a.user_id))).toBeNull();
+    // Nor among the blocks, either way.
+    for (const other of [e, f]) expect(await redis.hget(keys.hidden('agent', other.user_id), String(a.user_id))).toBeNull();
+    expect(await redis.zscore(keys.blocks('agent', f.user_id), String(a.user_id))).toBeNull();
   });
 
   it('frees the e-mail: the same e-mail registers a new agent', async () => {

@@ -4,6 +4,7 @@ import { keys } from '../../src/platform/redis/keys.js';
 import { registerAgent, registerMember, registrationBody, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/clients/json-client.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
+import { seedAccounts } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
 import { poolMatchIds } from '../support/pool-matches.js';
 
@@ -186,5 +187,23 @@ describe('e-mails, a namespace per pool', () => {
     const bad = await login({ email: member.email, password: 'Agent-Pass-420', pool: 'robots' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([{ field: 'pool', message: 'must be agent or member' }]);
+  });
+});
+
+describe('blocks, within a pool', () => {
+  it('a member can neither block nor unblock an agent, nor the reverse: 404 as if absent, and nothing is stored', async () => {
+    const [agent] = await seedAccounts(stack.app, 'agent', 1);
+    const [member] = await seedAccounts(stack.app, 'member', 1);
+    expect(await stack.app.users.exists('agent', member!.user_id)).toBe(false);
+    expect(await stack.app.users.exists('member', agent!.user_id)).toBe(false);
+    for (const [who, other, pool] of [[member!, agent!, 'member'], [agent!, member!, 'agent']] as const) {
+      const blocked = await stack.api.post(`/api/v1/blocks/${other.user_id}`, { token: who.token });
+      expect(blocked.status).toBe(404);
+      expect(blocked.body.error.code).toBe('not_found');
+      expect((await stack.api.delete(`/api/v1/blocks/${other.user_id}`, { token: who.token })).status).toBe(404);
+      expect((await stack.api.get('/api/v1/blocks', { token: who.token })).body).toEqual({ items: [], next_cursor: null });
+      expect(await stack.app.redis.exists(keys.blocks(pool, who.user_id), keys.hidden(pool, who.user_id))).toBe(0);
+      expect(await stack.app.redis.exists(keys.pair(pool, who.user_id, other.user_id))).toBe(0);
+    }
   });
 });

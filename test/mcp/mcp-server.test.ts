@@ -22,7 +22,26 @@ describe('MCP server (stdio)', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ['browse', 'events', 'feed', 'get_profile', 'get_user', 'list_matches', 'login', 'mark_read', 'read_messages', 'register', 'send_message', 'swipe', 'undo_pass', 'unmatch', 'update_profile'].sort(),
+      [
+        'block_user',
+        'browse',
+        'events',
+        'feed',
+        'get_profile',
+        'get_user',
+        'list_blocks',
+        'list_matches',
+        'login',
+        'mark_read',
+        'read_messages',
+        'register',
+        'send_message',
+        'swipe',
+        'unblock_user',
+        'undo_pass',
+        'unmatch',
+        'update_profile',
+      ].sort(),
     );
     const register = tools.find((tool) => tool.name === 'register')!;
     expect(register.inputSchema.required).toEqual(['email', 'password', 'display_name', 'birthdate', 'gender']);
@@ -86,6 +105,20 @@ describe('MCP server (stdio)', () => {
     // A wait that ends with nothing new answers no events and the same cursor.
     expect(await ok(bo, 'events', { since: ended.next_cursor, wait_seconds: 1 })).toEqual({ events: [], next_cursor: ended.next_cursor });
   }, 60_000);
+
+  it('blocks, lists and unblocks an agent', async () => {
+    const [ada, bo] = await Promise.all([connect(), connect()]);
+    const adaAccount = await ok(ada, 'register', registrationBody({ display_name: 'Ada' }));
+    const boAccount = await ok(bo, 'register', registrationBody({ display_name: 'Bo' }));
+    expect(await ok(ada, 'block_user', { user_id: boAccount.user_id })).toEqual({ user_id: boAccount.user_id, blocked_at: expect.any(String) });
+    expect((await ok(ada, 'list_blocks', { limit: 10 })).items).toEqual([{ user_id: boAccount.user_id, blocked_at: expect.any(String) }]);
+    expect((await ok(bo, 'feed', { limit: 100 })).items.map((entry: { user: { id: number } }) => entry.user.id)).not.toContain(adaAccount.user_id);
+    expect(await ok(ada, 'unblock_user', { user_id: boAccount.user_id })).toEqual({ unblocked: true, user_id: boAccount.user_id });
+    expect((await ok(ada, 'list_blocks')).items).toEqual([]);
+    const again = await call(ada, 'unblock_user', { user_id: boAccount.user_id });
+    expect(again.isError).toBe(true);
+    expect(again.structuredContent).toMatchObject({ status: 404, error: { code: 'not_found' } });
+  }, 30_000);
 
   it("answers a refused call with the API's status, error code, message and details", async () => {
     const client = await connect();

@@ -32,6 +32,9 @@ const ROUTES: Record<string, [method: string, path: string]> = {
   send_message: ['post', '/api/v1/matches/{match_id}/messages'],
   mark_read: ['post', '/api/v1/matches/{match_id}/read'],
   unmatch: ['delete', '/api/v1/matches/{match_id}'],
+  block_user: ['post', '/api/v1/blocks/{user_id}'],
+  unblock_user: ['delete', '/api/v1/blocks/{user_id}'],
+  list_blocks: ['get', '/api/v1/blocks'],
 };
 const NOT_ONE_ROUTE = ['events'];
 
@@ -88,8 +91,8 @@ describe('MCP tool input schemas', () => {
     for (const age of ['min_age', 'max_age', 'age']) expect(input('browse')[age]).toMatchObject({ type: 'integer', minimum: 18, maximum: 150 });
     expect(input('browse').gender).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(input('browse').interests).toMatchObject({ type: 'array', items: { type: 'string' } });
-    for (const name of ['feed', 'browse', 'list_matches', 'read_messages']) expect(input(name).limit, name).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
-    for (const [name, id] of [['get_user', 'user_id'], ['swipe', 'user_id'], ['undo_pass', 'user_id'], ['read_messages', 'match_id'], ['send_message', 'match_id'], ['unmatch', 'match_id']] as const) {
+    for (const name of ['feed', 'browse', 'list_matches', 'read_messages', 'list_blocks']) expect(input(name).limit, name).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    for (const [name, id] of [['get_user', 'user_id'], ['swipe', 'user_id'], ['undo_pass', 'user_id'], ['read_messages', 'match_id'], ['send_message', 'match_id'], ['unmatch', 'match_id'], ['block_user', 'user_id'], ['unblock_user', 'user_id']] as const) {
       expect(input(name)[id], name).toMatchObject({ type: 'integer', minimum: 1 });
     }
   });

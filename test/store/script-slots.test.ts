@@ -20,7 +20,9 @@ import { startStack } from '../support/stack.js';
 type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unreached?: string };
 const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   append_event: { slots: 'one-slot' },
+  add_block: { slots: 'one-slot' },
   append_message: { slots: 'one-slot' },
+  block_pair: { slots: 'one-slot' },
   begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
@@ -37,6 +39,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   fixed_window_hit: { slots: 'one-slot' },
   leave_account: { slots: 'one-slot' },
   list_match: { slots: 'one-slot' },
+  mark_blocked_by: { slots: 'one-slot' },
   mark_read: { slots: 'one-slot' },
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
@@ -44,6 +47,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   replay_window: { slots: 'one-slot' },
   record_swipe: { slots: 'one-slot' },
   release_webhook_ping: { slots: 'one-slot' },
+  remove_block: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
   take_socket_lease: { slots: 'one-slot' },
   track_token: { slots: 'one-slot' },
@@ -216,6 +220,13 @@ async function driveRepresentativeFlow() {
   const spectator = await EventSocket.open(baseUrl, '/api/v1/spectator/stream?since=0');
   await spectator.waitForFrame((frame) => frame.type === 'match.ended');
   spectator.ws.close();
+
+  // A block ends the pair's match (cy super-liked ada above), then is listed and lifted.
+  const second = await api.post(`/api/v1/likes/${cy.user_id}?kind=like`, { token: ada.token });
+  expect(second.body.matched).toBe(true);
+  ok(201, await api.post(`/api/v1/blocks/${ada.user_id}`, { token: cy.token }));
+  ok(200, await api.get('/api/v1/blocks', { token: cy.token }));
+  ok(204, await api.delete(`/api/v1/blocks/${ada.user_id}`, { token: cy.token }));
 
   const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
   ok(201, hook);

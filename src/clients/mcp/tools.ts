@@ -204,6 +204,37 @@ export const agentMatchTools: AgentMatchTool[] = [
     },
   }),
   tool({
+    name: 'block_user',
+    title: 'Block an agent',
+    description:
+      "Block an agent of your pool: from now on neither of you appears in the other's feed or browse, your likes on each other change nothing, and a match between you ends for both (as an unmatch does). It is not told. Blocking again is the same block. Returns {user_id, blocked_at}.",
+    input: z.strictObject({ user_id: id() }),
+    fields: { user_id: 'The id of the agent to block.' },
+    annotations: write(true, true),
+    run: ({ user_id }, session) => session.call('POST', `/api/v1/blocks/${String(user_id)}`),
+  }),
+  tool({
+    name: 'unblock_user',
+    title: 'Unblock an agent',
+    description: 'Lift your block on an agent: you may meet again in feeds and browse, and new likes count. A match the block ended stays ended. 404 when you do not block it.',
+    input: z.strictObject({ user_id: id() }),
+    fields: { user_id: 'The id of the agent to unblock.' },
+    annotations: write(true),
+    run: async ({ user_id }, session) => {
+      await session.call('DELETE', `/api/v1/blocks/${String(user_id)}`);
+      return { unblocked: true, user_id: Number(user_id) };
+    },
+  }),
+  tool({
+    name: 'list_blocks',
+    title: 'List my blocks',
+    description: 'The agents you block, the latest block first: {items: [{user_id, blocked_at}], next_cursor}.',
+    input: pageQuerySchema,
+    fields: PAGE_FIELDS,
+    annotations: read,
+    run: (args, session) => session.call('GET', '/api/v1/blocks', { query: args }),
+  }),
+  tool({
     name: 'events',
     title: 'Events since a cursor',
     description:

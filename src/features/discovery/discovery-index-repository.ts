@@ -1,3 +1,4 @@
+import { hiddenFrom } from './hidden-accounts-repository.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from './browse-schemas.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -159,11 +160,13 @@ export class DiscoveryIndex {
     const parts = await Promise.all(ALL_PARTITIONS.map((part) => browsePartition(this.scripts, part, share, start)));
     const { rows, stop } = mergeNewestFirst(parts);
     const page = rows.slice(0, query.want);
-    const cards = await readCards(this.redis, query.pool, page.map((row) => row.id));
+    const ids = page.map((row) => row.id);
+    const [cards, hidden] = await Promise.all([readCards(this.redis, query.pool, ids), hiddenFrom(this.redis, query.pool, query.viewerId, ids)]);
     const examined = parts.reduce((sum, part) => sum + part.examined, 0);
     return {
+      // An account hidden by a block keeps its row (the page's position) without its card: it is not shown.
       rows: page.map((row) => {
-        const card = cards.get(row.id);
+        const card = hidden.has(row.id) ? undefined : cards.get(row.id);
         return { id: row.id, ...(card ? { card } : {}) };
       }),
       examined,

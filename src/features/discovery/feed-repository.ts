@@ -1,3 +1,4 @@
+import { hiddenFrom } from './hidden-accounts-repository.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
@@ -35,7 +36,7 @@ export type RankBounds = { candidates: number; minSample: number; step?: number 
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
 /** The most passes one feed read expires (a few hundred µs of Redis time at most). */
 const PASS_EXPIRY_STEP = 200;
-/** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The ranked list handed to lua/rank_feed-3.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -52,7 +53,7 @@ export class FeedStore {
    * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
    * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
    * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-2.lua).
+   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-3.lua).
    * `interests` and `weights` go together.
    */
   async rank(
@@ -70,24 +71,24 @@ export class FeedStore {
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
-    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed-2.lua.
+    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-3.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
     return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
   }
 
-  /** The first `count` of `ordered` that are neither the account nor swiped by it, looked up a step at a time. */
+  /** The first `count` of `ordered` that are neither the account, nor swiped by it, nor hidden from it by a block, looked up a step at a time. */
   private async unswiped(pool: Pool, id: number, ordered: readonly string[], count: number, step: number): Promise<string[]> {
     const self = String(id);
     const chunk = Math.max(1, Math.min(step, count * 2));
     const out: string[] = [];
     for (let i = 0; i < ordered.length && out.length < count; i += chunk) {
       const slice = ordered.slice(i, i + chunk);
-      const swiped = await this.redis.hmget(keys.swipes(pool, id), ...slice);
+      const [swiped, hidden] = await Promise.all([this.redis.hmget(keys.swipes(pool, id), ...slice), this.redis.hmget(keys.hidden(pool, id), ...slice)]);
       slice.forEach((member, j) => {
-        if (member !== self && swiped[j] === null && out.length < count) out.push(member);
+        if (member !== self && swiped[j] === null && hidden[j] === null && out.length < count) out.push(member);
       });
     }
     return out;
@@ -136,7 +137,7 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds-2+.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-3+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -165,7 +166,7 @@ export class FeedStore {
         const keyList: string[] = [];
         const args: Array<string | number> = [candidate, size];
         for (const { owner, score } of shardEntries) {
-          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.hidden(pool, owner));
           args.push(owner, score);
         }
         return this.scripts.run('spread_into_feeds', keyList, args);
@@ -255,14 +256,16 @@ export class FeedStore {
       if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
     }
     const { positions, rankedSize } = reply;
-    const cards = await this.cards(pool, [id, ...positions.map((row) => row.id)]);
+    const shownIds = positions.map((row) => row.id);
+    const [cards, hidden] = await Promise.all([this.cards(pool, [id, ...shownIds]), hiddenFrom(this.redis, pool, id, shownIds)]);
     const viewer = cards.get(id);
     return {
       ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
       rankedSize,
       ...(viewer ? { viewer } : {}),
+      // An account hidden by a block keeps its row (the page's position) without its card: it is not shown.
       rows: positions.map((row) => {
-        const card = cards.get(row.id);
+        const card = hidden.has(row.id) ? undefined : cards.get(row.id);
         return { ...row, ...(card ? { card } : {}) };
       }),
       ...(stop ? { stop } : {}),

@@ -26,14 +26,34 @@ export class ErasureRepository {
   }
 
   /** Everyone the account swiped, a step at a time (HSCAN of its swipes). */
-  async *swiped(pool: Pool, id: number): AsyncGenerator<number[]> {
+  swiped(pool: Pool, id: number): AsyncGenerator<number[]> {
+    return this.fieldIds(keys.swipes(pool, id));
+  }
+
+  /** Everyone a block separates from the account, either way, a step at a time (HSCAN of its hidden accounts). */
+  separated(pool: Pool, id: number): AsyncGenerator<number[]> {
+    return this.fieldIds(keys.hidden(pool, id));
+  }
+
+  private async *fieldIds(key: string): AsyncGenerator<number[]> {
     let cursor = '0';
     do {
-      const [next, flat] = await this.redis.hscan(keys.swipes(pool, id), cursor, 'COUNT', STEP);
+      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', STEP);
       cursor = next;
       const ids = flat.filter((_, i) => i % 2 === 0).map(Number);
       if (ids.length > 0) yield ids;
     } while (cursor !== '0');
+  }
+
+  /** For each account a block separates from `id`: their pair's hash (with its block marks) goes, and `id` leaves their blocks and hidden accounts. */
+  async dropBlocks(pool: Pool, id: number, others: readonly number[]): Promise<void> {
+    await Promise.all(
+      others.flatMap((other) => [
+        this.redis.del(keys.pair(pool, id, other)),
+        this.redis.zrem(keys.blocks(pool, other), String(id)),
+        this.redis.hdel(keys.hidden(pool, other), String(id)),
+      ]),
+    );
   }
 
   /**
@@ -59,7 +79,7 @@ export class ErasureRepository {
   }
 
   /**
-   * Every key of the account's own, all in its shard's slot: swipes, passes, feed, match lists, event stream,
+   * Every key of the account's own, all in its shard's slot: swipes, passes, feed, blocks, match lists, event stream,
    * tokens, socket leases and rate-limit counters. Each is a bounded structure, unlinked (freed in the background).
    */
   async dropOwnKeys(pool: Pool, id: number): Promise<void> {
@@ -68,6 +88,8 @@ export class ErasureRepository {
       keys.passes(pool, id),
       keys.passesTimed(pool, id),
       keys.feed(pool, id),
+      keys.blocks(pool, id),
+      keys.hidden(pool, id),
       keys.userMatches(pool, id),
       keys.endedMatches(pool, id),
       keys.userEvents(pool, id),

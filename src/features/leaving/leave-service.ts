@@ -12,7 +12,7 @@ import type { ErasureRepository } from './erasure-repository.js';
  * leaving and removes its profile (it can no longer log in or act, and is shown nowhere), and every token
  * of it is revoked in every process, its sockets closed. The rest runs in bounded, idempotent steps: its
  * webhooks; each current match ended exactly as an unmatch ends it (the other side and the spectators get
- * `match.ended`, the thread and its read state are deleted); the pair of everyone it swiped; every key of its
+ * `match.ended`, the thread and its read state are deleted); the pair of everyone it swiped; its blocks, either way; every key of its
  * own; then its e-mail is free again and the marker goes. A crash mid-way leaves the marker, and
  * `finishInterrupted` (the sweeper) carries the erasure out again from the start.
  */
@@ -59,6 +59,7 @@ export class LeaveService implements Leaving {
       for (const matchId of matchIds) await this.unmatch({ pool, userId: id }, matchId);
     }
     for await (const others of this.erasure.swiped(pool, id)) await this.erasure.dropPairs(pool, id, others);
+    for await (const others of this.erasure.separated(pool, id)) await this.erasure.dropBlocks(pool, id, others);
     await this.erasure.dropOwnKeys(pool, id);
     await this.leaving.releaseEmail(account);
     await this.leaving.finish(account);

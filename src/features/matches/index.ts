@@ -1,3 +1,4 @@
+export { activityPage } from './activity-page-repository.js';
 export { MatchListRepository } from './match-list-repository.js';
 export { MatchListing } from './match-listing.js';
 export { MatchRepository } from './match-repository.js';

@@ -49,6 +49,18 @@ export class MatchService {
   }
 
   /**
+   * Ends the match, as an unmatch by the caller does, when it is still a current match of the caller's (a
+   * block ends the pair's match this way); nothing when it has ended already or is not the caller's.
+   */
+  async endIfCurrent(caller: Principal, matchId: number): Promise<void> {
+    const match = await this.matches.findHead(caller.pool, matchId, { includeEnded: true });
+    if (!match || match.endedAt || !isParticipant(match, caller.userId)) return;
+    const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
+    this.recent.forget(caller.pool, matchId);
+    if (pending) await this.outbox.complete(caller.pool, pending);
+  }
+
+  /**
    * A current match of the caller's, looked up in the caller's pool only; 410 `match_ended` when it was one
    * and has ended (kept so for ENDED_MATCH_KEPT_SECONDS), 404 otherwise.
    */

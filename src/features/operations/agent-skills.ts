@@ -21,6 +21,7 @@ const AGENT_SKILLS: Record<string, Skill> = {
   likes: { name: 'Swipe', examples: ['Like agent 42', 'Pass on agent 17', 'Super-like agent 8'] },
   matches: { name: 'Matches', examples: ['List my matches, latest activity first', 'Unmatch match 3'] },
   messages: { name: 'Messages', examples: ['Send "Fancy a game of chess?" to match 3', 'Read the conversation of match 3'] },
+  blocks: { name: 'Block', examples: ['Block agent 42', 'List the agents I block', 'Unblock agent 42'] },
   realtime: { name: 'Live events', examples: ['Tell me as soon as someone matches with me or sends me a message'] },
   webhooks: { name: 'Webhooks', examples: ['POST my new matches and messages to https://my-agent.example.com/hooks'] },
 };

@@ -7,7 +7,7 @@ import type { RateLimiter } from './rate-limiter.js';
 export type AccountLimit = { limit: number; windowSeconds: number };
 
 /** The limits counted by a script of their own (swipes are counted inside the swipe's script). */
-export type AccountLimitName = 'discovery' | 'message' | 'read' | 'profile' | 'webhook_test' | 'events' | 'credentials' | 'report';
+export type AccountLimitName = 'discovery' | 'message' | 'read' | 'profile' | 'webhook_test' | 'events' | 'credentials' | 'report' | 'block';
 
 const WHAT: Record<AccountLimitName, string> = {
   discovery: 'discovery reads from this account',
@@ -18,6 +18,7 @@ const WHAT: Record<AccountLimitName, string> = {
   events: 'event inbox reads from this account',
   credentials: 'password checks and log-outs everywhere from this account',
   report: 'reports from this account today',
+  block: 'blocks and unblocks from this account',
 };
 
 /** The name of every per-account counter (keys.accountRateLimit): these, and the swipes' own `like`. */

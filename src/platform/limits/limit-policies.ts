@@ -19,4 +19,5 @@ export const accountLimitPolicy = (config: Config): Record<AccountLimitName, Acc
   credentials: { limit: config.CREDENTIALS_RATE_LIMIT, windowSeconds: config.CREDENTIALS_RATE_WINDOW_SECONDS },
   events: { limit: config.EVENTS_RATE_LIMIT, windowSeconds: config.EVENTS_RATE_WINDOW_SECONDS },
   report: { limit: config.REPORT_DAILY_LIMIT, windowSeconds: 86_400 },
+  block: { limit: config.BLOCK_RATE_LIMIT, windowSeconds: config.BLOCK_RATE_WINDOW_SECONDS },
 });

@@ -66,6 +66,18 @@ export const keys = {
    * read its feed; a few bytes, no lifetime.
    */
   passesTimed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes-timed:${id}`,
+  /**
+   * Sorted set: the accounts this account blocked, id → when (ms), at most BLOCKS_MAX_PER_ACCOUNT; lives until
+   * each is unblocked (src/features/blocks). Serves the account's list of blocks and its cap.
+   */
+  blocks: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:blocks:${id}`,
+  /**
+   * Hash: the accounts kept out of this account's feed and browse by a block either way, other id → "1" (this
+   * account blocked it), "2" (it blocked this account) or "3" (both); a field leaves when neither block is
+   * left. At most BLOCKS_MAX_PER_ACCOUNT fields of the first kind; the second kind is bounded by the pool's
+   * size (each written by another account's block, itself capped and rate-limited).
+   */
+  hidden: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:hidden:${id}`,
   /** Sorted set: the user's ranked feed, candidate id → score. A swipe removes its target at once. */
   feed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:feed:${id}`,
   /** Sorted set: the partition's accounts whose feed has been ranked, id → ranked-at ms. */
@@ -123,7 +135,9 @@ export const keys = {
   match: (pool: Pool, id: number | string) => `${P}${pool}:${m(id)}:match:${id}`,
   /**
    * Hash: a pair's state, in the pair's shard: `<lower id>` and `<higher id>` → that user's latest swipe on
-   * the other, and `match` → the pair's match id, or "ended:<id>" once unmatched (it never matches again).
+   * the other, and `match` → the pair's match id, or "ended:<id>" once unmatched (it never matches again);
+   * `sl:<id>` once that user's super like was announced; `block:<id>` while that user blocks the other (no
+   * swipe of either is recorded then, and no match is made).
    * The mutual-match decision reads and writes only this key and the new match's, in one script.
    */
   pair: (pool: Pool, a: number, b: number) => `${P}${pool}:${shardTag(pairShard(a, b))}:pair:${Math.min(a, b)}:${Math.max(a, b)}`,

@@ -15,6 +15,11 @@ export const SCRIPT_REPLIES = {
   /** The new entry's id, or '' when nothing was appended. */
   append_event: (raw) => text(raw),
   append_message: (raw) => appendMessage(list(raw)),
+  /** 'added' or 'existing' with when the block was made (ms), or 'full' when the account's cap is reached. */
+  add_block: (raw) => {
+    const [added, since] = list(raw);
+    return added === -1 ? ({ status: 'full' } as const) : ({ status: added === 1 ? 'added' : 'existing', since: Number(since) } as const);
+  },
   begin_swipe: (raw) => {
     const [allowed, left, inFeed] = list(raw);
     return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1 };
@@ -23,6 +28,8 @@ export const SCRIPT_REPLIES = {
     const [stop, examined, ...ids] = list(raw);
     return { ...(stop ? { stopId: Number(stop) } : {}), examined: Number(examined), ids: ids.map(Number) };
   },
+  /** The pair's match state: a match id, "ended:<id>", or '' when none. */
+  block_pair: (raw) => text(raw),
   claim_email: (raw) => raw === 1,
   /** Undefined when the Idempotency-Key is the request's own, else the fingerprint of the request holding it. */
   claim_idempotency_key: (raw) => (raw === null || raw === undefined ? undefined : text(raw)),
@@ -41,6 +48,7 @@ export const SCRIPT_REPLIES = {
     const [expired, swiped] = list(raw);
     return { expired: Number(expired), swiped: Number(swiped) };
   },
+  mark_blocked_by: (raw) => raw === 1,
   /** The unmatch's pending record, or undefined when the match was not the caller's to end. */
   end_match: (raw) => {
     const [ended, record] = list(raw);
@@ -64,6 +72,7 @@ export const SCRIPT_REPLIES = {
   read_feed: (raw) => feedPage(list(raw)),
   record_swipe: (raw) => recordSwipe(list(raw)),
   release_webhook_ping: (raw) => raw === 1,
+  remove_block: (raw) => raw === 1,
   replay_window: (raw) => {
     const [first, before] = list(raw);
     return first && before ? { first: text(first), before: text(before) } : undefined;

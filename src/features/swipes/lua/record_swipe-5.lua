@@ -39,6 +39,9 @@
   {'ok', record, shared interests as JSON or '', pending record}, where
   record = "<kind>|<created_at>|<none|created|existing|kept|ended>|<match id or ''>|<pending id or ''>"
   (a match id with created, existing, and kept: the current match a pass left in place).
+  While either user of the pair blocks the other (the pair's `block:<id>` fields), nothing is written to the
+  pair: no swipe, no match, no announcement; the swipe answers as one recorded without news ('none', or
+  'ended' for a pair once matched), so a blocked swiper is not told of the block.
   A super like is announced at most once per swiper and target, ever: the pair's hash keeps the field
   `sl:<from id>` once the swiper's super like was announced (the pair's hash has no lifetime, so this holds
   for as long as the pair's record lives), so a super_like alternating with pass does not notify again.
@@ -61,6 +64,15 @@ end
 local state, match_id, shared = 'none', '', ''
 local current = redis.call('HGET', pair, 'match')
 local ended = current and string.sub(current, 1, 6) == 'ended:'
+
+-- While either blocks the other, a swipe changes nothing here and answers as a plain recorded one.
+local blocks = redis.call('HMGET', pair, 'block:' .. from, 'block:' .. to)
+if blocks[1] or blocks[2] then
+  if ended then state = 'ended' end
+  local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '||'
+  keep_idempotency_record(KEYS[5], ARGV[7], record)
+  return {'ok', record, '', ''}
+end
 if kind == 'pass' then
   if current and not ended then state, match_id = 'kept', current end
 else

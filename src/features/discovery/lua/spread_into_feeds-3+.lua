@@ -4,14 +4,15 @@
   there, or takes it out of a feed where it shares no interest any more (score 0). The caller passes only
   owners whose feed was ranked (they have a floor in their index partition, read beforehand: a feed never
   ranked is left alone, its first ranking will include the candidate); a feed whose owner already swiped
-  the candidate is left alone too. A full feed takes the candidate only when it beats the feed's lowest
+  the candidate, or that a block either way keeps the candidate from, is left alone too. A full feed takes the candidate only when it beats the feed's lowest
   entry, which then leaves, so a feed never outgrows its size.
 
   Answers the new floor (lowest score when full, else 0) of each feed changed or found full, for the
   caller to record in the owners' index partitions (derived data: a later ranking or spread rewrites it).
 
-  KEYS[2i-1], KEYS[2i]                      <pool>:<shard>:feed:<owner i>, <pool>:<shard>:swipes:<owner i>,
-                                            i = 1..n, every owner of the same shard
+  KEYS[3i-2], KEYS[3i-1], KEYS[3i]          <pool>:<shard>:feed:<owner i>, <pool>:<shard>:swipes:<owner i>,
+                                            <pool>:<shard>:hidden:<owner i>, i = 1..n, every owner of the
+                                            same shard
   ARGV[1] candidate id
   ARGV[2] feed size
   ARGV[1+2i], ARGV[2+2i]                    owner i's id and the candidate's integer score for owner i
@@ -30,8 +31,8 @@ local function floor_of(feed, owner)
   out[#out + 1] = floor
 end
 
-for i = 1, #KEYS / 2 do
-  local feed, swipes = KEYS[2 * i - 1], KEYS[2 * i]
+for i = 1, #KEYS / 3 do
+  local feed, swipes, hidden = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
   local owner, score = ARGV[1 + 2 * i], tonumber(ARGV[2 + 2 * i])
   if owner ~= candidate then
     if score <= 0 then
@@ -47,7 +48,7 @@ for i = 1, #KEYS / 2 do
         full = true
         fits = score > tonumber(redis.call('ZRANGE', feed, 0, 0, 'WITHSCORES')[2])
       end
-      if fits and redis.call('HEXISTS', swipes, candidate) == 0 then
+      if fits and redis.call('HEXISTS', swipes, candidate) == 0 and redis.call('HEXISTS', hidden, candidate) == 0 then
         if full then redis.call('ZPOPMIN', feed) end
         redis.call('ZADD', feed, score, candidate)
         changed = changed + 1

@@ -1,0 +1,13 @@
+import type { Pool } from '../../platform/core/pool.js';
+import { keys } from '../../platform/redis/keys.js';
+import type { RedisClient } from '../../platform/redis/redis.js';
+
+/**
+ * Which of `ids` a block (either way) keeps out of the viewer's discovery: one HMGET of the viewer's
+ * hidden mark (src/platform/redis/keys.ts, `hidden`) for a page's ids, whatever the number of blocks.
+ */
+export async function hiddenFrom(redis: RedisClient, pool: Pool, viewer: number, ids: readonly number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const marks = await redis.hmget(keys.hidden(pool, viewer), ...ids.map(String));
+  return new Set(ids.filter((_, i) => marks[i] !== null));
+}
