@@ -71,7 +71,7 @@ const cases: Case[] = [
   { name: 'user id encoded traversal', method: 'GET', path: '/api/v1/users/..%2F..%2Fme', auth: true, status: 400, code: 'validation_failed' },
   { name: 'unknown path', method: 'GET', path: '/api/v1/nothing-here', status: 404, code: 'not_found' },
   { name: 'trailing slash', method: 'GET', path: '/api/v1/me/', auth: true, status: 404, code: 'not_found' },
-  { name: 'wrong method', method: 'DELETE', path: '/api/v1/me', auth: true, status: 405, code: 'method_not_allowed' },
+  { name: 'wrong method', method: 'DELETE', path: '/api/v1/discovery/feed', auth: true, status: 405, code: 'method_not_allowed' },
   { name: 'GET on register', method: 'GET', path: REGISTER, status: 405, code: 'method_not_allowed' },
   { name: 'PATCH me with array', method: 'PATCH', path: '/api/v1/me', raw: '[]', headers: json, auth: true, status: 400, code: 'invalid_json' },
   { name: 'PATCH me with bad birthdate', method: 'PATCH', path: '/api/v1/me', body: { birthdate: '1990-02-31' }, auth: true, status: 400, code: 'validation_failed' },
