@@ -43,6 +43,21 @@ const feedIds = async (viewer: Account) => ((await one.api.get('/api/v1/discover
 const browseIds = async (viewer: Account, query = '') => ((await two.api.get(`/api/v1/discovery/browse?limit=50${query}`, { token: viewer.token })).body.items as Array<{ id: number }>).map((p) => p.id);
 const spectatorMatchIds = async () => ((await one.api.get('/api/v1/spectator/matches?limit=50')).body.items as Array<{ id: number }>).map((m) => m.id);
 
+/** A new match of two new agents: its match.created is the newest frame of the spectator stream. */
+async function sentinelMatch(): Promise<number> {
+  const [a, b] = [await registerAgent(one.api), await registerAgent(one.api)];
+  await one.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
+  return (await one.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match.id as number;
+}
+
+/** The spectator stream replayed from its start up to the match.created of `lastMatchId`. */
+async function spectatorReplayUpTo(lastMatchId: number) {
+  const socket = await EventSocket.open(two.baseUrl, '/api/v1/spectator/stream?since=0');
+  sockets.push(socket);
+  await socket.waitForFrame((frame) => frame.type === 'match.created' && frame.data.match.id === lastMatchId);
+  return socket.frames;
+}
+
 describe('suspending an account', () => {
   it('refuses its tokens at once in every process (a token issued just before too), closes its sockets and refuses its login until lifted', async () => {
     const target = await registerAgent(one.api);
@@ -90,6 +105,7 @@ describe('suspending an account', () => {
     await one.api.post(`/api/v1/likes/${partner.user_id}?kind=like`, { token: target.token });
     const matched = await one.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: partner.token });
     const matchId = matched.body.match.id as number;
+    expect((await one.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'hello there' } })).status).toBe(201);
     // Ranked now, so the viewer's ranked feed holds the target.
     expect(await feedIds(viewer)).toContain(target.user_id);
     expect(await browseIds(viewer)).toContain(target.user_id);
@@ -103,6 +119,10 @@ describe('suspending an account', () => {
     expect(await browseIds(viewer, `&interests=${interest}`)).toEqual([partner.user_id]);
     expect(await spectatorMatchIds()).not.toContain(matchId);
     for (const path of [`matches/${matchId}`, `matches/${matchId}/messages`, `agents/${target.user_id}`]) expect((await two.api.get(`/api/v1/spectator/${path}`)).status).toBe(404);
+    // The spectator stream's replay shows neither its match nor the messages of it (a match made after them marks the replay's end).
+    const replayed = await spectatorReplayUpTo(await sentinelMatch());
+    expect(replayed.filter((frame) => frame.type === 'match.created' && frame.data.match.id === matchId)).toEqual([]);
+    expect(replayed.filter((frame) => frame.type === 'message.created' && frame.data.message.match_id === matchId)).toEqual([]);
 
     expectSuspended(await two.api.post(`/api/v1/likes/${viewer.user_id}?kind=like`, { token: target.token }));
     expectSuspended(await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: target.token, body: { body: 'hello?' } }));
@@ -118,6 +138,8 @@ describe('suspending an account', () => {
     expect(await browseIds(viewer)).toContain(target.user_id);
     expect(await feedIds(viewer)).toContain(target.user_id);
     expect(await spectatorMatchIds()).toContain(matchId);
+    const again = await spectatorReplayUpTo(await sentinelMatch());
+    expect(again.filter((frame) => (frame.type === 'match.created' && frame.data.match.id === matchId) || (frame.type === 'message.created' && frame.data.message.match_id === matchId))).toHaveLength(2);
     expect((await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'welcome back' } })).status).toBe(201);
     expect((await two.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: viewer.token })).status).toBe(200);
   });

@@ -17,5 +17,5 @@ export type { UserRecord } from './user-repository.js';
 export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';
 export { LeavingAccounts } from './leaving-repository.js';
 export type { LeavingAccount } from './leaving-repository.js';
-export { SuspensionRepository } from './suspension-repository.js';
+export { SuspensionRepository, suspendedAmong } from './suspension-repository.js';
 export type { Suspension } from './suspension-repository.js';

@@ -55,19 +55,8 @@ export class SuspensionRepository {
   }
 
   /** Which of `ids` are suspended (one HMGET per index partition, sent together). */
-  async suspendedAmong(pool: Pool, ids: readonly number[]): Promise<Set<number>> {
-    const byPartition = new Map<number, number[]>();
-    for (const id of new Set(ids)) byPartition.set(indexPartition(id), [...(byPartition.get(indexPartition(id)) ?? []), id]);
-    const out = new Set<number>();
-    await Promise.all(
-      [...byPartition].map(async ([part, members]) => {
-        const found = await this.redis.hmget(keys.suspensions(pool, part), ...members.map(String));
-        members.forEach((id, i) => {
-          if (found[i]) out.add(id);
-        });
-      }),
-    );
-    return out;
+  suspendedAmong(pool: Pool, ids: readonly number[]): Promise<Set<number>> {
+    return suspendedAmong(this.redis, pool, ids);
   }
 
   /** Runs `apply` on the account as read until it applies to that same account (a profile write in between makes it read again). */
@@ -81,4 +70,20 @@ export class SuspensionRepository {
     }
     throw new AppError('unavailable', 'This account is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
   }
+}
+
+/** Which of `ids` of `pool` are suspended (one HMGET per index partition, sent together). */
+export async function suspendedAmong(redis: RedisClient, pool: Pool, ids: readonly number[]): Promise<Set<number>> {
+  const byPartition = new Map<number, number[]>();
+  for (const id of new Set(ids)) byPartition.set(indexPartition(id), [...(byPartition.get(indexPartition(id)) ?? []), id]);
+  const out = new Set<number>();
+  await Promise.all(
+    [...byPartition].map(async ([part, members]) => {
+      const found = await redis.hmget(keys.suspensions(pool, part), ...members.map(String));
+      members.forEach((id, i) => {
+        if (found[i]) out.add(id);
+      });
+    }),
+  );
+  return out;
 }

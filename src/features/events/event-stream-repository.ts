@@ -3,7 +3,8 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Announcement, StoredEvent } from './stored-event.js';
 import { messageFrame, parseMessageRef, type MessageView } from './message-frames.js';
 import type { Message } from '../matches/index.js';
-import { poolOfKey, type StreamKeys } from '../../platform/redis/keys.js';
+import { poolOfKey, spectatorStreamKeys, type StreamKeys } from '../../platform/redis/keys.js';
+import { screenSpectatorFrames } from './spectator-screen.js';
 import { findMessages } from '../matches/index.js';
 import { profileFrames } from './profile-frames.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
@@ -112,7 +113,7 @@ async function gather(redis: RedisClient, key: string, count: number, page: (fro
 /**
  * The frames (without ids) of stream entries: a message's built from its thread, left out once the thread
  * no longer holds it; an event showing profiles built from its spec with the profiles as they are now,
- * left out once one of its accounts is gone.
+ * left out once one of its accounts is gone; on the spectator stream, less those showing a suspended agent.
  */
 async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): Promise<EventBody[]> {
   const refs = entries.flatMap(([, [field, value]]) => (field === 'u' || field === 's' ? [parseMessageRef(value ?? '')] : [])).filter((ref) => ref !== undefined);
@@ -133,7 +134,7 @@ async function bodiesOf(redis: RedisClient, key: string, entries: RawEntry[]): P
       out.push({ id, body: value });
     }
   }
-  return out;
+  return key === spectatorStreamKeys().stream ? screenSpectatorFrames(redis, out) : out;
 }
 
 /** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event-2.lua). */

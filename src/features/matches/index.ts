@@ -1,7 +1,7 @@
 export { activityPage } from './activity-page-repository.js';
 export { MatchListRepository } from './match-list-repository.js';
 export { MatchListing } from './match-listing.js';
-export { MatchRepository } from './match-repository.js';
+export { MatchRepository, matchUsers } from './match-repository.js';
 export { matchRoutes } from './match-routes.js';
 export { MatchService } from './match-service.js';
 export { matchView, otherParticipant } from './match.js';

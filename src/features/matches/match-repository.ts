@@ -87,3 +87,14 @@ function headFromHash(h: Record<string, string>): MatchHead | undefined {
     endedAt: h.ended_at ?? null,
   };
 }
+
+/** The two users of each of `ids` (matches current or ended and kept), by match id; one HMGET per match, sent together. */
+export async function matchUsers(redis: RedisClient, pool: Pool, ids: readonly number[]): Promise<Map<number, [number, number]>> {
+  const found = await Promise.all(ids.map((id) => redis.hmget(keys.match(pool, id), 'user_a', 'user_b')));
+  const out = new Map<number, [number, number]>();
+  ids.forEach((id, i) => {
+    const [a, b] = found[i]!;
+    if (a && b) out.set(id, [Number(a), Number(b)]);
+  });
+  return out;
+}
