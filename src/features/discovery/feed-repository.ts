@@ -1,5 +1,7 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
-import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
+import { interestMass, RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
+import { RankTraits } from './rank-traits-repository.js';
+import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
 import type { ProfileSource } from '../accounts/index.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates-repository.js';
@@ -42,15 +44,23 @@ export type Ranking = { candidates: number; targets: SpreadEntry[] };
  * spreading others into it), and the record of which feeds have been ranked.
  */
 export class FeedStore {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  /** The reciprocal ranking's per-account signals (traits, tastes, activity, likers). */
+  readonly traits: RankTraits;
+  private readonly scorer: ReciprocalScorer;
+
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {
+    this.traits = new RankTraits(redis, scripts);
+    this.scorer = new ReciprocalScorer(redis, this.traits);
+  }
 
   /**
-   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
-   * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
-   * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
-   * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-2.lua).
-   * `interests` and `weights` go together.
+   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest
+   * (and its newest likers), by reciprocal score (reciprocal-scorer.ts), and with `spreading` also names
+   * the feeds it should enter or move in: the candidates whose feed was ranked (they have a floor) and
+   * either has room (floor 0) or a lowest score the account's own score there beats. Records the
+   * account's profile traits (`profile`: its gender index and birthdate YYYYMMDD) for others' rankings.
+   * Every Redis call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts,
+   * lua/rank_feed-2.lua). `interests` and `weights` go together.
    */
   async rank(
     pool: Pool,
@@ -60,10 +70,16 @@ export class FeedStore {
     size: number,
     spreading: boolean,
     bounds: RankBounds = DEFAULT_BOUNDS,
+    profile?: { gender: number; birth: number },
   ): Promise<Ranking> {
     const step = bounds.step ?? RANK_STEP;
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
-    const score = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
+    const shared = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
+    const mass = interestMass(weights);
+    const [{ feed: score, spread }] = await Promise.all([
+      this.scorer.score(pool, id, { mass, ...profile }, shared, step),
+      profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
+    ]);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     const args: Array<string | number> = [id, size];
     for (const member of picks) args.push(member, score.get(member)!);
@@ -72,7 +88,7 @@ export class FeedStore {
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
-    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
+    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, spread, step) : [] };
   }
 
   /** The first `count` of `ordered` that are neither the account nor swiped by it, looked up a step at a time. */
@@ -90,7 +106,7 @@ export class FeedStore {
     return out;
   }
 
-  /** The candidates whose ranked feed has room or a floor their score beats, looked up a step at a time. */
+  /** The candidates whose ranked feed has room or a floor the account's score there beats, looked up a step at a time. */
   private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
     const self = String(id);
     const out: SpreadEntry[] = [];
@@ -105,6 +121,11 @@ export class FeedStore {
       });
     }
     return out;
+  }
+
+  /** The account's reciprocal scores in the feeds of `owners`, from their shared-interest sums. */
+  async spreadScores(pool: Pool, id: number, mass: number, shared: Candidates, step = RANK_STEP): Promise<Candidates> {
+    return (await this.scorer.score(pool, id, { mass }, shared, step)).spread;
   }
 
   /**
