@@ -13,7 +13,7 @@
 
   Returns 1.
 
-  Slot: one (the swiper's index partition)
+  Slot: one (hash of the swiper's index partition tag)
 ]]
 local traits, id = KEYS[1], ARGV[1]
 local gender, age, liked = tonumber(ARGV[2]), tonumber(ARGV[3]), ARGV[4] == '1'
