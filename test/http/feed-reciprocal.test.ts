@@ -55,6 +55,19 @@ describe('GET /discovery/feed, reciprocal ranking', () => {
     expect(feed[at(liker)]!.score).toBeGreaterThan(feed[at(other)]!.score);
   });
 
+  it('lifts a like into the liked account\'s ranked feed at once, before any new ranking', async () => {
+    const viewer = await registerAgent(stack.api, { interests: 'falconry' });
+    const sharers = [];
+    for (let i = 0; i < 3; i++) sharers.push(await registerAgent(stack.api, { interests: 'falconry' }));
+    const first = await feedOf(viewer); // ranked now, if no worker did it before
+    const lowest = sharers.reduce((low, s) => (first.findIndex((e) => e.user.id === s.user_id) > first.findIndex((e) => e.user.id === low.user_id) ? s : low));
+    expect(first[0]!.user.id).not.toBe(lowest.user_id);
+    await like(lowest, viewer);
+    const after = await feedOf(viewer);
+    expect(after[0]!.user.id).toBe(lowest.user_id);
+    expect(after[0]!.score_breakdown.liked_you).toBe(true);
+  });
+
   it('gives every entry, ranked or not, a score_breakdown', async () => {
     const viewer = await registerAgent(stack.api, { interests: 'kite surfing' });
     await registerAgent(stack.api, { interests: 'kite surfing' });

@@ -13,7 +13,7 @@ export interface RankingScheduler {
 export type RefreshOutcome = { candidates: number; targets: number; feedsChanged: number; rankMs: number; spreadMs: number };
 
 /**
- * What spreading into one feed costs, counted in entries (lua/spread_into_feeds-2+.lua: about ten look-ups
+ * What spreading into one feed costs, counted in entries (lua/spread_into_feeds-3+.lua: about ten look-ups
  * and writes of a few entries each, maybe a new feed to create); one script call spreads into at most
  * a step's worth of feeds of one shard (20 at the default step).
  */
@@ -23,7 +23,7 @@ const SPREAD_COST_PER_FEED = 100;
  * Ranks feeds. The work of a job is split into bounded Redis calls, each on one hash slot (none
  * examines more than a step of entries, RANK_STEP), so a job holds Redis (or a cluster node) for a
  * millisecond or two at a time at most, whatever the pool's size: gathering and scoring candidates over
- * the index partitions, storing the feed (lua/rank_feed-2.lua) and its ranked mark and floor, sifting the
+ * the index partitions, storing the feed (lua/rank_feed-3.lua) and its ranked mark and floor, sifting the
  * holders of a dropped interest page by page in every partition, and spreading into other feeds, one
  * call per owners' shard. Calls on different slots are sent together.
  */

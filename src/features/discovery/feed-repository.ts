@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
-import { interestMass, RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
+import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
 import { RankTraits } from './rank-traits-repository.js';
 import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
@@ -34,7 +34,9 @@ export const RANK_STEP = 2_000;
  */
 export type RankBounds = { candidates: number; minSample: number; step?: number };
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
-/** The ranked list handed to lua/rank_feed-2.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The liked-you lift in stored units, which the feed scripts add from the owner's likers. */
+const LIFT = LIKED_YOU_BONUS * SCORE_SCALE;
+/** The ranked list handed to lua/rank_feed-3.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -50,7 +52,7 @@ export class FeedStore {
 
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {
     this.traits = new RankTraits(redis, scripts);
-    this.scorer = new ReciprocalScorer(redis, this.traits);
+    this.scorer = new ReciprocalScorer(this.traits);
   }
 
   /**
@@ -60,7 +62,7 @@ export class FeedStore {
    * either has room (floor 0) or a lowest score the account's own score there beats. Records the
    * account's profile traits (`profile`: its gender index and birthdate YYYYMMDD) for others' rankings.
    * Every Redis call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts,
-   * lua/rank_feed-2.lua). `interests` and `weights` go together.
+   * lua/rank_feed-3.lua). `interests` and `weights` go together.
    */
   async rank(
     pool: Pool,
@@ -76,15 +78,16 @@ export class FeedStore {
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
     const shared = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
     const mass = interestMass(weights);
-    const [{ feed: score, spread }] = await Promise.all([
+    const [{ feed: score, spread, likers }] = await Promise.all([
       this.scorer.score(pool, id, { mass, ...profile }, shared, step),
       profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
     ]);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
-    const args: Array<string | number> = [id, size];
-    for (const member of picks) args.push(member, score.get(member)!);
-    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed-2.lua.
+    // The script adds the liked-you lift itself, from the likers as they are then (lua/rank_feed-3.lua).
+    const args: Array<string | number> = [id, size, LIFT];
+    for (const member of picks) args.push(member, score.get(member)! - (likers.has(member) ? LIFT : 0));
+    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.likers(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-3.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
@@ -154,7 +157,7 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds-2+.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-3+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -181,9 +184,9 @@ export class FeedStore {
     const answers = await Promise.all(
       calls.map((shardEntries) => {
         const keyList: string[] = [];
-        const args: Array<string | number> = [candidate, size];
+        const args: Array<string | number> = [candidate, size, LIFT];
         for (const { owner, score } of shardEntries) {
-          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner));
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.likers(pool, owner));
           args.push(owner, score);
         }
         return this.scripts.run('spread_into_feeds', keyList, args);

@@ -1,10 +1,8 @@
-import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
-import { keys } from '../../platform/redis/keys.js';
 import { rankScore, type ScoreInputs } from './discovery-scoring.js';
 import { ageOfBirth, tasteFit } from './swipe-taste.js';
 import type { RankTraits, Traits } from './rank-traits-repository.js';
-import { inSteps, type Candidates } from './feed-candidates-repository.js';
+import type { Candidates } from './feed-candidates-repository.js';
 
 /** One side of a pair as the score sees it. */
 export type Side = { mass: number; gender?: number; age?: number; traits: Traits };
@@ -37,16 +35,19 @@ export function pairInputs(viewer: Side, candidate: Side, shared: number, likedY
   };
 }
 
-/** Candidates' scores in the viewer's feed, and the viewer's score in each candidate's feed. */
-export type ReciprocalScores = { feed: Candidates; spread: Candidates };
+/**
+ * Candidates' scores in the viewer's feed (with the liked-you lift of the viewer's `likers`, for the
+ * order), and the viewer's score in each candidate's feed (without it: lua/spread_into_feeds-3+.lua adds it
+ * from the candidate's likers as they are when it writes).
+ */
+export type ReciprocalScores = { feed: Candidates; spread: Candidates; likers: ReadonlySet<string> };
 
 /**
  * Turns a ranking's shared-interest sums into reciprocal scores (discovery-scoring.ts): the viewer's newest
- * likers join the candidates, then every candidate's traits (one HMGET per partition and step) and the
- * viewer's own swipes on them (one slot, a step at a time: whom it liked lifts it in their feeds) are read.
+ * likers join the candidates, then every candidate's traits are read (one HMGET per partition and step).
  */
 export class ReciprocalScorer {
-  constructor(private readonly redis: RedisClient, private readonly traits: RankTraits) {}
+  constructor(private readonly traits: RankTraits) {}
 
   async score(pool: Pool, id: number, viewer: KnownSide, shared: Candidates, step: number): Promise<ReciprocalScores> {
     const self = String(id);
@@ -54,7 +55,7 @@ export class ReciprocalScorer {
     const sums = new Map(shared);
     for (const liker of likers) if (liker !== self && !sums.has(liker)) sums.set(liker, 0);
     const ids = [...sums.keys()];
-    const [traits, liked] = await Promise.all([this.traits.read(pool, [...ids, self], step), this.likedByViewer(pool, id, ids, step)]);
+    const traits = await this.traits.read(pool, [...ids, self], step);
     const now = new Date();
     const nowMs = now.getTime();
     const me = sideOf(traits.get(self), now, viewer);
@@ -64,20 +65,9 @@ export class ReciprocalScorer {
       const other = sideOf(traits.get(member), now);
       if (!other.mass) other.mass = me.mass;
       feed.set(member, rankScore(pairInputs(me, other, sum, likers.has(member), nowMs)));
-      spread.set(member, rankScore(pairInputs(other, me, sum, liked.has(member), nowMs)));
+      spread.set(member, rankScore(pairInputs(other, me, sum, false, nowMs)));
     }
-    return { feed, spread };
+    return { feed, spread, likers };
   }
 
-  /** Which of `ids` the viewer liked or super liked. */
-  private async likedByViewer(pool: Pool, id: number, ids: readonly string[], step: number): Promise<Set<string>> {
-    const out = new Set<string>();
-    await inSteps(ids, step, async (chunk) => {
-      const kinds = await this.redis.hmget(keys.swipes(pool, id), ...chunk);
-      chunk.forEach((member, i) => {
-        if (kinds[i] === 'like' || kinds[i] === 'super_like') out.add(member);
-      });
-    });
-    return out;
-  }
 }
