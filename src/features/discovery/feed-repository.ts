@@ -76,10 +76,10 @@ export class FeedStore {
   ): Promise<Ranking> {
     const step = bounds.step ?? RANK_STEP;
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
-    const shared = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
+    const [shared, likersNow] = await Promise.all([gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition), this.traits.likers(pool, id)]);
     const mass = interestMass(weights);
     const [{ feed: score, spread, likers }] = await Promise.all([
-      this.scorer.score(pool, id, { mass, ...profile }, shared, step),
+      this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow),
       profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
     ]);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);

@@ -49,9 +49,10 @@ export type ReciprocalScores = { feed: Candidates; spread: Candidates; likers: R
 export class ReciprocalScorer {
   constructor(private readonly traits: RankTraits) {}
 
-  async score(pool: Pool, id: number, viewer: KnownSide, shared: Candidates, step: number): Promise<ReciprocalScores> {
+  /** `likersOf`: the viewer's newest likers when the caller read them already (alongside the candidates). */
+  async score(pool: Pool, id: number, viewer: KnownSide, shared: Candidates, step: number, likersOf?: readonly string[]): Promise<ReciprocalScores> {
     const self = String(id);
-    const likers = new Set(await this.traits.likers(pool, id));
+    const likers = new Set(likersOf ?? (await this.traits.likers(pool, id)));
     const sums = new Map(shared);
     for (const liker of likers) if (liker !== self && !sums.has(liker)) sums.set(liker, 0);
     const ids = [...sums.keys()];
