@@ -79,7 +79,7 @@ export class FeedStore {
     const [shared, likersNow] = await Promise.all([gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition), this.traits.likers(pool, id)]);
     const mass = interestMass(weights);
     const [{ feed: score, spread, likers }] = await Promise.all([
-      this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow),
+      this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow, spreading),
       profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
     ]);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);

@@ -49,8 +49,19 @@ export type ReciprocalScores = { feed: Candidates; spread: Candidates; likers: R
 export class ReciprocalScorer {
   constructor(private readonly traits: RankTraits) {}
 
-  /** `likersOf`: the viewer's newest likers when the caller read them already (alongside the candidates). */
-  async score(pool: Pool, id: number, viewer: KnownSide, shared: Candidates, step: number, likersOf?: readonly string[]): Promise<ReciprocalScores> {
+  /**
+   * `likersOf`: the viewer's newest likers when the caller read them already (alongside the candidates);
+   * `spreading`: false when the viewer will not be spread into other feeds (its `spread` is then left empty).
+   */
+  async score(
+    pool: Pool,
+    id: number,
+    viewer: KnownSide,
+    shared: Candidates,
+    step: number,
+    likersOf?: readonly string[],
+    spreading = true,
+  ): Promise<ReciprocalScores> {
     const self = String(id);
     const likers = new Set(likersOf ?? (await this.traits.likers(pool, id)));
     const sums = new Map(shared);
@@ -66,7 +77,7 @@ export class ReciprocalScorer {
       const other = sideOf(traits.get(member), now);
       if (!other.mass) other.mass = me.mass;
       feed.set(member, rankScore(pairInputs(me, other, sum, likers.has(member), nowMs)));
-      spread.set(member, rankScore(pairInputs(other, me, sum, false, nowMs)));
+      if (spreading) spread.set(member, rankScore(pairInputs(other, me, sum, false, nowMs)));
     }
     return { feed, spread, likers };
   }
