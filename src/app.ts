@@ -31,7 +31,7 @@ import { assertSupportedRedis } from './platform/redis-server/redis-requirements
 import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js';
 import { Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
-import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
+import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
 import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
@@ -76,6 +76,8 @@ export class Application {
   readService!: ReadService;
   /** Discovery: feed and browse reads, and the ranking queue (plus a worker when EMBEDDED_WORKER). */
   discovery!: DiscoveryService;
+  /** What discovery learns from each swipe (the swiper's taste, a liker's lift). */
+  private swipeSignals?: SwipeSignals;
   rankingJobs?: RankingJobs;
   /** Webhooks: their CRUD, the delivery queue (plus a worker when EMBEDDED_WORKER). */
   webhooks!: WebhookService;
@@ -159,6 +161,7 @@ export class Application {
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue, undefined, config.PASS_EXPIRY_DAYS * DAY_MS);
+    this.swipeSignals = new SwipeSignals(discoveryIndex, feeds, logger);
     return discoveryIndex;
   }
 
@@ -187,7 +190,7 @@ export class Application {
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts)));
-    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions);
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox, this.suspensions);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { normalizeInterests } from '../../src/features/accounts/interest-schemas.js';
 import { prng } from '../lib/profiles.js';
+import { GENDERS as GENDERS_OF_SERVICE } from '../../src/features/accounts/account-schemas.js';
 
 export { prng };
 
@@ -25,6 +26,9 @@ export type SimAgent = {
 };
 
 export type Gender = 'woman' | 'man' | 'nonbinary';
+
+/** A simulated gender's place in the service's GENDERS (what a stored profile holds). */
+export const genderIndex = (gender: Gender): number => GENDERS_OF_SERVICE.indexOf(gender);
 
 const CONCEPT_FILE = new URL('./interest-concepts.json', import.meta.url);
 

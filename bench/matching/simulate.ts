@@ -1,4 +1,5 @@
-import { buildPopulation, likeChance, pairUniform, prng, type SimAgent } from './population.js';
+import { buildPopulation, genderIndex, likeChance, pairUniform, prng, type SimAgent } from './population.js';
+import { emptyTaste, noteSwipe } from '../../src/features/discovery/swipe-taste.js';
 import { RANKINGS, type Ranking, type RankingWorld } from './rankings.js';
 
 export type MatchingOptions = {
@@ -57,11 +58,12 @@ function simulate(agents: readonly SimAgent[], holders: ReadonlyMap<string, numb
   const swiped = agents.map(() => new Set<number>());
   const liked = agents.map(() => new Set<number>());
   const likedBy = agents.map(() => new Set<number>());
-  const world: RankingWorld = { agents, holders, swiped, likedBy };
+  const tastes = agents.map(() => emptyTaste());
+  const world: RankingWorld = { agents, holders, swiped, likedBy, tastes };
   const swipes = new Array<number>(n).fill(0);
   const firstMatchAt = new Array<number>(n).fill(-1);
   const shown: [number, number][] = [];
-  let likes = 0;
+  let likeCount = 0;
   let matches = 0;
   // The order of turns is the same for every ranking (its own PRNG), and each pair's decision is fixed by
   // pairUniform: rankings differ only in whom they show.
@@ -77,8 +79,10 @@ function simulate(agents: readonly SimAgent[], holders: ReadonlyMap<string, numb
         shown.push([viewer, candidate]);
         swiped[viewer]!.add(candidate);
         swipes[viewer]!++;
-        if (pairUniform(options.seed, viewer, candidate) >= likeChance(agents[viewer]!, agents[candidate]!)) continue;
-        likes++;
+        const likes = pairUniform(options.seed, viewer, candidate) < likeChance(agents[viewer]!, agents[candidate]!);
+        noteSwipe(tastes[viewer]!, genderIndex(agents[candidate]!.gender), agents[candidate]!.age, likes);
+        if (!likes) continue;
+        likeCount++;
         liked[viewer]!.add(candidate);
         likedBy[candidate]!.add(viewer);
         if (!liked[candidate]!.has(viewer)) continue;
@@ -93,7 +97,7 @@ function simulate(agents: readonly SimAgent[], holders: ReadonlyMap<string, numb
   return {
     ranking: ranking.name,
     shown: shown.length,
-    likes,
+    likes: likeCount,
     matches,
     topMutualShare: shown.length === 0 ? 0 : mutual / shown.length,
     swipesToFirstMatch: { median: quantile(toMatch, 0.5), p90: quantile(toMatch, 0.9) },

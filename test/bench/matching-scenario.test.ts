@@ -30,6 +30,13 @@ describe('the matching bench', () => {
     expect(withoutTimes(runMatching({ ...options, seed: 8 }))).not.toEqual(first);
   });
 
+  it('measures the reciprocal ranking beside the baseline, and it shows more pairs that like each other', () => {
+    const report = runMatching({ ...options, agents: 600 });
+    const [baseline, reciprocal] = ['baseline', 'reciprocal'].map((name) => report.rankings.find((r) => r.ranking === name)!);
+    expect(reciprocal!.topMutualShare).toBeGreaterThan(1.5 * baseline!.topMutualShare);
+    expect(reciprocal!.agentsWithMatchShare).toBeGreaterThan(baseline!.agentsWithMatchShare);
+  });
+
   it('writes hidden concepts in varied surface forms', () => {
     const concepts = loadConcepts();
     expect(concepts.length).toBeGreaterThanOrEqual(60);

@@ -5,7 +5,7 @@ import { scanKeys } from '../support/scan-keys.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
 import { whereStored } from '../support/stored-values.js';
 import { within } from '../support/within.js';
-import { emailBucket } from '../../src/platform/redis/key-space.js';
+import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 
 const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
@@ -137,6 +137,10 @@ describe('DELETE /api/v1/me (leave)', () => {
     // Nor is it among the passes of the account that passed it.
     expect(await redis.zscore(keys.passes('agent', d.user_id), String(a.user_id))).toBeNull();
     expect(await redis.hget(keys.swipes('agent', d.user_id), String(a.user_id))).toBeNull();
+    // Nor among the likers of the account it super liked, nor in what the ranking keeps of accounts.
+    expect(await redis.zscore(keys.likers('agent', c.user_id), String(a.user_id))).toBeNull();
+    const part = indexPartition(a.user_id);
+    expect(await redis.hmget(keys.rankTraits('agent', part), `p:${a.user_id}`, `t:${a.user_id}`, `a:${a.user_id}`)).toEqual([null, null, null]);
     // Nor among the blocks, either way.
     for (const other of [e, f]) expect(await redis.hget(keys.hidden('agent', other.user_id), String(a.user_id))).toBeNull();
     expect(await redis.zscore(keys.blocks('agent', f.user_id), String(a.user_id))).toBeNull();

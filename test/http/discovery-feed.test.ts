@@ -17,7 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-type Entry = { user: { id: number; display_name: string }; score: number; shared_interests: string[] };
+type Entry = {
+  user: { id: number; display_name: string };
+  score: number;
+  score_breakdown: { interests: number; reciprocal: number; liked_you: boolean; recency: number; total: number };
+  shared_interests: string[];
+};
 
 
 const isRanked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
@@ -70,12 +75,12 @@ describe('GET /discovery/feed ranking', () => {
     expect(entry('filler0').shared_interests).toEqual(['chess', 'jazz']);
   });
 
-  it('lists those sharing nothing after every sharer, with score 0, newest first', async () => {
+  it('lists those sharing nothing after every sharer, with no interests part, newest first', async () => {
     const feed = await wholeFeed(viewer.token);
     const lastSharer = Math.max(...feed.flatMap((e, i) => (e.shared_interests.length > 0 ? [i] : [])));
     const tail = feed.slice(lastSharer + 1);
     expect(ids(tail)).toEqual([people.nothing!.user_id, people.none!.user_id]);
-    expect(tail.every((e) => e.score === 0 && e.shared_interests.length === 0)).toBe(true);
+    expect(tail.every((e) => e.score_breakdown.interests === 0 && e.shared_interests.length === 0)).toBe(true);
     expect(feed.slice(0, lastSharer + 1).every((e) => e.score > 0)).toBe(true);
   });
 

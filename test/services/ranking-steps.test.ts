@@ -96,6 +96,6 @@ describe('a ranking job split into bounded Redis calls', () => {
     const spreadSha = loadScripts(LUA_DIRS, SHARED_LUA_DIR).get('spread_into_feeds')!.sha;
     const spreads = scripts.filter((c) => c.args[1] === spreadSha);
     expect(spreads.length).toBeGreaterThanOrEqual(whole!.targets);
-    for (const { args } of spreads) expect(Number(args[2])).toBe(3); // one owner's feed, swipes and hidden mark
+    for (const { args } of spreads) expect(Number(args[2])).toBe(4); // one owner's feed, swipes, likers and hidden mark
   });
 });

@@ -4,7 +4,7 @@ import type { ProfileListener } from '../accounts/index.js';
 import type { RankingScheduler } from './feed-ranker.js';
 
 /**
- * Keeps feed ranking in step with accounts: a new account, or one whose interests changed, gets a ranking
+ * Keeps feed ranking in step with accounts: a new account, or one whose interests, gender or birthdate changed, gets a ranking
  * job. (The browse and ranking indexes follow every account write, see UserRepository and AccountIndex.)
  */
 export class DiscoveryIndexer implements ProfileListener {
@@ -14,7 +14,8 @@ export class DiscoveryIndexer implements ProfileListener {
   ) {}
 
   async profileSaved(user: UserRecord, previous?: UserRecord): Promise<void> {
-    if (previous && sameInterests(previous.interests, user.interests)) return;
+    // What the ranking reads of the account itself: its interests, gender and age.
+    if (previous && sameInterests(previous.interests, user.interests) && previous.gender === user.gender && previous.birthdate === user.birthdate) return;
     try {
       await this.scheduler.schedule(user.pool, user.id);
     } catch (error) {

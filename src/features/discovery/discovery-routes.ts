@@ -15,8 +15,27 @@ type Deps = { discovery: DiscoveryService; limits: AccountLimits };
 /** Parameters that take a comma list may also be repeated; their values are joined. */
 const LIST_PARAMS = new Set(['gender', 'interests']);
 
+const scoreBreakdownSchema = z
+  .object({
+    interests: z.number().describe('The shared interests, rarer ones weighing more, squashed to 0–0.25.'),
+    reciprocal: z
+      .number()
+      .describe(
+        "0–1: the harmonic mean of both sides' interest in each other. Each side's interest is how its own swipes so far rate the other's gender and age, times how much of its interests the two share; it is high only when both sides fit.",
+      ),
+    liked_you: z.boolean().describe('The candidate has already liked or super liked you; such a candidate gets +1.'),
+    recency: z.number().describe('0–0.1: how lately the candidate was active (feed reads, swipes), falling to 0 over 14 days.'),
+    total: z.number().describe('interests + reciprocal + (1 when liked_you) + recency, as of this read.'),
+  })
+  .meta({ id: 'ScoreBreakdown' });
+
 const feedEntrySchema = z
-  .object({ user: publicProfileSchema, score: z.number(), shared_interests: z.array(z.string()) })
+  .object({
+    user: publicProfileSchema,
+    score: z.number().describe("The score the entry is ordered by: its total when the feed was last ranked (the rest's entries: the total now)."),
+    score_breakdown: scoreBreakdownSchema,
+    shared_interests: z.array(z.string()),
+  })
   .meta({ id: 'FeedEntry' });
 
 const feedPageSchema = page(feedEntrySchema).extend({
@@ -47,7 +66,7 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
       auth: true,
       doc: {
         summary:
-          "The caller's swipe queue, best first: accounts of the caller's pool sharing interests (rarer interests weigh more), then everyone else, newest first. Never the caller, nor anyone already swiped (a pass stops hiding its target when it expires, after PASS_EXPIRY_DAYS, or is undone). `remaining` says about how many unswiped candidates are left, `exhausted` whether none is.",
+          "The caller's swipe queue, best first: accounts of the caller's pool ranked by a reciprocal score (shared interests, rarer ones weighing more; how well each side fits what the other's swipes show it likes; a lift for whoever already liked the caller; recent activity; each entry's score_breakdown shows the parts), then everyone else, newest first. Never the caller, nor anyone already swiped (a pass stops hiding its target when it expires, after PASS_EXPIRY_DAYS, or is undone). `remaining` says about how many unswiped candidates are left, `exhausted` whether none is.",
         tags: ['discovery'],
         query: pageQuerySchema,
         response: { status: 200, schema: feedPageSchema, description: 'A page of feed entries, and about how many candidates are left.' },

@@ -1,5 +1,6 @@
 import { birthRange, type BrowseFilters } from './browse-schemas.js';
-import { displayScore, interestWeight, RANKED_FEED_SIZE, sharedScore } from './discovery-scoring.js';
+import { displayScore, RANKED_FEED_SIZE, type ScoreBreakdown } from './discovery-scoring.js';
+import { explainScores } from './score-breakdowns.js';
 import { sharedInterests } from '../accounts/index.js';
 import { publicProfile, type ProfileSource, type PublicProfile } from '../accounts/index.js';
 import { filterGroups, type DiscoveryIndex } from './discovery-index-repository.js';
@@ -13,7 +14,7 @@ import { DEFAULT_CONFIG } from '../../config.js';
 import { DAY_MS } from '../../platform/core/dates.js';
 import { ReadCache } from '../../platform/core/read-cache.js';
 
-export type FeedEntry = { user: PublicProfile; score: number; shared_interests: string[] };
+export type FeedEntry = { user: PublicProfile; score: number; score_breakdown: ScoreBreakdown; shared_interests: string[] };
 /**
  * A page of the feed, with about how many unswiped candidates the caller has left in the whole feed (not
  * only after this page) and whether none is left.
@@ -72,6 +73,7 @@ export class DiscoveryService {
    */
   async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<FeedPage> {
     const { scanLimit } = this.limits;
+    const touched = this.feeds.traits.touch(pool, userId).catch(() => {}); // activity is a hint: the page is served either way
     const [{ swiped }, poolSize] = await Promise.all([this.settlePasses(pool, userId), this.poolSize(pool)]);
     let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
     if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
@@ -87,13 +89,15 @@ export class DiscoveryService {
       const user = found[i];
       return user ? [{ row, user, shared: sharedInterests(mine, user.interests) }] : [];
     });
-    const unrankedWeights = await this.weightsFor(pool, entries.filter((e) => e.row.part === 't').flatMap((e) => e.shared));
+    const parts = rows.viewer ? await explainScores(this.index, this.feeds.traits, pool, rows.viewer, entries.map(({ user, shared }) => ({ card: user, shared }))) : [];
     const now = new Date();
-    const items = entries.map(({ row, user, shared }) => ({
-      user: publicProfile(user, now),
-      score: displayScore(row.part === 'r' ? row.score : sharedScore(shared, (i) => unrankedWeights.get(i) ?? 0)),
-      shared_interests: shared,
-    }));
+    const items = entries.flatMap(({ row, user, shared }, i) => {
+      const breakdown = parts[i];
+      if (!breakdown) return [];
+      // A ranked entry keeps the score it was ranked with (its order); the breakdown is as of now.
+      return [{ user: publicProfile(user, now), score: row.part === 'r' ? displayScore(row.score) : breakdown.total, score_breakdown: breakdown, shared_interests: shared }];
+    });
+    await touched;
 
     const last = shown[shown.length - 1];
     const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
@@ -151,14 +155,6 @@ export class DiscoveryService {
     const last = shown[shown.length - 1];
     const next = result.rows.length > limit && last ? { id: last.id } : (result.stop ?? null);
     return { items, next };
-  }
-
-  /** Current weights of the given interests (for entries of the unranked rest that share some). */
-  private async weightsFor(pool: Pool, interests: string[]): Promise<Map<string, number>> {
-    const distinct = [...new Set(interests)];
-    if (distinct.length === 0) return new Map();
-    const { poolSize, counts } = await this.index.holderCounts(pool, distinct);
-    return new Map(distinct.map((interest, i) => [interest, interestWeight(poolSize, counts[i] ?? 0)]));
   }
 }
 

@@ -1,4 +1,5 @@
-import { interestWeight, RANKED_FEED_SIZE } from './discovery-scoring.js';
+import { interestMass, interestWeight, RANKED_FEED_SIZE } from './discovery-scoring.js';
+import { GENDERS, type Gender } from '../accounts/index.js';
 import type { DiscoveryIndex } from './discovery-index-repository.js';
 import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from './feed-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
@@ -12,7 +13,7 @@ export interface RankingScheduler {
 export type RefreshOutcome = { candidates: number; targets: number; feedsChanged: number; rankMs: number; spreadMs: number };
 
 /**
- * What spreading into one feed costs, counted in entries (lua/spread_into_feeds-3+.lua: about ten look-ups
+ * What spreading into one feed costs, counted in entries (lua/spread_into_feeds-4+.lua: about ten look-ups
  * and writes of a few entries each, maybe a new feed to create); one script call spreads into at most
  * a step's worth of feeds of one shard (20 at the default step).
  */
@@ -22,7 +23,7 @@ const SPREAD_COST_PER_FEED = 100;
  * Ranks feeds. The work of a job is split into bounded Redis calls, each on one hash slot (none
  * examines more than a step of entries, RANK_STEP), so a job holds Redis (or a cluster node) for a
  * millisecond or two at a time at most, whatever the pool's size: gathering and scoring candidates over
- * the index partitions, storing the feed (lua/rank_feed-3.lua) and its ranked mark and floor, sifting the
+ * the index partitions, storing the feed (lua/rank_feed-4.lua) and its ranked mark and floor, sifting the
  * holders of a dropped interest page by page in every partition, and spreading into other feeds, one
  * call per owners' shard. Calls on different slots are sent together.
  */
@@ -46,8 +47,8 @@ export class FeedRanker {
     const rankMs = performance.now() - started;
     const leaving: SpreadEntry[] = [];
     for (const interest of ranked.dropped) leaving.push(...(await this.droppedTargets(pool, id, interest, ranked.interests, ranked.weights)));
-    // An owner found twice (a candidate that also held a dropped interest) has the same score both times.
-    const byOwner = new Map([...ranked.targets, ...leaving].map((entry) => [entry.owner, entry] as const));
+    // An owner found twice (a candidate that also held a dropped interest) keeps its ranking's score.
+    const byOwner = new Map([...(await this.rescored(pool, id, ranked.weights, leaving)), ...ranked.targets].map((entry) => [entry.owner, entry] as const));
     const targets = [...byOwner.values()];
     const perCall = Math.max(1, Math.floor(this.step / SPREAD_COST_PER_FEED));
     // Owners' feeds live in their shards: one bounded call per shard (at most perCall feeds each), a step's
@@ -77,8 +78,20 @@ export class FeedRanker {
     const dropped = spread.filter((interest) => !interests.includes(interest));
     const { poolSize, counts } = await this.index.holderCounts(pool, interests);
     const weights = counts.map((holders) => interestWeight(poolSize, holders));
-    const { candidates, targets } = await this.feeds.rank(pool, id, interests, weights, RANKED_FEED_SIZE, spreading, this.bounds);
+    const traits = { gender: GENDERS.indexOf(profile.gender as Gender), birth: profile.birth };
+    const { candidates, targets } = await this.feeds.rank(pool, id, interests, weights, RANKED_FEED_SIZE, spreading, this.bounds, traits);
     return { interests, weights, dropped, candidates, targets };
+  }
+
+  /**
+   * The dropped interests' owners come with shared-interest sums: those still sharing some get the
+   * account's reciprocal score in their feed; those sharing none (0) leave it.
+   */
+  private async rescored(pool: Pool, id: number, weights: readonly number[], leaving: readonly SpreadEntry[]): Promise<SpreadEntry[]> {
+    const sharing = new Map(leaving.filter((entry) => entry.score > 0).map((entry) => [String(entry.owner), entry.score] as const));
+    if (sharing.size === 0) return [...leaving];
+    const scores = await this.feeds.spreadScores(pool, id, interestMass(weights), sharing, this.step);
+    return leaving.map((entry) => (entry.score > 0 ? { owner: entry.owner, score: scores.get(String(entry.owner)) ?? entry.score } : entry));
   }
 
   /** The most entries one Redis call of a job examines. */

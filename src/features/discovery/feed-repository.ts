@@ -1,6 +1,8 @@
 import { hiddenFrom } from './hidden-accounts-repository.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
-import { RANK_CANDIDATES, RANK_MIN_SAMPLE } from './discovery-scoring.js';
+import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
+import { RankTraits } from './rank-traits-repository.js';
+import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
 import type { ProfileSource } from '../accounts/index.js';
 import { bestFirst, gatherCandidates, inSteps, type Candidates } from './feed-candidates-repository.js';
@@ -36,7 +38,9 @@ export type RankBounds = { candidates: number; minSample: number; step?: number 
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
 /** The most passes one feed read expires (a few hundred µs of Redis time at most). */
 const PASS_EXPIRY_STEP = 200;
-/** The ranked list handed to lua/rank_feed-3.lua holds this many more than the feed size, in case of a swipe meanwhile. */
+/** The liked-you lift in stored units, which the feed scripts add from the owner's likers. */
+const LIFT = LIKED_YOU_BONUS * SCORE_SCALE;
+/** The ranked list handed to lua/rank_feed-4.lua holds this many more than the feed size, in case of a swipe meanwhile. */
 const SPARES = 20;
 /** What a ranking did: how many candidates it scored, and the feeds the account should enter or move in. */
 export type Ranking = { candidates: number; targets: SpreadEntry[] };
@@ -46,15 +50,23 @@ export type Ranking = { candidates: number; targets: SpreadEntry[] };
  * spreading others into it), and the record of which feeds have been ranked.
  */
 export class FeedStore {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  /** The reciprocal ranking's per-account signals (traits, tastes, activity, likers). */
+  readonly traits: RankTraits;
+  private readonly scorer: ReciprocalScorer;
+
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {
+    this.traits = new RankTraits(redis, scripts);
+    this.scorer = new ReciprocalScorer(this.traits);
+  }
 
   /**
-   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest,
-   * and with `spreading` also names the feeds it should enter or move in: the candidates whose feed was
-   * ranked (they have a floor) and either has room (floor 0) or a lowest score the account beats (scores
-   * are symmetric: the account's score in a candidate's feed is the candidate's score here). Every Redis
-   * call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts, lua/rank_feed-3.lua).
-   * `interests` and `weights` go together.
+   * Replaces the account's feed with the best `size` of a bounded set of candidates sharing an interest
+   * (and its newest likers), by reciprocal score (reciprocal-scorer.ts), and with `spreading` also names
+   * the feeds it should enter or move in: the candidates whose feed was ranked (they have a floor) and
+   * either has room (floor 0) or a lowest score the account's own score there beats. Records the
+   * account's profile traits (`profile`: its gender index and birthdate YYYYMMDD) for others' rankings.
+   * Every Redis call examines at most `bounds.step` entries (src/features/discovery/feed-candidates-repository.ts,
+   * lua/rank_feed-4.lua). `interests` and `weights` go together.
    */
   async rank(
     pool: Pool,
@@ -64,19 +76,26 @@ export class FeedStore {
     size: number,
     spreading: boolean,
     bounds: RankBounds = DEFAULT_BOUNDS,
+    profile?: { gender: number; birth: number },
   ): Promise<Ranking> {
     const step = bounds.step ?? RANK_STEP;
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
-    const score = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition);
+    const [shared, likersNow] = await Promise.all([gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition), this.traits.likers(pool, id)]);
+    const mass = interestMass(weights);
+    const [{ feed: score, spread, likers }] = await Promise.all([
+      this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow, spreading),
+      profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
+    ]);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
-    const args: Array<string | number> = [id, size];
-    for (const member of picks) args.push(member, score.get(member)!);
-    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id)], args);
-    // Derived entries in the account's index partition (another slot): see lua/rank_feed-3.lua.
+    // The script adds the liked-you lift itself, from the likers as they are then (lua/rank_feed-4.lua).
+    const args: Array<string | number> = [id, size, LIFT];
+    for (const member of picks) args.push(member, score.get(member)! - (likers.has(member) ? LIFT : 0));
+    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.likers(pool, id), keys.hidden(pool, id)], args);
+    // Derived entries in the account's index partition (another slot): see lua/rank_feed-4.lua.
     const part = indexPartition(id);
     await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
     await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
-    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, score, step) : [] };
+    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, spread, step) : [] };
   }
 
   /** The first `count` of `ordered` that are neither the account, nor swiped by it, nor hidden from it by a block, looked up a step at a time. */
@@ -94,7 +113,7 @@ export class FeedStore {
     return out;
   }
 
-  /** The candidates whose ranked feed has room or a floor their score beats, looked up a step at a time. */
+  /** The candidates whose ranked feed has room or a floor the account's score there beats, looked up a step at a time. */
   private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
     const self = String(id);
     const out: SpreadEntry[] = [];
@@ -109,6 +128,11 @@ export class FeedStore {
       });
     }
     return out;
+  }
+
+  /** The account's reciprocal scores in the feeds of `owners`, from their shared-interest sums. */
+  async spreadScores(pool: Pool, id: number, mass: number, shared: Candidates, step = RANK_STEP): Promise<Candidates> {
+    return (await this.scorer.score(pool, id, { mass }, shared, step)).spread;
   }
 
   /**
@@ -137,7 +161,7 @@ export class FeedStore {
   /**
    * Places the candidate into (score > 0) or out of (score 0) each ranked owner's feed: the owners'
    * floors are read first from their partitions (an owner without one was never ranked and is left
-   * alone), then lua/spread_into_feeds-3+.lua once per owners' shard (per `perCall` owners of a shard, so
+   * alone), then lua/spread_into_feeds-4+.lua once per owners' shard (per `perCall` owners of a shard, so
    * no call grows with the number of feeds), the calls sent together, then the floors they answer are
    * recorded in the owners' partitions. Returns how many feeds changed.
    */
@@ -164,9 +188,9 @@ export class FeedStore {
     const answers = await Promise.all(
       calls.map((shardEntries) => {
         const keyList: string[] = [];
-        const args: Array<string | number> = [candidate, size];
+        const args: Array<string | number> = [candidate, size, LIFT];
         for (const { owner, score } of shardEntries) {
-          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.hidden(pool, owner));
+          keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.likers(pool, owner), keys.hidden(pool, owner));
           args.push(owner, score);
         }
         return this.scripts.run('spread_into_feeds', keyList, args);

@@ -5,3 +5,4 @@ export { DiscoveryService } from './discovery-service.js';
 export { FeedRanker } from './feed-ranker.js';
 export { FeedStore } from './feed-repository.js';
 export { RankingJobs } from './ranking-jobs.js';
+export { SwipeSignals } from './swipe-signals.js';

@@ -1,6 +1,7 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
+import { indexPartition } from '../../platform/redis/key-space.js';
 import { ACCOUNT_COUNTER_NAMES } from '../../platform/limits/account-limits.js';
 
 /** Entries read per step of a walk (ZSCAN, HSCAN): each step costs Redis a few ms at most. */
@@ -66,9 +67,15 @@ export class ErasureRepository {
       others.flatMap((other, i) => [
         this.redis.del(keys.pair(pool, id, other)),
         this.redis.zrem(keys.feed(pool, other), String(id)),
+        this.redis.zrem(keys.likers(pool, other), String(id)),
         ...(theirs[i] ? [this.redis.hdel(keys.swipes(pool, other), String(id)), this.redis.zrem(keys.passes(pool, other), String(id))] : []),
       ]),
     );
+  }
+
+  /** What the ranking kept of the account (its traits, taste and last activity), in its index partition. */
+  async dropRankTraits(pool: Pool, id: number): Promise<void> {
+    await this.redis.hdel(keys.rankTraits(pool, indexPartition(id)), `p:${id}`, `t:${id}`, `a:${id}`);
   }
 
   /** Every webhook of the account with its delivery log and test ping (a set of at most WEBHOOK_MAX_PER_ACCOUNT). */
@@ -79,7 +86,7 @@ export class ErasureRepository {
   }
 
   /**
-   * Every key of the account's own, all in its shard's slot: swipes, passes, feed, blocks, match lists, event stream,
+   * Every key of the account's own, all in its shard's slot: swipes, passes, feed, blocks, likers, match lists, event stream,
    * tokens, socket leases and rate-limit counters. Each is a bounded structure, unlinked (freed in the background).
    */
   async dropOwnKeys(pool: Pool, id: number): Promise<void> {
@@ -90,6 +97,7 @@ export class ErasureRepository {
       keys.feed(pool, id),
       keys.blocks(pool, id),
       keys.hidden(pool, id),
+      keys.likers(pool, id),
       keys.userMatches(pool, id),
       keys.endedMatches(pool, id),
       keys.userEvents(pool, id),

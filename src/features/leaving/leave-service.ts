@@ -61,6 +61,7 @@ export class LeaveService implements Leaving {
     for await (const others of this.erasure.swiped(pool, id)) await this.erasure.dropPairs(pool, id, others);
     for await (const others of this.erasure.separated(pool, id)) await this.erasure.dropBlocks(pool, id, others);
     await this.erasure.dropOwnKeys(pool, id);
+    await this.erasure.dropRankTraits(pool, id);
     await this.leaving.releaseEmail(account);
     await this.leaving.finish(account);
   }

@@ -144,7 +144,7 @@ export class SwipeRepository {
   }
 
   /**
-   * A feed that lost an entry has room: its floor (lua/rank_feed-3.lua) drops to 0. The floor is a hint for
+   * A feed that lost an entry has room: its floor (lua/rank_feed-4.lua) drops to 0. The floor is a hint for
    * spreading that the next ranking rewrites, so a full Redis refusing it is let pass.
    */
   private async feedHasRoom(pool: Pool, fromId: number): Promise<void> {

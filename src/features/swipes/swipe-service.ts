@@ -59,6 +59,14 @@ function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null)
   }
 }
 
+/**
+ * Told of every swipe recorded (not of a replayed one): discovery learns the swiper's taste from it and
+ * lifts a liker in its target's feed. The swipe stands whatever the listener does.
+ */
+export interface SwipeListener {
+  swiped(pool: Pool, swiperId: number, targetId: number, kind: SwipeKind, outcome: SwipeOutcomeName): Promise<void>;
+}
+
 const USER_NOT_FOUND_HINT = 'Pass a user id (user.id of a feed entry, or id of a browse item), not a match id.';
 
 /** Swipes: like, pass, super like; a mutual like makes a match. */
@@ -72,6 +80,7 @@ export class SwipeService {
     private readonly undoWindowMs: number = DEFAULT_CONFIG.UNDO_WINDOW_SECONDS * 1000,
     /** A suspended account is answered as absent (404): it is out of every feed and browse until lifted. */
     private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
+    private readonly listener?: SwipeListener,
   ) {}
 
   /**
@@ -138,6 +147,7 @@ export class SwipeService {
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
     const { pending, effect } = outcome;
     const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
+    if (!outcome.replay) await this.listener?.swiped(pool, userId, targetId, outcome.kind, told.outcome).catch(() => {});
     if (effect === 'none' || effect === 'kept' || effect === 'ended') {
       if (pending) await this.outbox.complete(pool, pending);
       return { like, matched: false, match: null, ...told };

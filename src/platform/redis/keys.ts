@@ -127,6 +127,20 @@ export const keys = {
   suspensions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:suspended`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
+  /**
+   * Hash: what the reciprocal ranking reads of the partition's accounts, three fields each at most (an
+   * account's lifetime; bounded by the partition's accounts): `p:<id>` → "mass,gender,birth" (its
+   * interest mass, GENDERS index and birthdate YYYYMMDD, written by its own ranking), `t:<id>` → its taste
+   * (src/features/discovery/swipe-taste.ts: 11 counts, written on each of its swipes), `a:<id>` → when it
+   * was last active, ms (feed reads and swipes, at most about once a minute).
+   */
+  rankTraits: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:traits`,
+  /**
+   * Sorted set: who liked (or super liked) the user and is not yet swiped by it, liker id → ms; the
+   * LIKERS_KEPT newest only (src/features/discovery/lua/lift_liker-3.lua), for the ranking's liked_you lift.
+   * Lives as long as the account.
+   */
+  likers: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:likers:${id}`,
   /** Counter of a shard's match ids: a match id is `count * SHARDS + shard`, so the id names its shard. */
   matchSeq: (pool: Pool, shard: number) => `${P}${pool}:${shardTag(shard)}:seq:match`,
   /** Counter of a shard's message ids (`count * SHARDS + shard`, the shard of the message's match). */

@@ -60,7 +60,10 @@ export const SCRIPT_REPLIES = {
   },
   /** How many entries the call changed. */
   list_match: (raw) => Number(raw),
+  /** Whether the target's feed changed. */
+  lift_liker: (raw) => raw === 1,
   mark_read: (raw) => markRead(list(raw)),
+  note_swipe: (raw) => raw === 1,
   rank_feed: (raw) => {
     const [size, floor] = list(raw);
     return { size: Number(size), floor: Number(floor) };

@@ -2,7 +2,7 @@
 --[[
   Picks, from one page of an interest set the candidate no longer holds, the owners whose feed it has to
   leave or move in: ranked owners (they have a floor) it now shares nothing with (score 0), or whose
-  floor its new score beats (the rule of the spread targets of lua/rank_feed-3.lua, whose bounded ranking
+  floor its new score beats (the rule of the spread targets of lua/rank_feed-4.lua, whose bounded ranking
   does not gather the holders of a dropped interest). One page per call, so the work of a call stays
   bounded however common the interest. Runs per index partition: the partition's part of the dropped
   interest's set, its floors and its part of the current interest sets (an owner's entries all live in

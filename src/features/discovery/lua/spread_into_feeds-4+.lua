@@ -10,18 +10,20 @@
   Answers the new floor (lowest score when full, else 0) of each feed changed or found full, for the
   caller to record in the owners' index partitions (derived data: a later ranking or spread rewrites it).
 
-  KEYS[3i-2], KEYS[3i-1], KEYS[3i]          <pool>:<shard>:feed:<owner i>, <pool>:<shard>:swipes:<owner i>,
-                                            <pool>:<shard>:hidden:<owner i>, i = 1..n, every owner of the
-                                            same shard
+  KEYS[4i-3] .. KEYS[4i]                    <pool>:<shard>:feed:<owner i>, <pool>:<shard>:swipes:<owner i>,
+                                            <pool>:<shard>:likers:<owner i>, <pool>:<shard>:hidden:<owner i>,
+                                            i = 1..n, every owner of the same shard
   ARGV[1] candidate id
   ARGV[2] feed size
-  ARGV[1+2i], ARGV[2+2i]                    owner i's id and the candidate's integer score for owner i
+  ARGV[3] the liked-you bonus, added here when the candidate is among owner i's likers (the scores leave
+          it out, so a like made while the scores were worked out still counts)
+  ARGV[2+2i], ARGV[3+2i]                    owner i's id and the candidate's integer score for owner i
 
   Returns {feeds changed, owner_1, floor_1, owner_2, floor_2, ...} (the floors to record).
 
   Slot: one (hash of the owners' shard tag)
 ]]
-local candidate, size = ARGV[1], tonumber(ARGV[2])
+local candidate, size, bonus = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local changed, out = 0, {0}
 
 local function floor_of(feed, owner)
@@ -31,9 +33,10 @@ local function floor_of(feed, owner)
   out[#out + 1] = floor
 end
 
-for i = 1, #KEYS / 3 do
-  local feed, swipes, hidden = KEYS[3 * i - 2], KEYS[3 * i - 1], KEYS[3 * i]
-  local owner, score = ARGV[1 + 2 * i], tonumber(ARGV[2 + 2 * i])
+for i = 1, #KEYS / 4 do
+  local feed, swipes, likers, hidden = KEYS[4 * i - 3], KEYS[4 * i - 2], KEYS[4 * i - 1], KEYS[4 * i]
+  local owner, score = ARGV[2 + 2 * i], tonumber(ARGV[3 + 2 * i])
+  if score > 0 and redis.call('ZSCORE', likers, candidate) then score = score + bonus end
   if owner ~= candidate then
     if score <= 0 then
       if redis.call('ZREM', feed, candidate) == 1 then

@@ -1,0 +1,101 @@
+import type { RedisClient } from '../../platform/redis/redis.js';
+import type { Scripts } from '../../platform/redis/scripts.js';
+import type { Pool } from '../../platform/core/pool.js';
+import { keys } from '../../platform/redis/keys.js';
+import { indexPartition } from '../../platform/redis/key-space.js';
+import { decodeTaste, type Taste } from './swipe-taste.js';
+import { inSteps } from './feed-candidates-repository.js';
+
+/** What the reciprocal ranking knows of an account besides its interests (keys.rankTraits). */
+export type Traits = {
+  /** Its interest mass, gender (GENDERS index) and birthdate (YYYYMMDD), as of its last ranking. */
+  mass?: number;
+  gender?: number;
+  birth?: number;
+  taste: Taste;
+  lastActiveMs?: number;
+};
+
+/** How many of the newest likers of an account are kept for its rankings. */
+export const LIKERS_KEPT = 100;
+/** An account's activity is written at most once per this long by one process. */
+const ACTIVE_EVERY_MS = 60_000;
+/** The most accounts whose last write of activity a process remembers (then it forgets them all). */
+const ACTIVE_REMEMBERED = 10_000;
+
+/**
+ * The reciprocal ranking's per-account signals: profile traits, tastes, last activity (one hash per index
+ * partition) and each account's newest likers (a small sorted set in its shard).
+ */
+export class RankTraits {
+  private readonly activeWritten = new Map<string, number>();
+
+  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+
+  /** The traits of `ids`, one HMGET per partition and step (three fields an id). */
+  async read(pool: Pool, ids: readonly string[], step: number): Promise<Map<string, Traits>> {
+    const out = new Map<string, Traits>();
+    const byPart = new Map<number, string[]>();
+    for (const id of ids) {
+      const part = indexPartition(id);
+      (byPart.get(part) ?? byPart.set(part, []).get(part)!).push(id);
+    }
+    const perCall = Math.max(1, Math.floor(step / 3));
+    await Promise.all(
+      [...byPart].map(([part, members]) =>
+        inSteps(members, perCall, async (chunk) => {
+          const values = await this.redis.hmget(keys.rankTraits(pool, part), ...chunk.flatMap((id) => [`p:${id}`, `t:${id}`, `a:${id}`]));
+          chunk.forEach((id, i) => out.set(id, decodeTraits(values[3 * i], values[3 * i + 1], values[3 * i + 2])));
+        }),
+      ),
+    );
+    return out;
+  }
+
+  /** Records an account's profile traits (by its own ranking). */
+  async writeProfile(pool: Pool, id: number, mass: number, gender: number, birth: number): Promise<void> {
+    await this.redis.hset(keys.rankTraits(pool, indexPartition(id)), `p:${id}`, `${mass},${gender},${birth}`);
+  }
+
+  /** Marks the account active now, unless this process did so within the last minute. */
+  async touch(pool: Pool, id: number, nowMs = Date.now()): Promise<void> {
+    const key = `${pool}:${id}`;
+    const last = this.activeWritten.get(key);
+    if (last !== undefined && nowMs - last < ACTIVE_EVERY_MS) return;
+    if (this.activeWritten.size >= ACTIVE_REMEMBERED) this.activeWritten.clear();
+    this.activeWritten.set(key, nowMs);
+    await this.redis.hset(keys.rankTraits(pool, indexPartition(id)), `a:${id}`, String(nowMs));
+  }
+
+  /** Adds a swipe to the swiper's taste and marks it active (lua/note_swipe-1.lua). */
+  async noteSwipe(pool: Pool, swiper: number, gender: number, age: number, liked: boolean, nowMs = Date.now()): Promise<void> {
+    await this.scripts.run('note_swipe', [keys.rankTraits(pool, indexPartition(swiper))], [swiper, gender, age, liked ? 1 : 0, nowMs]);
+  }
+
+  /** The account's newest likers (at most LIKERS_KEPT). */
+  likers(pool: Pool, id: number): Promise<string[]> {
+    return this.redis.zrange(keys.likers(pool, id), '0', '-1');
+  }
+
+  /** Which of `ids` liked the account (and are among its newest likers). */
+  async likedBy(pool: Pool, id: number, ids: readonly number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const scores = await this.redis.zmscore(keys.likers(pool, id), ...ids.map(String));
+    return new Set(ids.filter((_, i) => scores[i] != null));
+  }
+
+  /** Records the like in the target's likers and lifts the liker in its feed (lua/lift_liker-3.lua). */
+  async liftLiker(pool: Pool, target: number, liker: number, bonus: number, feedSize: number, nowMs = Date.now()): Promise<boolean> {
+    return this.scripts.run('lift_liker', [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)], [liker, bonus, feedSize, LIKERS_KEPT, nowMs]);
+  }
+}
+
+function decodeTraits(profile: string | null | undefined, taste: string | null | undefined, active: string | null | undefined): Traits {
+  const out: Traits = { taste: decodeTaste(taste) };
+  if (profile) {
+    const [mass, gender, birth] = profile.split(',').map(Number);
+    if (Number.isFinite(mass) && Number.isFinite(gender) && Number.isFinite(birth)) Object.assign(out, { mass, gender, birth });
+  }
+  if (active && Number.isFinite(Number(active))) out.lastActiveMs = Number(active);
+  return out;
+}
