@@ -1,3 +1,4 @@
+import { PeriodicSweep } from '../../platform/periodic-sweep.js';
 import type { Logger } from '../../platform/logger.js';
 import type { LeaveService } from './leave-service.js';
 
@@ -5,30 +6,16 @@ import type { LeaveService } from './leave-service.js';
  * Every process looks on a timer for erasures begun more than `everyMs` ago and not finished (the process
  * carrying one out crashed, or lost Redis, mid-way) and finishes them. Sweeps never overlap.
  */
-export class ErasureSweeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class ErasureSweeper extends PeriodicSweep {
   constructor(
     private readonly service: LeaveService,
-    private readonly everyMs: number,
+    everyMs: number,
     private readonly logger: Logger,
-  ) {}
-
-  start(): this {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
-    }, this.everyMs);
-    this.timer.unref();
-    return this;
+  ) {
+    super(everyMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async sweepOnce(): Promise<void> {
+  protected async sweepOnce(): Promise<void> {
     try {
       const finished = await this.service.finishInterrupted(this.everyMs);
       if (finished > 0) this.logger.info({ finished }, 'finished erasures a crash interrupted');

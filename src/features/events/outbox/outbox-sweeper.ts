@@ -1,3 +1,4 @@
+import { PeriodicSweep } from '../../../platform/periodic-sweep.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { OutboxRunner } from './outbox-runner.js';
 
@@ -7,30 +8,16 @@ import type { OutboxRunner } from './outbox-runner.js';
  * overlap. A record that keeps failing goes to the dead letter after a bounded number of sweeps (see
  * OutboxRunner.sweep).
  */
-export class OutboxSweeper {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-
+export class OutboxSweeper extends PeriodicSweep {
   constructor(
     private readonly outbox: OutboxRunner,
-    private readonly everyMs: number,
+    everyMs: number,
     private readonly logger: Logger,
-  ) {}
-
-  start(): this {
-    this.timer = setInterval(() => {
-      this.running ??= this.sweepOnce().finally(() => (this.running = undefined));
-    }, this.everyMs);
-    this.timer.unref();
-    return this;
+  ) {
+    super(everyMs);
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
-  }
-
-  private async sweepOnce(): Promise<void> {
+  protected async sweepOnce(): Promise<void> {
     try {
       const completed = await this.outbox.sweep(this.everyMs);
       if (completed > 0) this.logger.info({ completed }, 'completed the outbox steps of writes left pending');
