@@ -66,6 +66,8 @@ export type DiscoveryScaleResult = {
   seed_seconds: number;
   /** The bench process's peak resident memory (server, in-process worker, seeding), MB. */
   peak_rss_mb: number;
+  /** The JS heap in use around the timed jobs, MB: before them and after them (after a collection when run with --expose-gc), and the most seen after any one job. */
+  jobs_heap_mb: { before: number; most_during: number; after: number };
   /** `redis_ms_mean`: Redis's CPU time per ranking (INFO cpu), summed over its many bounded calls. */
   rank_one_feed_ms: Latency & { sharers_mean: number; redis_ms_mean: number };
   /** `candidates_mean`: how many sharers a ranking considered (bounded, see RANK_CANDIDATES). */
@@ -210,6 +212,11 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     let sharers = 0;
     for (const id of sharerSample) sharers += await index.indexed('agent', id).then((p) => (p ? unionSize(probe, p.interests) : 0));
     const spreadSample = sampled.slice(0, Math.min(jobCount, sampled.length));
+    const heapMb = (collect: boolean) => {
+      if (collect) (globalThis as { gc?: () => void }).gc?.();
+      return Math.round(process.memoryUsage().heapUsed / 1_048_576);
+    };
+    const jobsHeap = { before: heapMb(true), most_during: 0, after: 0 };
     log(`rank + spread (the whole job) for ${spreadSample.length} of them ...`);
     const refreshHistogram = new Histogram();
     let changed = 0;
@@ -219,10 +226,12 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       const started = performance.now();
       const outcome = await ranker.refresh('agent', id);
       refreshHistogram.record(performance.now() - started);
+      jobsHeap.most_during = Math.max(jobsHeap.most_during, heapMb(false));
       changed += outcome?.feedsChanged ?? 0;
       considered += outcome?.candidates ?? 0;
     }
     const refreshRedisMs = ((await cpuMs(probe)) - cpuBefore) / Math.max(1, spreadSample.length);
+    jobsHeap.after = heapMb(true);
     const feedBytes = await Promise.all(sampled.map((id) => probe.memory('USAGE', keys.feed('agent', id)).then((b) => Number(b ?? 0))));
     const feedBytesMean = feedBytes.reduce((a, b) => a + b, 0) / Math.max(1, feedBytes.length);
 
@@ -348,6 +357,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       top_interest_holders: topHolders,
       seed_seconds: round(seedSeconds),
       peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      jobs_heap_mb: jobsHeap,
       rank_one_feed_ms: { ...latency(rankHistogram), sharers_mean: Math.round(sharers / Math.max(1, sharerSample.length)), redis_ms_mean: round(rankRedisMs) },
       rank_and_spread_ms: {
         ...latency(refreshHistogram),
@@ -490,6 +500,7 @@ function printSummary(r: DiscoveryScaleResult) {
   console.log(`
 Discovery at scale — ${r.label}
   pool: ${r.agents} agents, ${r.interests} interests (Zipf s=${r.zipf_exponent}), ${r.interests_per_agent_mean} interests per agent, top interest held by ${r.top_interest_holders}; seeded in ${r.seed_seconds} s; peak RSS of this process ${r.peak_rss_mb} MB
+  JS heap around the jobs:         ${r.rank_and_spread_ms.count} jobs: ${r.jobs_heap_mb.before} MB before, at most ${r.jobs_heap_mb.most_during} MB after one, ${r.jobs_heap_mb.after} MB after them
   rank one feed (own feed):        ${l(r.rank_one_feed_ms)}; ${r.rank_one_feed_ms.sharers_mean} sharers, ${r.rank_and_spread_ms.candidates_mean} of them considered per ranking; Redis busy ${r.rank_one_feed_ms.redis_ms_mean} ms each
   rank + spread (one job):         ${l(r.rank_and_spread_ms)}; ${r.rank_and_spread_ms.feeds_changed_mean} feeds changed per job; Redis busy ${r.rank_and_spread_ms.redis_ms_mean} ms each
   rank + spread, every feed ranked: ${l(r.rank_and_spread_fully_ranked_pool_ms)}; ${r.rank_and_spread_fully_ranked_pool_ms.feeds_changed_mean} feeds changed per job; Redis busy ${r.rank_and_spread_fully_ranked_pool_ms.redis_ms_mean} ms each

@@ -82,6 +82,8 @@ export class FeedStore {
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
     const mass = interestMass(weights);
     const likersRead = this.traits.likers(pool, id);
+    // Awaited below; a failure meanwhile must not also surface as an unhandled rejection.
+    likersRead.catch(() => undefined);
     // The traits of the candidates (and likers) are read with the candidates' last look-ups, in one round trip.
     let traitsRead: Promise<Map<string, Traits>> | undefined;
     const shared = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition, async (members) => {
@@ -92,6 +94,7 @@ export class FeedStore {
     const { feed: score, spread, likers } = await this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow, spreading, known);
     // The feeds to enter are looked up meanwhile: they depend on the scores alone (the account is never its own target).
     const targets = spreading ? this.spreadTargets(pool, id, spread, step) : Promise.resolve([]);
+    targets.catch(() => undefined);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     // The script adds the liked-you lift itself, from the likers as they are then (lua/rank_feed-4.lua).
     const args: Array<string | number> = [id, size, LIFT];
