@@ -4,7 +4,7 @@
  * Zipf distribution, then measures ranking, registration-to-feed, feed and browse reads, and Redis memory.
  *
  *   npx tsx bench/discovery-scale.ts --agents 100000 [--interests 2000] [--sample 200] [--reads 2000]
- *     [--registrations 20] [--seed 42] [--json]
+ *     [--registrations 20] [--jobs 50] [--seed 42] [--json]
  *
  * `runDiscoveryScale(opts)` returns the same figures as a plain object, for the bench runner.
  */
@@ -48,6 +48,8 @@ export type DiscoveryScaleOptions = {
   reads?: number;
   /** Agents registered through the HTTP API to time registration-to-feed. */
   registrations?: number;
+  /** Whole ranking jobs (rank and spread) timed, over the first of the ranked sample (at most `sample`). */
+  jobs?: number;
   seed?: number;
   log?: (line: string) => void;
 };
@@ -62,6 +64,10 @@ export type DiscoveryScaleResult = {
   interests_per_agent_mean: number;
   top_interest_holders: number;
   seed_seconds: number;
+  /** The bench process's peak resident memory (server, in-process worker, seeding), MB. */
+  peak_rss_mb: number;
+  /** The JS heap in use around the timed jobs, MB: before them and after them (after a collection when run with --expose-gc), and the most seen after any one job. */
+  jobs_heap_mb: { before: number; most_during: number; after: number };
   /** `redis_ms_mean`: Redis's CPU time per ranking (INFO cpu), summed over its many bounded calls. */
   rank_one_feed_ms: Latency & { sharers_mean: number; redis_ms_mean: number };
   /** `candidates_mean`: how many sharers a ranking considered (bounded, see RANK_CANDIDATES). */
@@ -115,6 +121,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     sample = 200,
     reads = 2_000,
     registrations = 20,
+    jobs: jobCount = 50,
     seed = 42,
     log = () => {},
   } = opts;
@@ -204,7 +211,12 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     const sharerSample = sampled.slice(0, 20);
     let sharers = 0;
     for (const id of sharerSample) sharers += await index.indexed('agent', id).then((p) => (p ? unionSize(probe, p.interests) : 0));
-    const spreadSample = sampled.slice(0, Math.min(50, sampled.length));
+    const spreadSample = sampled.slice(0, Math.min(jobCount, sampled.length));
+    const heapMb = (collect: boolean) => {
+      if (collect) (globalThis as { gc?: () => void }).gc?.();
+      return Math.round(process.memoryUsage().heapUsed / 1_048_576);
+    };
+    const jobsHeap = { before: heapMb(true), most_during: 0, after: 0 };
     log(`rank + spread (the whole job) for ${spreadSample.length} of them ...`);
     const refreshHistogram = new Histogram();
     let changed = 0;
@@ -214,10 +226,12 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       const started = performance.now();
       const outcome = await ranker.refresh('agent', id);
       refreshHistogram.record(performance.now() - started);
+      jobsHeap.most_during = Math.max(jobsHeap.most_during, heapMb(false));
       changed += outcome?.feedsChanged ?? 0;
       considered += outcome?.candidates ?? 0;
     }
     const refreshRedisMs = ((await cpuMs(probe)) - cpuBefore) / Math.max(1, spreadSample.length);
+    jobsHeap.after = heapMb(true);
     const feedBytes = await Promise.all(sampled.map((id) => probe.memory('USAGE', keys.feed('agent', id)).then((b) => Number(b ?? 0))));
     const feedBytesMean = feedBytes.reduce((a, b) => a + b, 0) / Math.max(1, feedBytes.length);
 
@@ -342,6 +356,8 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       interests_per_agent_mean: round(interestTotal / agents),
       top_interest_holders: topHolders,
       seed_seconds: round(seedSeconds),
+      peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
+      jobs_heap_mb: jobsHeap,
       rank_one_feed_ms: { ...latency(rankHistogram), sharers_mean: Math.round(sharers / Math.max(1, sharerSample.length)), redis_ms_mean: round(rankRedisMs) },
       rank_and_spread_ms: {
         ...latency(refreshHistogram),
@@ -483,7 +499,8 @@ function printSummary(r: DiscoveryScaleResult) {
   const l = (x: Latency) => `p50 ${x.p50} ms, p99 ${x.p99} ms (mean ${x.mean}, max ${x.max}, n=${x.count})`;
   console.log(`
 Discovery at scale — ${r.label}
-  pool: ${r.agents} agents, ${r.interests} interests (Zipf s=${r.zipf_exponent}), ${r.interests_per_agent_mean} interests per agent, top interest held by ${r.top_interest_holders}; seeded in ${r.seed_seconds} s
+  pool: ${r.agents} agents, ${r.interests} interests (Zipf s=${r.zipf_exponent}), ${r.interests_per_agent_mean} interests per agent, top interest held by ${r.top_interest_holders}; seeded in ${r.seed_seconds} s; peak RSS of this process ${r.peak_rss_mb} MB
+  JS heap around the jobs:         ${r.rank_and_spread_ms.count} jobs: ${r.jobs_heap_mb.before} MB before, at most ${r.jobs_heap_mb.most_during} MB after one, ${r.jobs_heap_mb.after} MB after them
   rank one feed (own feed):        ${l(r.rank_one_feed_ms)}; ${r.rank_one_feed_ms.sharers_mean} sharers, ${r.rank_and_spread_ms.candidates_mean} of them considered per ranking; Redis busy ${r.rank_one_feed_ms.redis_ms_mean} ms each
   rank + spread (one job):         ${l(r.rank_and_spread_ms)}; ${r.rank_and_spread_ms.feeds_changed_mean} feeds changed per job; Redis busy ${r.rank_and_spread_ms.redis_ms_mean} ms each
   rank + spread, every feed ranked: ${l(r.rank_and_spread_fully_ranked_pool_ms)}; ${r.rank_and_spread_fully_ranked_pool_ms.feeds_changed_mean} feeds changed per job; Redis busy ${r.rank_and_spread_fully_ranked_pool_ms.redis_ms_mean} ms each
@@ -514,6 +531,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       sample: { type: 'string', default: '200' },
       reads: { type: 'string', default: '2000' },
       registrations: { type: 'string', default: '20' },
+      jobs: { type: 'string', default: '50' },
       seed: { type: 'string', default: '42' },
       json: { type: 'boolean', default: false },
     },
@@ -524,6 +542,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     sample: Number(values.sample),
     reads: Number(values.reads),
     registrations: Number(values.registrations),
+    jobs: Number(values.jobs),
     seed: Number(values.seed),
     log: (line) => console.error(line),
   });

@@ -30,13 +30,15 @@ export type InterestSets = { weight: number; parts: readonly string[] };
  * and each sampled interest's membership is looked up (SMISMEMBER) for every candidate, in the
  * candidate's own partition. The trade-off: a sharer of common interests only that was not drawn is left
  * out of this ranking (it still shows in the feed's newest-first rest, and the next ranking draws a new
- * sample).
+ * sample). The look-ups of every sampled interest are sent together, and `alongside` (given every
+ * candidate gathered) with them: what the caller reads of the candidates costs no round trip of its own.
  */
 export async function gatherCandidates(
   redis: RedisClient,
   interests: readonly InterestSets[],
   bounds: CandidateBounds,
   partitionOf: (member: string) => number,
+  alongside?: (members: readonly string[]) => Promise<void>,
 ): Promise<Candidates> {
   // One command per partition's set (the sets lie in many hash slots), sent together by automatic pipelining.
   const allSizes = await Promise.all(interests.map((interest) => Promise.all(interest.parts.map((key) => redis.scard(key)))));
@@ -68,7 +70,12 @@ export async function gatherCandidates(
     for (const members of drawn) gather(members, 0);
     room = Math.max(bounds.candidates - score.size, 0);
   }
-  if (sampled.length === 0) return score;
+  // What the caller reads of the gathered candidates goes with the membership look-ups, not after them.
+  const beside = alongside?.([...score.keys()]);
+  if (sampled.length === 0) {
+    await beside;
+    return score;
+  }
 
   const byPartition = new Map<number, string[]>();
   for (const member of score.keys()) {
@@ -77,18 +84,17 @@ export async function gatherCandidates(
     list.push(member);
     byPartition.set(p, list);
   }
-  for (const { parts, weight } of sampled) {
-    await Promise.all(
-      [...byPartition].map(([p, members]) =>
-        inSteps(members, bounds.step, async (chunk) => {
-          const held = await redis.smismember(parts[p]!, ...chunk);
-          chunk.forEach((member, i) => {
-            if (held[i] === 1) score.set(member, score.get(member)! + weight);
-          });
-        }),
-      ),
-    );
-  }
+  // Every sampled interest's look-ups are sent together (each on its partition's slot, a step at most):
+  // the sums are integers, so the order they are added in does not matter.
+  const lookups = sampled.flatMap(({ parts, weight }) =>
+    [...byPartition].map(([p, members]) =>
+      inSteps(members, bounds.step, async (chunk) => {
+        const held = await redis.smismember(parts[p]!, ...chunk);
+        for (let i = 0; i < chunk.length; i++) if (held[i] === 1) score.set(chunk[i]!, score.get(chunk[i]!)! + weight);
+      }),
+    ),
+  );
+  await Promise.all([...lookups, beside]);
   return score;
 }
 
@@ -116,7 +122,9 @@ export function proportional(total: number, sizes: readonly number[]): number[] 
 
 /** The candidates best first: score, then id as text (the order of ZRANGE ... REV), both descending. */
 export function bestFirst(score: Candidates): string[] {
-  return [...score.keys()].sort((a, b) => score.get(b)! - score.get(a)! || (a < b ? 1 : a > b ? -1 : 0));
+  const entries = [...score];
+  entries.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+  return entries.map((entry) => entry[0]);
 }
 
 /** Runs `each` over consecutive chunks of at most `step` items, one after another. */

@@ -1,7 +1,7 @@
 import { hiddenFrom } from './hidden-accounts-repository.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
-import { RankTraits } from './rank-traits-repository.js';
+import { RankTraits, type Traits } from './rank-traits-repository.js';
 import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -80,12 +80,21 @@ export class FeedStore {
   ): Promise<Ranking> {
     const step = bounds.step ?? RANK_STEP;
     const sets = interests.map((interest, i) => ({ weight: weights[i] ?? 0, parts: ALL_PARTITIONS.map((part) => keys.interestIndex(pool, part, interest)) }));
-    const [shared, likersNow] = await Promise.all([gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition), this.traits.likers(pool, id)]);
     const mass = interestMass(weights);
-    const [{ feed: score, spread, likers }] = await Promise.all([
-      this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow, spreading),
-      profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined,
-    ]);
+    const likersRead = this.traits.likers(pool, id);
+    // Awaited below; a failure meanwhile must not also surface as an unhandled rejection.
+    likersRead.catch(() => undefined);
+    // The traits of the candidates (and likers) are read with the candidates' last look-ups, in one round trip.
+    let traitsRead: Promise<Map<string, Traits>> | undefined;
+    const shared = await gatherCandidates(this.redis, sets, { ...bounds, step }, indexPartition, async (members) => {
+      traitsRead = likersRead.then((likers) => this.scorer.traitsFor(pool, id, members, likers, step));
+      await Promise.all([traitsRead, profile ? this.traits.writeProfile(pool, id, mass, profile.gender, profile.birth) : undefined]);
+    });
+    const [likersNow, known] = await Promise.all([likersRead, traitsRead]);
+    const { feed: score, spread, likers } = await this.scorer.score(pool, id, { mass, ...profile }, shared, step, likersNow, spreading, known);
+    // The feeds to enter are looked up meanwhile: they depend on the scores alone (the account is never its own target).
+    const targets = spreading ? this.spreadTargets(pool, id, spread, step) : Promise.resolve([]);
+    targets.catch(() => undefined);
     const picks = await this.unswiped(pool, id, bestFirst(score), size + SPARES, step);
     // The script adds the liked-you lift itself, from the likers as they are then (lua/rank_feed-4.lua).
     const args: Array<string | number> = [id, size, LIFT];
@@ -93,9 +102,8 @@ export class FeedStore {
     const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.likers(pool, id), keys.hidden(pool, id)], args);
     // Derived entries in the account's index partition (another slot): see lua/rank_feed-4.lua.
     const part = indexPartition(id);
-    await this.redis.zadd(keys.feedFloors(pool, part), floor, String(id));
-    await this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id));
-    return { candidates: score.size, targets: spreading ? await this.spreadTargets(pool, id, spread, step) : [] };
+    await Promise.all([this.redis.zadd(keys.feedFloors(pool, part), floor, String(id)), this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id))]);
+    return { candidates: score.size, targets: await targets };
   }
 
   /** The first `count` of `ordered` that are neither the account, nor swiped by it, nor hidden from it by a block, looked up a step at a time. */
@@ -116,18 +124,24 @@ export class FeedStore {
   /** The candidates whose ranked feed has room or a floor the account's score there beats, looked up a step at a time. */
   private async spreadTargets(pool: Pool, id: number, score: Candidates, step: number): Promise<SpreadEntry[]> {
     const self = String(id);
-    const out: SpreadEntry[] = [];
-    for (const [part, members] of byPartition([...score.keys()])) {
-      await inSteps(members, step, async (owners) => {
-        const floors = await this.redis.zmscore(keys.feedFloors(pool, part), ...owners);
-        owners.forEach((owner, i) => {
-          const floor = floors[i];
-          const mine = score.get(owner)!;
-          if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) out.push({ owner: Number(owner), score: mine });
-        });
-      });
-    }
-    return out;
+    // The partitions are looked up side by side (each a step at a time), their targets kept in partition order.
+    const groups = [...byPartition([...score.keys()])];
+    const found = groups.map((): SpreadEntry[][] => []);
+    await Promise.all(
+      groups.map(([part, members], g) =>
+        inSteps(members, step, async (owners) => {
+          const floors = await this.redis.zmscore(keys.feedFloors(pool, part), ...owners);
+          const targets: SpreadEntry[] = [];
+          owners.forEach((owner, i) => {
+            const floor = floors[i];
+            const mine = score.get(owner)!;
+            if (floor !== null && floor !== undefined && owner !== self && mine > Number(floor)) targets.push({ owner: Number(owner), score: mine });
+          });
+          found[g]!.push(targets);
+        }),
+      ),
+    );
+    return found.flat(2);
   }
 
   /** The account's reciprocal scores in the feeds of `owners`, from their shared-interest sums. */

@@ -3,7 +3,7 @@ import type { Scripts } from '../../platform/redis/scripts.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
-import { decodeTaste, type Taste } from './swipe-taste.js';
+import { decodeTaste, NO_TASTE, type Taste } from './swipe-taste.js';
 import { inSteps } from './feed-candidates-repository.js';
 
 /** What the reciprocal ranking knows of an account besides its interests (keys.rankTraits). */
@@ -44,7 +44,10 @@ export class RankTraits {
     await Promise.all(
       [...byPart].map(([part, members]) =>
         inSteps(members, perCall, async (chunk) => {
-          const values = await this.redis.hmget(keys.rankTraits(pool, part), ...chunk.flatMap((id) => [`p:${id}`, `t:${id}`, `a:${id}`]));
+          const fields: string[] = [];
+          for (const id of chunk) fields.push(`p:${id}`, `t:${id}`, `a:${id}`);
+          // A read only, so the lean connection serves it when there is one (the ranking's busiest read).
+          const values = await this.scripts.hmgetHot(keys.rankTraits(pool, part), fields);
           chunk.forEach((id, i) => out.set(id, decodeTraits(values[3 * i], values[3 * i + 1], values[3 * i + 2])));
         }),
       ),
@@ -91,7 +94,7 @@ export class RankTraits {
 }
 
 function decodeTraits(profile: string | null | undefined, taste: string | null | undefined, active: string | null | undefined): Traits {
-  const out: Traits = { taste: decodeTaste(taste) };
+  const out: Traits = { taste: taste ? decodeTaste(taste) : NO_TASTE };
   if (profile) {
     const [mass, gender, birth] = profile.split(',').map(Number);
     if (Number.isFinite(mass) && Number.isFinite(gender) && Number.isFinite(birth)) Object.assign(out, { mass, gender, birth });

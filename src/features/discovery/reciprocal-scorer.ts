@@ -1,11 +1,11 @@
 import type { Pool } from '../../platform/core/pool.js';
-import { rankScore, type ScoreInputs } from './discovery-scoring.js';
+import type { ScoreInputs } from './discovery-scoring.js';
 import { ageOfBirth, tasteFit } from './swipe-taste.js';
 import type { RankTraits, Traits } from './rank-traits-repository.js';
 import type { Candidates } from './feed-candidates-repository.js';
+import { PairScorer, type Side } from './pair-scores.js';
 
-/** One side of a pair as the score sees it. */
-export type Side = { mass: number; gender?: number; age?: number; traits: Traits };
+export type { Side };
 
 /** The account's side from its traits; `mass`, `gender` and `birth` given when known better (its own ranking). */
 export type KnownSide = { mass: number; gender?: number; birth?: number };
@@ -44,13 +44,23 @@ export type ReciprocalScores = { feed: Candidates; spread: Candidates; likers: R
 
 /**
  * Turns a ranking's shared-interest sums into reciprocal scores (discovery-scoring.ts): the viewer's newest
- * likers join the candidates, then every candidate's traits are read (one HMGET per partition and step).
+ * likers join the candidates, whose traits are read (one HMGET per partition and step: `traitsFor`, which a
+ * ranking sends alongside its last look-ups), then each pair is scored (pair-scores.ts).
  */
 export class ReciprocalScorer {
   constructor(private readonly traits: RankTraits) {}
 
+  /** The stored traits of the viewer, `members` and the viewer's `likers`. */
+  traitsFor(pool: Pool, id: number, members: Iterable<string>, likers: readonly string[], step: number): Promise<Map<string, Traits>> {
+    const ids = new Set(members);
+    for (const liker of likers) ids.add(liker);
+    ids.add(String(id));
+    return this.traits.read(pool, [...ids], step);
+  }
+
   /**
    * `likersOf`: the viewer's newest likers when the caller read them already (alongside the candidates);
+   * `known`: the traits of the viewer, the candidates and the likers when the caller read them already;
    * `spreading`: false when the viewer will not be spread into other feeds (its `spread` is then left empty).
    */
   async score(
@@ -61,25 +71,22 @@ export class ReciprocalScorer {
     step: number,
     likersOf?: readonly string[],
     spreading = true,
+    known?: ReadonlyMap<string, Traits>,
   ): Promise<ReciprocalScores> {
     const self = String(id);
     const likers = new Set(likersOf ?? (await this.traits.likers(pool, id)));
     const sums = new Map(shared);
     for (const liker of likers) if (liker !== self && !sums.has(liker)) sums.set(liker, 0);
-    const ids = [...sums.keys()];
-    const traits = await this.traits.read(pool, [...ids, self], step);
+    const traits = known ?? (await this.traitsFor(pool, id, sums.keys(), [], step));
     const now = new Date();
-    const nowMs = now.getTime();
-    const me = sideOf(traits.get(self), now, viewer);
+    const pair = new PairScorer(sideOf(traits.get(self), now, viewer), now.getTime());
     const feed: Candidates = new Map();
     const spread: Candidates = new Map();
     for (const [member, sum] of sums) {
-      const other = sideOf(traits.get(member), now);
-      if (!other.mass) other.mass = me.mass;
-      feed.set(member, rankScore(pairInputs(me, other, sum, likers.has(member), nowMs)));
-      if (spreading) spread.set(member, rankScore(pairInputs(other, me, sum, false, nowMs)));
+      pair.score(traits.get(member), sum, likers.has(member), spreading);
+      feed.set(member, pair.feed);
+      if (spreading) spread.set(member, pair.spread);
     }
     return { feed, spread, likers };
   }
-
 }
