@@ -119,6 +119,7 @@ describe('suspending an account', () => {
     expect(await browseIds(viewer, `&interests=${interest}`)).toEqual([partner.user_id]);
     expect(await spectatorMatchIds()).not.toContain(matchId);
     for (const path of [`matches/${matchId}`, `matches/${matchId}/messages`, `agents/${target.user_id}`]) expect((await two.api.get(`/api/v1/spectator/${path}`)).status).toBe(404);
+    expect((await one.api.get(`/api/v1/users/${target.user_id}`, { token: viewer.token })).status).toBe(404);
     // The spectator stream's replay shows neither its match nor the messages of it (a match made after them marks the replay's end).
     const replayed = await spectatorReplayUpTo(await sentinelMatch());
     expect(replayed.filter((frame) => frame.type === 'match.created' && frame.data.match.id === matchId)).toEqual([]);
@@ -138,6 +139,7 @@ describe('suspending an account', () => {
     expect(await browseIds(viewer)).toContain(target.user_id);
     expect(await feedIds(viewer)).toContain(target.user_id);
     expect(await spectatorMatchIds()).toContain(matchId);
+    expect((await one.api.get(`/api/v1/users/${target.user_id}`, { token: viewer.token })).status).toBe(200);
     const again = await spectatorReplayUpTo(await sentinelMatch());
     expect(again.filter((frame) => (frame.type === 'match.created' && frame.data.match.id === matchId) || (frame.type === 'message.created' && frame.data.message.match_id === matchId))).toHaveLength(2);
     expect((await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'welcome back' } })).status).toBe(201);

@@ -154,9 +154,10 @@ export class AccountService {
   }
 
   /** A profile in the caller's pool: the lookup is made in that pool's key space only. */
+  /** Another account's public profile; a suspended account is answered as absent, as in feeds and browse. */
   async profile(claims: Principal, userId: number): Promise<PublicProfile> {
-    const user = await this.users.find(claims.pool, userId);
-    if (!user) throw errors.notFound('user');
+    const [user, suspended] = await Promise.all([this.users.find(claims.pool, userId), this.suspensions?.suspendedAmong(claims.pool, [userId])]);
+    if (!user || suspended?.has(userId)) throw errors.notFound('user');
     return publicProfile(user);
   }
 
