@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,16 +32,34 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** `count` distinct ports that are free on 127.0.0.1, each with its bus port free too. */
-async function freeClusterPorts(count: number): Promise<number[]> {
-  const ports: number[] = [];
-  while (ports.length < count) {
-    const port = 20_000 + Math.floor(Math.random() * (65_535 - BUS_OFFSET - 20_000));
-    if (ports.some((taken) => Math.abs(taken - port) < 2)) continue;
-    if ((await portIsFree(port)) && (await portIsFree(port + BUS_OFFSET))) ports.push(port);
+/**
+ * The ports a node may take: below the range the system hands out to outgoing connections (Linux's
+ * ip_local_port_range), bus port included, so no client socket can take a node's port between the check
+ * and the bind, nor while a node is restarted on its port.
+ */
+function nodePortRange(): { low: number; high: number } {
+  const low = 10_000;
+  try {
+    const [ephemeralLow] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (ephemeralLow && ephemeralLow - BUS_OFFSET - 1 > low + 1_000) return { low, high: ephemeralLow - BUS_OFFSET - 1 };
+  } catch {
+    // not Linux: any port whose bus port exists
   }
-  return ports;
+  return { low: 20_000, high: 65_535 - BUS_OFFSET };
 }
+
+/** A port free on 127.0.0.1, with its bus port free too, not next to any of `taken`. */
+async function freeNodePort(taken: readonly number[]): Promise<number> {
+  const { low, high } = nodePortRange();
+  for (;;) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (taken.some((other) => Math.abs(other - port) < 2)) continue;
+    if ((await portIsFree(port)) && (await portIsFree(port + BUS_OFFSET))) return port;
+  }
+}
+
+/** How often a node is started on another port when the one chosen was taken meanwhile (another test's node). */
+const NODE_START_ATTEMPTS = 5;
 
 export type RedisClusterOptions = {
   /** Masters (default 3). */
@@ -121,10 +139,19 @@ export async function startRedisCluster(options: RedisClusterOptions = {}): Prom
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const ports = await freeClusterPorts(options.masters ?? 3);
-    for (const port of ports) {
-      nodeDirs.set(port, join(dir, String(port)));
-      children.push(await startNode(port, nodeDirs.get(port)!, appendfsync));
+    const ports: number[] = [];
+    while (ports.length < (options.masters ?? 3)) {
+      for (let attempt = 1; ; attempt++) {
+        const port = await freeNodePort(ports);
+        try {
+          children.push(await startNode(port, join(dir, String(port)), appendfsync));
+          nodeDirs.set(port, join(dir, String(port)));
+          ports.push(port);
+          break;
+        } catch (error) {
+          if (attempt >= NODE_START_ATTEMPTS || !String(error).includes('Address already in use')) throw error;
+        }
+      }
     }
     const nodes = ports.map((port) => `127.0.0.1:${port}`);
     await run('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
