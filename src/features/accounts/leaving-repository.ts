@@ -3,13 +3,11 @@ import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { emailField, fromStored, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
+import { emailField, fromStored, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
 
 /** An account whose erasure has begun: its profile is gone; its e-mail is kept until the rest is erased. */
 export type LeavingAccount = { pool: Pool; id: number; email: string; at: number };
 
-/** How often the first step is retried while other writes of the account keep landing first. */
-const MAX_ATTEMPTS = 50;
 /** Markers read per call when the sweeper looks for erasures left unfinished. */
 const SCAN_COUNT = 100;
 
@@ -31,15 +29,13 @@ export class LeavingAccounts {
     const part = indexPartition(id);
     const accounts = keys.accounts(pool, part);
     const marker = JSON.stringify({ email: user.email, at: now });
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const stored = await this.redis.hget(accounts, String(id));
-      if (!stored) return false;
+    const left = await onStoredAccount(this.redis, pool, id, async (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, fromStored(pool, id, stored));
       const keyList = [accounts, roster, keys.rankedFeeds(pool, part), keys.feedFloors(pool, part), keys.spreadInterests(pool, part), keys.leaving(pool, part), ...sets];
       const done = await this.scripts.run('leave_account', keyList, [id, stored, marker, offset]);
-      if (done !== 'changed') return done === 'left';
-    }
-    throw new Error(`account ${pool}:${id} kept changing while it was leaving`);
+      return done === 'changed' ? done : done === 'left';
+    });
+    return left ?? false;
   }
 
   /** The e-mail is free again: its entry in the pool's namespace (or of the older shared form) goes, when it still names this account. */

@@ -1,17 +1,13 @@
-import { AppError } from '../../platform/core/errors.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { decodeCard } from './profile-cards.js';
-import type { AccountFiling } from './user-repository.js';
+import { onStoredAccount, type AccountFiling } from './user-repository.js';
 
 /** An account's suspension as stored: when it began and the operator's reason (null when none was given). */
 export type Suspension = { since: string; reason: string | null };
-
-/** How often a suspension or lift is retried while profile writes of the account keep landing first. */
-const MAX_ATTEMPTS = 50;
 
 /**
  * Suspensions, one field per suspended account in its index partition (keys.suspensions), beside the
@@ -59,17 +55,12 @@ export class SuspensionRepository {
     return suspendedAmong(this.redis, pool, ids);
   }
 
-  /** Runs `apply` on the account as read until it applies to that same account (a profile write in between makes it read again). */
+  /** Runs `apply` on the account as read until it applies to that same account (onStoredAccount); undefined when there is none. */
   private async step<T extends string>(pool: Pool, id: number, apply: (stored: string) => Promise<'done' | 'changed' | 'missing' | T>): Promise<'done' | T | undefined> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const stored = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
-      if (!stored) return undefined;
-      const reply = await apply(stored);
-      if (reply === 'missing') return undefined;
-      if (reply !== 'changed') return reply;
-    }
-    throw new AppError('unavailable', 'This account is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
+    const reply = await onStoredAccount(this.redis, pool, id, apply);
+    return reply === 'missing' ? undefined : reply;
   }
+
 }
 
 /** Which of `ids` of `pool` are suspended (one HMGET per index partition, sent together). */

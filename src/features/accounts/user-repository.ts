@@ -25,8 +25,8 @@ export type AccountFiling = {
   sets(pool: Pool, id: number, profile: ProfileSource): string[];
 };
 
-/** How often a profile write is retried while other writes of the same account keep landing first. */
-const MAX_UPDATE_ATTEMPTS = 50;
+/** How often a write of an account is retried while other writes of it keep landing first (onStoredAccount). */
+const MAX_WRITE_ATTEMPTS = 50;
 /**
  * A reservation of an e-mail whose account does not exist after this long was left by a registration
  * that crashed between reserving the e-mail and writing the account: a new registration takes it over.
@@ -150,18 +150,15 @@ export class UserRepository {
   private async rewrite(pool: Pool, id: number, change: (previous: UserRecord) => UserRecord): Promise<ProfileUpdated | undefined> {
     const part = indexPartition(id);
     const accounts = keys.accounts(pool, part);
-    for (let attempt = 0; attempt < MAX_UPDATE_ATTEMPTS; attempt++) {
-      const stored = await this.redis.hget(accounts, String(id));
-      if (!stored) return undefined;
+    return onStoredAccount(this.redis, pool, id, async (stored) => {
       const previous = fromStored(pool, id, stored);
       const next = change(previous);
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
       const applied = await this.scripts.run('update_profile', [accounts, keys.suspensions(pool, part), roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
       if (applied === 'missing') return undefined;
-      if (applied === 'applied') return { previous, user: next };
-    }
-    throw new AppError('unavailable', 'This profile is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
+      return applied === 'applied' ? { previous, user: next } : 'changed';
+    });
   }
 
   /**
@@ -232,4 +229,20 @@ export async function findAccounts(redis: RedisClient, pool: Pool, ids: readonly
 export async function storedInterestsOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
   const stored = await scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
   return stored === null ? null : storedInterests(stored);
+}
+
+/**
+ * Runs `apply` on account `id` as stored until it applies to that same account: a script that writes only
+ * while the stored account is the one read answers 'changed' when another write landed in between, and the
+ * account is read again. Undefined when there is no such account; 503 (retry in a second) when writes keep
+ * landing first. The compare-and-set of profile writes, suspensions and leaving.
+ */
+export async function onStoredAccount<T>(redis: RedisClient, pool: Pool, id: number, apply: (stored: string) => Promise<T | 'changed'>): Promise<T | undefined> {
+  for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
+    const stored = await redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
+    if (!stored) return undefined;
+    const reply = await apply(stored);
+    if (reply !== 'changed') return reply;
+  }
+  throw new AppError('unavailable', 'This account is being changed by many requests at once; retry in a second.', undefined, { retryAfterSeconds: 1 });
 }
