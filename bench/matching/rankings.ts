@@ -16,6 +16,20 @@ export type RankingWorld = {
   tastes: readonly Taste[];
 };
 
+/**
+ * The feed the service serves from a scoring: the RANKED_FEED_SIZE best scored first (score, then id,
+ * descending), then the rest of the pool newest first, never the viewer nor anyone it swiped.
+ */
+function feedOf(scored: Array<{ id: number; score: number }>, poolSize: number, viewer: number, seen: ReadonlySet<number>, limit: number): number[] {
+  scored.sort((a, b) => b.score - a.score || b.id - a.id);
+  const feed = scored.slice(0, Math.min(limit, RANKED_FEED_SIZE)).map((entry) => entry.id);
+  const inFeed = new Set(feed);
+  for (let id = poolSize - 1; id >= 0 && feed.length < limit; id--) {
+    if (id !== viewer && !seen.has(id) && !inFeed.has(id)) feed.push(id);
+  }
+  return feed;
+}
+
 /** A named ranking: the feed of `viewer`, best first, at most `limit` unswiped candidates. */
 export type Ranking = { name: string; feed(world: RankingWorld, viewer: number, limit: number): number[] };
 
@@ -44,13 +58,7 @@ export const baselineRanking: Ranking = {
     }
     const weightOf = (interest: string) => weights.get(interest)!;
     const scored = [...shared].map(([id, list]) => ({ id, score: sharedScore(list, weightOf) }));
-    scored.sort((a, b) => b.score - a.score || b.id - a.id);
-    const feed = scored.slice(0, Math.min(limit, RANKED_FEED_SIZE)).map((entry) => entry.id);
-    const inFeed = new Set(feed);
-    for (let id = agents.length - 1; id >= 0 && feed.length < limit; id--) {
-      if (id !== viewer && !seen.has(id) && !inFeed.has(id)) feed.push(id);
-    }
-    return feed;
+    return feedOf(scored, agents.length, viewer, seen, limit);
   },
 };
 
@@ -132,13 +140,7 @@ export const reciprocalRanking: Ranking = {
     };
     const me = side(viewer);
     const scored = [...shared].map(([id, sum]) => ({ id, score: rankScore(pairInputs(me, side(id), sum, likedBy[viewer]!.has(id), now)) }));
-    scored.sort((a, b) => b.score - a.score || b.id - a.id);
-    const feed = scored.slice(0, Math.min(limit, RANKED_FEED_SIZE)).map((entry) => entry.id);
-    const inFeed = new Set(feed);
-    for (let id = agents.length - 1; id >= 0 && feed.length < limit; id--) {
-      if (id !== viewer && !seen.has(id) && !inFeed.has(id)) feed.push(id);
-    }
-    return feed;
+    return feedOf(scored, agents.length, viewer, seen, limit);
   },
 };
 
