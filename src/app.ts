@@ -177,6 +177,7 @@ export class Application {
       storeAnswers: () => this.redis.ping(),
       logger,
       inbox: { maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT },
+      tokens: this.tokens,
     });
     await this.realtime.start();
     return { streams, tally };

@@ -8,7 +8,7 @@ import { within } from '../support/within.js';
 import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 
-const REVOKED = { code: 4003, reason: 'token revoked; log in again' };
+const GONE = { code: 4410, reason: 'account no longer exists; register or log in again' };
 const unique = Math.random().toString(36).slice(2, 10);
 /** What only the leaving account ever wrote: found nowhere in Redis once it has left. */
 const NAME = `Leaver ${unique}`;
@@ -95,8 +95,12 @@ describe('DELETE /api/v1/me (leave)', () => {
 
     ok(204, await leave(one, a, { password: a.password }));
 
-    expect(await within(socket.closed, 10_000, "the leaving account's socket closed")).toEqual(REVOKED);
-    for (const server of [one, two]) expect((await server.api.get('/api/v1/me', { token: a.token })).status).toBe(401);
+    expect(await within(socket.closed, 10_000, "the leaving account's socket closed")).toEqual(GONE);
+    for (const server of [one, two]) {
+      const refused = await server.api.get('/api/v1/me', { token: a.token });
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.message).toBe("This token's account no longer exists; register or log in again.");
+    }
     expect((await one.api.post('/api/v1/auth/login', { body: { email: a.email, password: a.password, pool: 'agent' } })).status).toBe(401);
     expect((await one.api.get(`/api/v1/users/${a.user_id}`, { token: b.token })).status).toBe(404);
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
         closed: false,
         closing: false,
         replaying: query.get('replaying') === '1',
-        claims: exp ? { userId: 1, pool: 'agent', jti: name, exp: Number(exp) } : undefined,
+        claims: exp ? { userId: 1, pool: 'agent', jti: name, exp: Number(exp), epoch: 0 } : undefined,
       };
       res.upgrade(data, req.getHeader('sec-websocket-key'), req.getHeader('sec-websocket-protocol'), req.getHeader('sec-websocket-extensions'), context);
     },

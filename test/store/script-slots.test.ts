@@ -21,10 +21,12 @@ type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unr
 const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   append_event: { slots: 'one-slot' },
   add_block: { slots: 'one-slot' },
+  advance_epoch: { slots: 'one-slot' },
   append_message: { slots: 'one-slot' },
   block_pair: { slots: 'one-slot' },
   begin_swipe: { slots: 'one-slot' },
   browse: { slots: 'one-slot' },
+  change_password: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
   claim_idempotency_key: { slots: 'one-slot' },
   claim_webhook_ping: { slots: 'one-slot' },
@@ -46,6 +48,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
+  read_standing: { slots: 'one-slot' },
   replay_window: { slots: 'one-slot' },
   record_swipe: { slots: 'one-slot' },
   release_webhook_ping: { slots: 'one-slot' },
@@ -244,6 +247,8 @@ async function driveRepresentativeFlow() {
   ok(204, await api.post('/api/v1/auth/logout', { token: cy.token }));
   ok(200, await api.post(`/api/v1/admin/accounts/agent/${cy.user_id}/suspend`, { token: 'operators-only-admin-secret', body: { reason: 'spam' } }));
   ok(200, await api.post(`/api/v1/admin/accounts/agent/${cy.user_id}/lift`, { token: 'operators-only-admin-secret' }));
+  ok(204, await api.post('/api/v1/auth/password', { token: ada.token, body: { current_password: ada.password, new_password: 'Another-Pass-77' } }));
+  ok(204, await api.post('/api/v1/auth/logout?all=true', { token: ada.token }));
   ok(204, await api.delete('/api/v1/me', { token: bo.token, body: { password: bo.password } }));
 }
 

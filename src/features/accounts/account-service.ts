@@ -62,7 +62,7 @@ export class AccountService {
     });
     if (!user) throw errors.emailTaken();
     await this.notify(user);
-    const token = await this.tokens.issue(user.id, pool);
+    const token = await this.tokens.issue(user.id, pool, 0);
     return { ...token, user_id: user.id, account_type: pool, note: pool === 'agent' ? AGENT_NOTE : MEMBER_NOTE };
   }
 
@@ -75,13 +75,14 @@ export class AccountService {
     const pools: Pool[] = pool ? [pool] : ['agent', 'member'];
     let found = false;
     for (const candidate of pools) {
-      const user = await this.users.findByEmail(candidate, email);
-      if (!user) continue;
+      const account = await this.users.findForLogin(candidate, email);
+      if (!account) continue;
       found = true;
+      const { user, epoch } = account;
       if (!(await verifyPassword(user.passwordHash, password))) continue;
       // Told only to whoever knows the password.
       if (await this.suspensions?.find(user.pool, user.id)) throw errors.accountSuspended();
-      return { ...(await this.tokens.issue(user.id, user.pool)), user_id: user.id };
+      return { ...(await this.tokens.issue(user.id, user.pool, epoch)), user_id: user.id };
     }
     // The same cost whether or not the e-mail exists.
     if (!found) await verifyPassword(await dummyHash(), password);
@@ -92,28 +93,27 @@ export class AccountService {
     return this.tokens.revoke(claims, this.pubsub);
   }
 
-  /** Revokes every token of the caller's account, in every process (their sockets are closed). */
+  /** Ends every token of the caller's account issued so far, in every process (their sockets are closed). */
   async logoutEverywhere(claims: TokenPrincipal): Promise<void> {
-    await this.tokens.revokeAccount(claims, this.pubsub);
+    if (!(await this.tokens.endSessions(claims, this.pubsub))) throw errors.invalidToken('This account no longer exists.');
   }
 
   /**
-   * Changes the password once the current one is confirmed, then revokes every other token of the account;
-   * the caller's token keeps working.
+   * Changes the password once the current one is confirmed and, in the same step, ends every other token
+   * of the account issued before (logins that checked the old password included); the caller's token keeps working.
    */
   async changePassword(claims: TokenPrincipal, change: PasswordChange): Promise<void> {
     const user = await this.requireSelf(claims);
     if (!(await verifyPassword(user.passwordHash, change.current_password))) throw errors.wrongPassword();
-    if (!(await this.users.setPasswordHash(claims.pool, claims.userId, await hashPassword(change.new_password)))) {
-      throw errors.unauthorized('This account no longer exists.');
-    }
-    await this.tokens.revokeAccount(claims, this.pubsub, claims.jti);
+    const epoch = await this.users.changePassword(claims.pool, claims.userId, await hashPassword(change.new_password), claims);
+    if (epoch === undefined) throw errors.unauthorized('This account no longer exists.');
+    await this.tokens.announce(claims, this.tokens.activeAt(epoch, claims), this.pubsub);
   }
 
   /**
    * Begins the caller's erasure once its password is confirmed: the account is marked leaving and its
-   * profile is gone in one step (it can no longer log in or act), then every token of it is revoked in
-   * every process (its sockets closed). The rest of the erasure is the caller's to carry out.
+   * profile is gone in one step (it can no longer log in or act), then every process is told that it is
+   * gone (its tokens are refused, its sockets closed). The rest of the erasure is the caller's to carry out.
    */
   async leave(claims: Principal, password: string): Promise<LeavingAccount> {
     if (!this.leaving) throw new Error('leaving is not configured');
@@ -125,9 +125,9 @@ export class AccountService {
     return { pool: user.pool, id: user.id, email: user.email, at: Date.now() };
   }
 
-  /** Revokes every token of an account, in every process (their sockets are closed). */
+  /** Tells every process that the account is gone: its tokens are refused as such and its sockets closed. */
   async endSessions(account: Principal): Promise<void> {
-    await this.tokens.revokeAccount(account, this.pubsub);
+    await this.tokens.announce(account, { state: 'gone', epoch: 0 }, this.pubsub);
   }
 
   async me(claims: Principal) {

@@ -49,9 +49,11 @@ export class LeavingAccounts {
     }
   }
 
-  /** The erasure is done: its marker goes (and with it the e-mail it kept). */
+  /** The erasure is done: its credentials epoch goes, then its marker (and with it the e-mail it kept). */
   async finish(account: LeavingAccount): Promise<void> {
-    await this.redis.hdel(keys.leaving(account.pool, indexPartition(account.id)), String(account.id));
+    const part = indexPartition(account.id);
+    await this.redis.hdel(keys.epochs(account.pool, part), String(account.id));
+    await this.redis.hdel(keys.leaving(account.pool, part), String(account.id));
   }
 
   /** The marker of an account being erased; undefined when none. */

@@ -12,7 +12,7 @@ export type Suspension = { since: string; reason: string | null };
 /**
  * Suspensions, one field per suspended account in its index partition (keys.suspensions), beside the
  * account and its discovery entries: suspending takes the account out of every entry and lifting puts it
- * back, each in one script with the record (lua/suspend_account-3+.lua, lua/lift_suspension-3+.lua), so
+ * back, each in one script with the record (lua/suspend_account-4+.lua, lua/lift_suspension-4+.lua), so
  * browse and the feed's unranked rest never show a suspended account. Others' ranked feeds may still hold
  * it: their reads ask `suspendedAmong`.
  */
@@ -24,24 +24,25 @@ export class SuspensionRepository {
   ) {}
 
   /**
-   * Suspends the account: `suspended` when it was not, `already` (the first record kept), or undefined
+   * Suspends the account: `suspended` when it was not, `already` (the first record kept), with its
+   * credentials epoch after the step (moved on when suspended: every token issued before ends); undefined
    * when the pool holds no such account.
    */
-  async suspend(pool: Pool, id: number, suspension: Suspension): Promise<'suspended' | 'already' | undefined> {
-    const reply = await this.step(pool, id, (stored) => {
+  suspend(pool: Pool, id: number, suspension: Suspension): Promise<{ status: 'done' | 'already'; epoch: number } | undefined> {
+    const part = indexPartition(id);
+    return this.step(pool, id, (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
-      return this.scripts.run('suspend_account', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, JSON.stringify(suspension), offset]);
+      return this.scripts.run('suspend_account', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, JSON.stringify(suspension), offset]);
     });
-    return reply === 'done' ? 'suspended' : reply;
   }
 
-  /** Lifts the account's suspension: `lifted`, `not_suspended`, or undefined when the pool holds no such account. */
-  async lift(pool: Pool, id: number): Promise<'lifted' | 'not_suspended' | undefined> {
-    const reply = await this.step(pool, id, (stored) => {
+  /** Lifts the account's suspension: `done` or `not_suspended`, with its credentials epoch after the step; undefined when the pool holds no such account. */
+  lift(pool: Pool, id: number): Promise<{ status: 'done' | 'not_suspended'; epoch: number } | undefined> {
+    const part = indexPartition(id);
+    return this.step(pool, id, (stored) => {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
-      return this.scripts.run('lift_suspension', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, code, offset]);
+      return this.scripts.run('lift_suspension', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, code, offset]);
     });
-    return reply === 'done' ? 'lifted' : reply;
   }
 
   /** The account's suspension, or null when it is not suspended. */
@@ -56,7 +57,7 @@ export class SuspensionRepository {
   }
 
   /** Runs `apply` on the account as read until it applies to that same account (onStoredAccount); undefined when there is none. */
-  private async step<T extends string>(pool: Pool, id: number, apply: (stored: string) => Promise<'done' | 'changed' | 'missing' | T>): Promise<'done' | T | undefined> {
+  private async step<T>(pool: Pool, id: number, apply: (stored: string) => Promise<'changed' | 'missing' | T>): Promise<T | undefined> {
     const reply = await onStoredAccount(this.redis, pool, id, apply);
     return reply === 'missing' ? undefined : reply;
   }

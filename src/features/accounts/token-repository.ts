@@ -3,9 +3,8 @@ import type { Pool } from '../../platform/core/pool.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { parseEpoch, type Standing } from './account-standing.js';
 
-/** What Redis says about a token: whether it was revoked, whether its account still exists, and whether it is suspended. */
-export type TokenStanding = { revoked: boolean; accountExists: boolean; suspended: boolean };
 export type TokenRef = { jti: string; pool: Pool; userId: number };
 /** A token of an account's token set: its id and expiry (s since the epoch). */
 export type TrackedToken = { jti: string; exp: number };
@@ -13,7 +12,7 @@ export type TrackedToken = { jti: string; exp: number };
 /** The request connection comes back on its own schedule after an outage; callers wait for it a little. */
 const READY_WAIT_MS = 5_000;
 
-/** Revoked token ids, each account's set of unexpired tokens, and the shared signing secret, in Redis. */
+/** Revoked token ids, each account's set of unexpired tokens and its standing, and the shared signing secret, in Redis. */
 export class TokenStore {
   constructor(
     private readonly redis: RedisClient,
@@ -31,35 +30,35 @@ export class TokenStore {
     return evicted.map(({ jti, expMs }) => ({ jti, exp: Math.floor(expMs / 1000) }));
   }
 
-  /** The account's unexpired tokens (at most the cap). */
-  async tracked(pool: Pool, userId: number): Promise<TrackedToken[]> {
-    const flat = await this.redis.zrangebyscore(keys.accountTokens(pool, userId), `(${Date.now()}`, '+inf', 'WITHSCORES');
-    const out: TrackedToken[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ jti: flat[i]!, exp: Math.floor(Number(flat[i + 1]) / 1000) });
-    return out;
+  /**
+   * The standing of the token's account (read at one instant: lua/read_standing-3.lua) and whether the
+   * token itself was revoked (a logout).
+   */
+  async standing(token: TokenRef): Promise<{ standing: Standing; revoked: boolean }> {
+    const [revoked, read] = await Promise.all([this.redis.exists(keys.revokedToken(token.jti)), this.accountStanding(token.pool, token.userId)]);
+    return { standing: read, revoked: revoked === 1 };
   }
 
-  /** Takes revoked tokens out of the account's set (after they were revoked, so a crash in between only leaves them to be revoked again). */
-  async untrack(pool: Pool, userId: number, jtis: readonly string[]): Promise<void> {
-    if (jtis.length > 0) await this.redis.zrem(keys.accountTokens(pool, userId), ...jtis);
-  }
-
-  async standing(token: TokenRef): Promise<TokenStanding> {
-    const part = indexPartition(token.userId);
-    const [revoked, exists, suspended] = await Promise.all([
-      this.redis.exists(keys.revokedToken(token.jti)),
-      this.redis.hexists(keys.accounts(token.pool, part), String(token.userId)),
-      this.redis.hexists(keys.suspensions(token.pool, part), String(token.userId)),
-    ]);
-    return { revoked: revoked === 1, accountExists: exists === 1, suspended: suspended === 1 };
+  /** The account's standing, read at one instant (lua/read_standing-3.lua). */
+  async accountStanding(pool: Pool, userId: number): Promise<Standing> {
+    const part = indexPartition(userId);
+    const { exists, suspended, epoch } = await this.scripts.run('read_standing', [keys.accounts(pool, part), keys.suspensions(pool, part), keys.epochs(pool, part)], [userId]);
+    return { state: !exists ? 'gone' : suspended ? 'suspended' : 'active', ...parseEpoch(epoch) };
   }
 
   /**
-   * The standing of each token; throws if any look-up failed. The keys lie in many hash slots, so each is a
-   * command of its own (sent together by automatic pipelining, grouped per node on a cluster).
+   * Ends every token of the account issued so far but `keep` (log out everywhere: lua/advance_epoch-2.lua);
+   * the account's new epoch, or undefined when there is no such account.
    */
-  standings(tokens: readonly TokenRef[]): Promise<TokenStanding[]> {
-    return Promise.all(tokens.map((token) => this.standing(token)));
+  advanceEpoch(pool: Pool, userId: number, keep?: { jti: string; epoch: number }): Promise<number | undefined> {
+    const part = indexPartition(userId);
+    return this.scripts.run('advance_epoch', [keys.accounts(pool, part), keys.epochs(pool, part)], [userId, keep?.jti ?? '', keep?.epoch ?? 0]);
+  }
+
+  /** Which of the tokens were revoked (one EXISTS each: their keys lie in many slots; sent together). */
+  async revokedAmong(jtis: readonly string[]): Promise<string[]> {
+    const found = await Promise.all(jtis.map((jti) => this.redis.exists(keys.revokedToken(jti))));
+    return jtis.filter((_, i) => found[i] === 1);
   }
 
   /** Marks the token revoked until it would have expired anyway. */

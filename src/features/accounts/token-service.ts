@@ -4,51 +4,54 @@ import { errors } from '../../platform/core/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { POOLS, type Pool } from '../../platform/core/pool.js';
 import type { TokenPrincipal } from '../../platform/core/principal.js';
-import { REVOCATION_CHANNEL, SUSPENSION_CHANNEL } from '../../platform/redis/keys.js';
+import { REVOCATION_CHANNEL, STANDING_CHANNEL } from '../../platform/redis/keys.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { PubSub } from '../../platform/redis/pubsub.js';
 import type { TokenStore, TrackedToken } from './token-repository.js';
+import { newerStanding, refusalError, refusalOf, type AccountState, type Refusal, type Standing } from './account-standing.js';
 
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
 
-/** Something that keeps using tokens after verifying them once (open WebSockets). */
+/** Something that keeps using tokens after verifying them once (open WebSockets, waiting inbox reads). */
 export interface TokenHolder {
-  /** The tokens it holds, re-checked with the cached ones after an interruption of the revocation feed. */
+  /** The tokens it holds, re-checked against Redis after an interruption of the announcements. */
   heldTokens(): Iterable<TokenPrincipal>;
-  /** Token `jti` no longer holds: it was revoked, or its account is gone. */
-  tokenRevoked(jti: string): void;
+  /** Token `jti` no longer holds, for `refusal`: whatever it holds with it must stop at once. */
+  tokenRefused(jti: string, refusal: Refusal): void;
 }
 
+type Account = { pool: Pool; userId: number };
+
 const CACHE_LIMIT = 50_000;
-/** Tokens re-checked per pipeline after the revocation feed was interrupted. */
+/** Accounts and tokens re-checked per pipeline after the announcements were interrupted. */
 const RECHECK_BATCH = 500;
 const RECHECK_RETRY_MS = 1_000;
 
-const revokedError = () => errors.invalidToken('This token was revoked; log in again.');
-const accountGoneError = () => errors.invalidToken("This token's account no longer exists; register or log in again.");
-const accountOf = (claims: { pool: Pool; userId: number }) => `${claims.pool}:${claims.userId}`;
+const accountOf = (claims: Account) => `${claims.pool}:${claims.userId}`;
+const STATES: readonly AccountState[] = ['active', 'suspended', 'gone'];
 
 /**
- * HS256 JWTs signed and verified with jose. Verification goes through WebCrypto (~100 µs), so verified
- * claims are kept in a bounded cache; a token enters it only once Redis has confirmed that it is not
- * revoked and that its account exists. Revocations are announced on pub/sub and checked on every hit, so a
- * logged-out token stops working in every process at once. Announcements made while this process's
- * subscriber was away are lost, so until it is back and every cached or held token has been checked against
- * Redis again, each use of a cached token asks Redis.
+ * HS256 JWTs signed and verified with jose, each carrying its account's credentials epoch when it was
+ * issued (`ep`). Verification goes through WebCrypto (~100 µs), so verified claims are kept in a bounded
+ * cache, and so are the standings of their accounts (account-standing.ts): a cached token is answered
+ * from memory, with the same rule Redis would give, and a token enters the cache only once Redis has
+ * confirmed its standing. Every change of a standing (a password change, log out everywhere, a
+ * suspension, a lift, leaving) moves the account's epoch on in the same script as the change and is
+ * announced on pub/sub with it; the epoch orders the announcements, so a process keeps the newest
+ * whatever order it hears them in. A single token's logout is announced by its id. Announcements made
+ * while this process's subscriber was away are lost, so until it is back and every cached standing and
+ * held token has been read from Redis again, each use of a token asks Redis.
  */
 export class TokenService {
   private readonly cache = new Map<string, TokenPrincipal>();
   private readonly revoked = new Map<string, number>();
-  /**
-   * Accounts known suspended ("<pool>:<id>"), as announced or as Redis answered: a cached token of one is
-   * refused without asking Redis. Rebuilt from Redis when the feed comes back after an interruption.
-   */
-  private readonly suspended = new Set<string>();
+  /** The standings of the cached and held tokens' accounts ("<pool>:<id>"), as announced or as Redis answered. */
+  private readonly standings = new Map<string, Standing>();
   private readonly holders: TokenHolder[] = [];
-  /** False while revocations may have been missed: cached tokens are then checked against Redis on each use. */
+  /** False while announcements may have been missed: tokens are then checked against Redis on each use. */
   private feedTrusted = true;
-  /** Bumped when the feed is lost and when a re-check starts: a first-use check older than that is not cached. */
-  private epoch = 0;
+  /** Bumped when the feed is lost and when a re-check starts: a read from Redis older than that is not cached. */
+  private generation = 0;
   private pruneTimer?: NodeJS.Timeout;
   private recheckTimer?: NodeJS.Timeout;
   private stopped = false;
@@ -69,15 +72,14 @@ export class TokenService {
       const [jti, exp] = message.split(' ');
       if (jti) this.forget(jti, Number(exp) || Date.now() / 1000 + this.ttlSeconds);
     });
-    await pubsub.subscribe(SUSPENSION_CHANNEL, (message) => {
-      const [change, pool, id] = message.split(' ');
-      if (!pool || !id) return;
-      if (change === 'suspend') this.suspendLocally(`${pool}:${id}`);
-      else this.suspended.delete(`${pool}:${id}`);
+    await pubsub.subscribe(STANDING_CHANNEL, (message) => {
+      const [pool, id, epoch, state, kept] = message.split(' ');
+      if (!POOLS.includes(pool as Pool) || !STATES.includes(state as AccountState)) return;
+      this.learn({ pool: pool as Pool, userId: Number(id) }, { state: state as AccountState, epoch: Number(epoch), ...(kept ? { kept } : {}) });
     });
     pubsub.onInterrupted(() => {
       this.feedTrusted = false;
-      this.epoch++;
+      this.generation++;
       clearTimeout(this.recheckTimer);
     });
     pubsub.onRestored(() => this.recheck());
@@ -95,20 +97,17 @@ export class TokenService {
     this.holders.push(holder);
   }
 
-  isRevoked(jti: string): boolean {
-    return this.revoked.has(jti);
-  }
-
   /**
-   * A new token, filed in its account's token set first (so that "log out everywhere" finds it); when the set
-   * is full, its oldest tokens are revoked (announced once the service has started).
+   * A new token of the account in credentials epoch `epoch` (read no later than the password it was
+   * issued for), filed in its account's token set first; when the set is full, its oldest tokens are
+   * revoked (announced once the service has started).
    */
-  async issue(userId: number, pool: Pool, now = Date.now()): Promise<IssuedToken> {
+  async issue(userId: number, pool: Pool, epoch = 0, now = Date.now()): Promise<IssuedToken> {
     const exp = Math.floor(now / 1000) + this.ttlSeconds;
     const jti = randomUUID();
     const evicted = await this.trackIssued(pool, userId, { jti, exp });
     if (evicted.length > 0) await this.revokeTracked(evicted, this.pubsub);
-    const token = await new SignJWT({ pool })
+    const token = await new SignJWT({ pool, ep: epoch })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(String(userId))
       .setJti(jti)
@@ -119,28 +118,40 @@ export class TokenService {
   }
 
   /**
-   * Claims of a valid, unexpired, unrevoked token of an existing account; throws `unauthorized` otherwise. A
-   * token already in the cache is answered at once, not through a promise: every authenticated request goes
-   * through here.
+   * Claims of a valid, unexpired token whose account stands as it did when it was issued; throws the
+   * refusal's error otherwise (account-standing.ts). A token already in the cache is answered at once, not
+   * through a promise: every authenticated request goes through here.
    */
   verify(token: string): TokenPrincipal | Promise<TokenPrincipal> {
     const cached = this.cache.get(token);
     if (!cached) return this.verifyFirstUse(token);
-    if (this.suspended.has(accountOf(cached))) {
-      this.cache.delete(token);
-      throw errors.accountSuspended();
-    }
-    if (cached.exp * 1000 > Date.now() && !this.revoked.has(cached.jti)) return this.feedTrusted ? cached : this.verifyInStore(token, cached);
+    const standing = this.knownStanding(cached);
+    if (!standing) return this.verifyInStore(token, cached);
+    const refusal = refusalOf(cached, standing, this.revoked.has(cached.jti));
+    if (!refusal) return cached;
     this.cache.delete(token);
-    throw this.revoked.has(cached.jti) ? revokedError() : errors.invalidToken('This token has expired; log in again.');
+    throw refusalError(refusal);
+  }
+
+  /** Why a held token no longer holds, as far as this process knows for certain now (undefined: it holds, or Redis must say). */
+  heldRefusal(claims: TokenPrincipal): Refusal | undefined {
+    const standing = this.knownStanding(claims);
+    return standing ? refusalOf(claims, standing, this.revoked.has(claims.jti)) : undefined;
+  }
+
+  /** Why the token no longer holds, asking Redis when this process cannot tell for certain; undefined when it holds. */
+  async refusal(claims: TokenPrincipal): Promise<Refusal | undefined> {
+    const standing = this.knownStanding(claims);
+    if (standing) return refusalOf(claims, standing, this.revoked.has(claims.jti));
+    return (await this.readStanding(claims)).refusal;
   }
 
   private async verifyFirstUse(token: string): Promise<TokenPrincipal> {
     const claims = await this.verifySignature(token);
-    if (this.revoked.has(claims.jti)) throw this.suspended.has(accountOf(claims)) ? errors.accountSuspended() : revokedError();
-    const epoch = this.epoch;
-    await this.checkInStore(claims);
-    if (epoch === this.epoch) {
+    const generation = this.generation;
+    const { refusal } = await this.readStanding(claims);
+    if (refusal) throw refusalError(refusal);
+    if (generation === this.generation) {
       if (this.cache.size >= CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(token, claims);
     }
@@ -148,28 +159,25 @@ export class TokenService {
   }
 
   private async verifyInStore(token: string, claims: TokenPrincipal): Promise<TokenPrincipal> {
-    try {
-      await this.checkInStore(claims);
-    } catch (error) {
-      this.cache.delete(token);
-      throw error;
-    }
-    return claims;
+    const { refusal } = await this.readStanding(claims);
+    if (!refusal) return claims;
+    this.cache.delete(token);
+    throw refusalError(refusal);
   }
 
-  private async checkInStore(claims: TokenPrincipal): Promise<void> {
-    const { revoked, accountExists, suspended } = await this.store.standing(claims);
-    if (suspended) {
-      if (revoked) this.forget(claims.jti, claims.exp);
-      this.suspendLocally(accountOf(claims));
-      throw errors.accountSuspended();
-    }
-    this.suspended.delete(accountOf(claims));
-    if (revoked) {
-      this.forget(claims.jti, claims.exp);
-      throw revokedError();
-    }
-    if (!accountExists) throw accountGoneError();
+  /** The account's standing while this process can vouch for it: heard since its subscriber last came back. */
+  private knownStanding(account: Account): Standing | undefined {
+    return this.feedTrusted ? this.standings.get(accountOf(account)) : undefined;
+  }
+
+  /** Reads the token's standing from Redis, keeps it (the newer of it and what was known, unless the feed was lost meanwhile) and judges the token. */
+  private async readStanding(claims: TokenPrincipal): Promise<{ refusal: Refusal | undefined }> {
+    const generation = this.generation;
+    const { standing, revoked } = await this.store.standing(claims);
+    if (revoked) this.forget(claims.jti, claims.exp);
+    const newest = newerStanding(this.standings.get(accountOf(claims)), standing);
+    if (generation === this.generation) this.keep(accountOf(claims), newest);
+    return { refusal: refusalOf(claims, newest, revoked || this.revoked.has(claims.jti)) };
   }
 
   async revoke(claims: TokenPrincipal, pubsub: PubSub): Promise<void> {
@@ -181,7 +189,7 @@ export class TokenService {
 
   /**
    * Files the token in its account's set; while Redis is full it cannot, and the token is issued untracked
-   * (a login keeps working then, as every read does; log out everywhere does not reach that token).
+   * (a login keeps working then, as every read does; only the cap of tokens per account does not count it).
    */
   private async trackIssued(pool: Pool, userId: number, token: TrackedToken): Promise<TrackedToken[]> {
     try {
@@ -192,17 +200,6 @@ export class TokenService {
     }
   }
 
-  /**
-   * Revokes every unexpired token of the account but `keepJti` (when given), in every process: each is marked
-   * revoked and announced, as a logout does, then taken out of the account's set. Bounded by the set's cap.
-   */
-  async revokeAccount(account: { pool: Pool; userId: number }, pubsub: PubSub, keepJti?: string): Promise<number> {
-    const tracked = (await this.store.tracked(account.pool, account.userId)).filter((token) => token.jti !== keepJti);
-    await this.revokeTracked(tracked, pubsub);
-    await this.store.untrack(account.pool, account.userId, tracked.map((token) => token.jti));
-    return tracked.length;
-  }
-
   private async revokeTracked(tokens: readonly TrackedToken[], pubsub?: PubSub): Promise<void> {
     const nowSeconds = Math.floor(Date.now() / 1000);
     await Promise.all(tokens.map((token) => this.store.revoke(token.jti, Math.max(1, token.exp - nowSeconds))));
@@ -211,55 +208,90 @@ export class TokenService {
   }
 
   /**
-   * Suspends the account in every process: announced first (each process then refuses its cached tokens
-   * and closes its sockets), then every token of it revoked, so none works again after a lift either.
-   * Tokens issued while the suspension was being written are refused on their first use, which asks Redis.
+   * Log out everywhere: every token of the account issued so far stops working in every process, whatever
+   * logins raced it (their tokens carry the old epoch), but `keep` when given; false when there is no such account.
    */
-  async suspendAccount(account: { pool: Pool; userId: number }, pubsub: PubSub): Promise<void> {
-    this.suspendLocally(accountOf(account));
-    await pubsub.publish(SUSPENSION_CHANNEL, `suspend ${account.pool} ${account.userId}`);
-    await this.revokeAccount(account, pubsub);
+  async endSessions(account: Account, pubsub: PubSub, keep?: TokenPrincipal): Promise<boolean> {
+    const epoch = await this.store.advanceEpoch(account.pool, account.userId, keep);
+    if (epoch === undefined) return false;
+    await this.announce(account, this.activeAt(epoch, keep), pubsub);
+    return true;
   }
 
-  /** Announces a lifted suspension to every process (the account logs in again: its old tokens stay revoked). */
-  async liftAccount(account: { pool: Pool; userId: number }, pubsub: PubSub): Promise<void> {
-    this.suspended.delete(accountOf(account));
-    await pubsub.publish(SUSPENSION_CHANNEL, `lift ${account.pool} ${account.userId}`);
+  /** The account's standing once its epoch moved on to `epoch`, `keep` kept when it was of the epoch before. */
+  activeAt(epoch: number, keep?: TokenPrincipal): Standing {
+    return keep && keep.epoch === epoch - 1 ? { state: 'active', epoch, kept: keep.jti } : { state: 'active', epoch };
   }
 
   /**
-   * Remembers the account suspended (bounded: the oldest is forgotten, and Redis tells again) and ends its
-   * held tokens here; once only, so refusing a suspended account's requests does not walk every socket.
+   * Tells every process the account's standing after a change written in Redis (this one first): its
+   * tokens issued before are refused with the standing's answer, and whatever holds them stops.
    */
-  private suspendLocally(account: string) {
-    if (this.suspended.has(account)) return;
-    if (this.suspended.size >= CACHE_LIMIT) this.suspended.delete(this.suspended.values().next().value!);
-    this.suspended.add(account);
+  async announce(account: Account, standing: Standing, pubsub: PubSub): Promise<void> {
+    this.learn(account, standing);
+    await pubsub.publish(STANDING_CHANNEL, `${account.pool} ${account.userId} ${standing.epoch} ${standing.state}${standing.kept ? ` ${standing.kept}` : ''}`);
+  }
+
+  /** Keeps the newer of `standing` and the one known, and ends the held tokens the newer one refuses. */
+  private learn(account: Account, standing: Standing) {
+    const key = accountOf(account);
+    const known = this.standings.get(key);
+    const newest = newerStanding(known, standing);
+    if (newest === known) return;
+    this.keep(key, newest);
     for (const holder of this.holders) {
-      for (const claims of holder.heldTokens()) if (accountOf(claims) === account) holder.tokenRevoked(claims.jti);
+      for (const claims of holder.heldTokens()) {
+        if (accountOf(claims) !== key) continue;
+        const refusal = refusalOf(claims, newest, this.revoked.has(claims.jti));
+        if (refusal) holder.tokenRefused(claims.jti, refusal);
+      }
     }
   }
 
+  private keep(key: string, standing: Standing) {
+    if (!this.standings.has(key) && this.standings.size >= CACHE_LIMIT) this.standings.delete(this.standings.keys().next().value!);
+    this.standings.set(key, standing);
+  }
+
+  /** Marks the token revoked and ends whatever holds it, told why: its account's standing decides first, from Redis when this process cannot tell. */
   private forget(jti: string, exp: number) {
     const known = this.revoked.has(jti);
     this.revoked.set(jti, exp);
-    if (!known) for (const holder of this.holders) holder.tokenRevoked(jti);
+    if (known) return;
+    for (const holder of this.holders) {
+      for (const claims of holder.heldTokens()) {
+        if (claims.jti !== jti) continue;
+        const refusal = this.heldRefusal(claims);
+        if (refusal) holder.tokenRefused(jti, refusal);
+        else void this.refuseFromStore(holder, claims);
+      }
+    }
+  }
+
+  private async refuseFromStore(holder: TokenHolder, claims: TokenPrincipal): Promise<void> {
+    try {
+      holder.tokenRefused(claims.jti, (await this.refusal(claims)) ?? 'revoked');
+    } catch (error) {
+      this.logger?.warn({ err: (error as Error).message }, 'could not read a revoked token\'s standing; ending it as revoked');
+      holder.tokenRefused(claims.jti, 'revoked');
+    }
   }
 
   /**
-   * After the revocation feed was interrupted: every cached or held token is checked against Redis again
-   * (revoked, or account gone), in pipelined batches; until that has succeeded, each use asks Redis.
+   * After the announcements were interrupted: the standing of every cached or held token's account, and
+   * whether each token was revoked, are read from Redis again in pipelined batches; until that has
+   * succeeded, each use asks Redis.
    */
   private async recheck(): Promise<void> {
-    const epoch = ++this.epoch;
+    const generation = ++this.generation;
     try {
       await this.store.ready();
-      const { revoked, gone } = await this.recheckAll();
-      if (epoch !== this.epoch) return;
+      const refused = await this.recheckAll(generation);
+      if (generation !== this.generation) return;
       this.feedTrusted = true;
-      this.logger?.info({ revoked, gone }, 'revocation feed restored; cached tokens re-checked');
+      this.logger?.info({ refused }, 'standing announcements restored; cached tokens re-checked');
     } catch (error) {
-      if (epoch !== this.epoch || this.stopped) return;
+      if (generation !== this.generation || this.stopped) return;
       this.logger?.warn({ err: (error as Error).message }, 'could not re-check cached tokens; retrying');
       // A new interruption clears this timer; its own restore starts over.
       this.recheckTimer = setTimeout(() => void this.recheck(), RECHECK_RETRY_MS);
@@ -267,34 +299,42 @@ export class TokenService {
     }
   }
 
-  private async recheckAll(): Promise<{ revoked: number; gone: number }> {
+  private async recheckAll(generation: number): Promise<number> {
     const byJti = new Map<string, TokenPrincipal>();
     for (const claims of this.cache.values()) byJti.set(claims.jti, claims);
     for (const holder of this.holders) for (const claims of holder.heldTokens()) byJti.set(claims.jti, claims);
     const all = [...byJti.values()];
-    const goneJtis = new Set<string>();
-    let revoked = 0;
-    // Suspensions and lifts announced while the feed was away are missed too: the set is rebuilt from Redis.
-    this.suspended.clear();
+    const accounts = new Map<string, Account>();
+    for (const claims of all) accounts.set(accountOf(claims), { pool: claims.pool, userId: claims.userId });
+    const read = new Map<string, Standing>();
+    const list = [...accounts];
+    for (let i = 0; i < list.length; i += RECHECK_BATCH) {
+      const batch = list.slice(i, i + RECHECK_BATCH);
+      const standings = await Promise.all(batch.map(([, account]) => this.store.accountStanding(account.pool, account.userId)));
+      batch.forEach(([key], n) => read.set(key, standings[n]!));
+    }
+    const revoked = new Set<string>();
     for (let i = 0; i < all.length; i += RECHECK_BATCH) {
       const batch = all.slice(i, i + RECHECK_BATCH);
-      const standings = await this.store.standings(batch);
-      batch.forEach((claims, n) => {
-        const standing = standings[n]!;
-        if (standing.suspended) this.suspended.add(accountOf(claims));
-        if (standing.revoked) {
-          revoked++;
-          this.forget(claims.jti, claims.exp);
-        } else if (!standing.accountExists || standing.suspended) {
-          goneJtis.add(claims.jti);
-        }
-      });
+      const found = await this.store.revokedAmong(batch.map((claims) => claims.jti));
+      for (const jti of found) revoked.add(jti);
     }
-    if (goneJtis.size > 0) {
-      for (const [token, claims] of this.cache) if (goneJtis.has(claims.jti)) this.cache.delete(token);
-      for (const jti of goneJtis) for (const holder of this.holders) holder.tokenRevoked(jti);
+    if (generation !== this.generation) return 0;
+    // Announcements heard since the restore are newer than nothing read here; anything else known is dropped.
+    for (const key of [...this.standings.keys()]) if (!read.has(key)) this.standings.delete(key);
+    for (const [key, standing] of read) this.keep(key, newerStanding(this.standings.get(key), standing));
+    for (const claims of all) if (revoked.has(claims.jti)) this.revoked.set(claims.jti, claims.exp);
+    const refused = new Map<string, Refusal>();
+    for (const claims of all) {
+      const standing = this.standings.get(accountOf(claims)) ?? read.get(accountOf(claims))!;
+      const refusal = refusalOf(claims, standing, this.revoked.has(claims.jti));
+      if (refusal) refused.set(claims.jti, refusal);
     }
-    return { revoked, gone: goneJtis.size };
+    if (refused.size > 0) {
+      for (const [token, claims] of this.cache) if (refused.has(claims.jti)) this.cache.delete(token);
+      for (const [jti, refusal] of refused) for (const holder of this.holders) holder.tokenRefused(jti, refusal);
+    }
+    return refused.size;
   }
 
   private prune() {
@@ -308,12 +348,14 @@ export class TokenService {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'], requiredClaims: ['sub', 'jti', 'exp'] });
       const userId = Number(payload.sub);
       const pool = payload.pool as Pool;
-      if (!Number.isSafeInteger(userId) || userId <= 0 || !POOLS.includes(pool) || typeof payload.jti !== 'string') {
+      // A token issued before tokens carried an epoch holds in epoch 0, until the account's first change of standing.
+      const epoch = payload.ep ?? 0;
+      if (!Number.isSafeInteger(userId) || userId <= 0 || !POOLS.includes(pool) || typeof payload.jti !== 'string' || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
         throw errors.invalidToken('This token is malformed; log in again.');
       }
-      return { userId, pool, jti: payload.jti, exp: payload.exp! };
+      return { userId, pool, jti: payload.jti, exp: payload.exp!, epoch: epoch as number };
     } catch (error) {
-      if (error instanceof jose.JWTExpired) throw errors.invalidToken('This token has expired; log in again.');
+      if (error instanceof jose.JWTExpired) throw refusalError('expired');
       if (error instanceof jose.JOSEError || error instanceof TypeError) {
         throw errors.invalidToken('This token is invalid (bad signature or format); log in or register to get a new one.');
       }

@@ -6,6 +6,7 @@ import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { parseEpoch } from './account-standing.js';
 
 /** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
 export type UserRecord = ProfileSource & { pool: Pool; email: string; passwordHash: string };
@@ -115,6 +116,20 @@ export class UserRepository {
     return undefined;
   }
 
+  /**
+   * The account of `pool` an e-mail belongs to, with its credentials epoch read before it: a token issued
+   * for a password checked against this account then carries an epoch no later than the password's, so a
+   * password change (which moves the epoch on with the hash, lua/change_password-2.lua) ends it too,
+   * however the two raced. Both reads go on one connection in this order (one slot, so one node).
+   */
+  async findForLogin(pool: Pool, email: string): Promise<{ user: UserRecord; epoch: number } | undefined> {
+    const found = await this.findByEmail(pool, email);
+    if (!found) return undefined;
+    const part = indexPartition(found.id);
+    const [epoch, stored] = await Promise.all([this.redis.hget(keys.epochs(pool, part), String(found.id)), this.redis.hget(keys.accounts(pool, part), String(found.id))]);
+    return stored ? { user: fromStored(pool, found.id, stored), epoch: parseEpoch(epoch).epoch } : undefined;
+  }
+
   /** The account `id` within `pool`; undefined when it does not exist there (in particular in the other pool). */
   async find(pool: Pool, id: number | string): Promise<UserRecord | undefined> {
     const stored = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
@@ -141,9 +156,17 @@ export class UserRepository {
     return this.rewrite(pool, id, (previous) => ({ ...previous, ...patch }));
   }
 
-  /** Replaces the account's password hash (its profile and entries as they are); false when the account does not exist. */
-  async setPasswordHash(pool: Pool, id: number, passwordHash: string): Promise<boolean> {
-    return (await this.rewrite(pool, id, (previous) => ({ ...previous, passwordHash }))) !== undefined;
+  /**
+   * Replaces the account's password hash and ends every token issued before but `keep` (lua/change_password-2.lua);
+   * the account's new credentials epoch, or undefined when the account does not exist.
+   */
+  async changePassword(pool: Pool, id: number, passwordHash: string, keep: { jti: string; epoch: number }): Promise<number | undefined> {
+    const part = indexPartition(id);
+    return onStoredAccount(this.redis, pool, id, async (stored) => {
+      const next = { ...fromStored(pool, id, stored), passwordHash };
+      const reply = await this.scripts.run('change_password', [keys.accounts(pool, part), keys.epochs(pool, part)], [id, stored, encodeAccount(next, next), keep.jti, keep.epoch]);
+      return reply === 'missing' ? undefined : reply;
+    });
   }
 
   /** Writes `change(stored)` over the stored account, with its entries moved, while the account is still as read (update's loop). */

@@ -7,8 +7,8 @@ import type { SuspensionRepository, TokenService, UserRepository } from '../acco
 export type AccountStanding = { pool: Pool; id: number; suspended: boolean; since: string | null; reason: string | null };
 
 /**
- * Operators suspend and lift accounts. A suspended account is out of browse and every feed, its tokens are
- * revoked and refused in every process (403 account_suspended, its sockets closed), its login is refused,
+ * Operators suspend and lift accounts. A suspended account is out of browse and every feed, every token
+ * of it issued before is refused in every process (403 account_suspended, its sockets closed), its login is refused,
  * and the spectator page shows none of its matches; lifting puts it back (it logs in again).
  */
 export class SuspensionService {
@@ -27,13 +27,13 @@ export class SuspensionService {
   }
 
   /**
-   * Suspends the account (an account suspended already keeps its first record); its tokens are revoked
-   * again either way, so a suspension interrupted half-way is completed by asking again.
+   * Suspends the account (an account suspended already keeps its first record); it is announced again
+   * either way, so a suspension interrupted before its announcement is completed by asking again.
    */
   async suspend(pool: Pool, id: number, reason: string | null, now = new Date()): Promise<AccountStanding> {
     const done = await this.suspensions.suspend(pool, id, { since: now.toISOString(), reason });
     if (!done) throw notFound();
-    await this.tokens.suspendAccount({ pool, userId: id }, this.pubsub);
+    await this.tokens.announce({ pool, userId: id }, { state: 'suspended', epoch: done.epoch }, this.pubsub);
     return this.standing(pool, id);
   }
 
@@ -41,7 +41,7 @@ export class SuspensionService {
   async lift(pool: Pool, id: number): Promise<AccountStanding> {
     const done = await this.suspensions.lift(pool, id);
     if (!done) throw notFound();
-    await this.tokens.liftAccount({ pool, userId: id }, this.pubsub);
+    await this.tokens.announce({ pool, userId: id }, { state: 'active', epoch: done.epoch }, this.pubsub);
     return { pool, id, suspended: false, since: null, reason: null };
   }
 }

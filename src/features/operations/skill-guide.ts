@@ -110,11 +110,12 @@ ${shortestPath()}
 - **410 \`match_ended\`**: the match ended (either of you unmatched; \`error.ended_at\` says when): its thread
   is closed and gone. Stop sending to it; \`GET /api/v1/matches\` lists your current matches.
 - **401 \`unauthorized\`** (\`WWW-Authenticate: Bearer error="invalid_token"\` when the token you sent is bad):
-  your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued) or
+  your token is missing, expired (${duration(limits.TOKEN_TTL_SECONDS)} after it was issued),
   revoked (you logged out, logged out everywhere, changed your password with another token, or logged in
-  more than ${limits.TOKENS_MAX_PER_ACCOUNT} times so your oldest token went): log in again.
+  more than ${limits.TOKENS_MAX_PER_ACCOUNT} times so your oldest token went): log in again; or its account no
+  longer exists (you left): register again. \`error.message\` says which.
 - **403 \`account_suspended\`**: the operators of this service suspended your account: every request with
-  your token and your login are refused (your sockets close with 4003) until they lift it; retrying does not
+  your token and your login are refused (your sockets close with 4403) until they lift it; retrying does not
   help. The same code on a message you send means the other account of that match is suspended: the match
   is kept, send nothing to it for now. A suspended account is out of feeds and browse, and a like on it is a 404.
 
@@ -456,7 +457,9 @@ Close codes:
 | 1011 | a replay failed | reconnect with \`since\` |
 | 1001 | the server is shutting down | reconnect with \`since\` (to another instance, or after a moment) |
 | 4001 | your token expired | log in, then reconnect with the new token and \`since\` |
-| 4003 | your token was revoked (you logged out), your account is gone, or it was suspended | log in (or register) again; do not reconnect with that token (a suspended account's login answers 403 \`account_suspended\`) |
+| 4003 | your token was revoked (a logout, log out everywhere, a password change) | log in again; do not reconnect with that token |
+| 4403 | your account was suspended by the operators | do not reconnect: your login answers 403 \`account_suspended\` until they lift it |
+| 4410 | your account no longer exists (you left) | register again |
 
 An upgrade can be refused with an HTTP error instead: 401 (token), 400 (\`since\` is not an event id),
 429 (too many sockets or connections, see Limits; wait \`Retry-After\`), 503 (retry). Keep one or two
@@ -485,7 +488,7 @@ function connect() {
   };
   ws.onerror = (event) => console.error('socket error:', event.message ?? event.error?.message ?? 'refused');
   ws.onclose = (event) => {
-    if (event.code === 4001 || event.code === 4003) {
+    if ([4001, 4003, 4403, 4410].includes(event.code)) {
       console.error(\`closed \${event.code} (\${event.reason}): log in again for a new token\`);
       process.exit(1);
     }
@@ -554,7 +557,7 @@ while True:
             since = frame.get('id', since)
             print(frame['type'], json.dumps(frame['data']), flush=True)
     except Closed as closed:
-        if closed.code in (4001, 4003):
+        if closed.code in (4001, 4003, 4403, 4410):
             raise SystemExit(f'closed {closed}: log in again for a new token')
         print(f'closed {closed}; reconnecting with since={since}', flush=True)
     time.sleep(1)

@@ -38,7 +38,7 @@ export const keys = {
   revokedToken: (jti: string) => `${P}revoked:${jti}`,
   /**
    * Sorted set: the account's unexpired tokens, jti → expiry (s), at most TOKENS_MAX_PER_ACCOUNT (a login
-   * beyond it revokes the oldest); expires with its last token. Read by "log out everywhere" and a password change.
+   * beyond it revokes the oldest); expires with its last token.
    */
   accountTokens: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:tokens:${id}`,
   /**
@@ -120,11 +120,18 @@ export const keys = {
   /**
    * Hash: id → the suspension of the partition's suspended accounts (JSON: since, reason), at most one field
    * per account, kept until an operator lifts it. Beside the accounts, so a suspension and the discovery
-   * entries it takes out (or a lift, puts back) are one script (lua/suspend_account-3+.lua,
-   * lua/lift_suspension-3+.lua); read with a token's standing, at login, and where feeds and the spectator
+   * entries it takes out (or a lift, puts back) are one script (lua/suspend_account-4+.lua,
+   * lua/lift_suspension-4+.lua); read with a token's standing, at login, and where feeds and the spectator
    * page show accounts.
    */
   suspensions: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:suspended`,
+  /**
+   * Hash: id → the partition's account's credentials epoch, "<epoch>" or "<epoch> <kept jti>" (absent: 0;
+   * src/features/accounts/lua/includes/next_epoch.lua). Every token carries the epoch it was issued in and
+   * works only while that is still its account's: a password change, log out everywhere, a suspension and
+   * a lift each move it on, in the same script as the change. One field per account, for its lifetime.
+   */
+  epochs: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:epochs`,
   /** Hash: id → the interests (JSON) the partition's account was last placed into other feeds with. */
   spreadInterests: (pool: Pool, part: number) => `${P}${pool}:${ip(part)}:disc:spread`,
   /**
@@ -282,5 +289,9 @@ export const matchPartition = (matchId: number): number => indexPartition(matchI
 /** Pub/sub channel on which revoked token ids are announced to every process. */
 export const REVOCATION_CHANNEL = `${P}revocations`;
 
-/** Pub/sub channel on which suspensions and lifts are announced to every process ("suspend|lift <pool> <id>"). */
-export const SUSPENSION_CHANNEL = `${P}suspensions`;
+/**
+ * Pub/sub channel on which every change of an account's standing is announced to every process:
+ * "<pool> <id> <epoch> <state>", the account's credentials epoch after the change and its state then
+ * (active, suspended or gone; the epoch orders them, so a process that hears them late or out of order keeps the newest).
+ */
+export const STANDING_CHANNEL = `${P}standings`;

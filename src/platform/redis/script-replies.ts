@@ -100,14 +100,29 @@ export const SCRIPT_REPLIES = {
   update_profile: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
   suspend_account: (raw) => suspensionStep(raw, 'already'),
   lift_suspension: (raw) => suspensionStep(raw, 'not_suspended'),
+  /** {exists, suspended, the epoch field ('' when none)}. */
+  read_standing: (raw) => {
+    const [exists, suspended, epoch] = list(raw);
+    return { exists: exists === 1, suspended: suspended === 1, epoch: text(epoch) };
+  },
+  /** The account's new credentials epoch, or undefined when there is no such account. */
+  advance_epoch: (raw) => (raw === -1 ? undefined : Number(raw)),
+  /** The account's new credentials epoch, 'changed' (read again) or 'missing'. */
+  change_password: (raw) => (raw === 0 ? ('changed' as const) : raw === -1 ? ('missing' as const) : Number(raw)),
   update_webhook: (raw) => raw === 1,
 } satisfies Record<string, (raw: unknown) => unknown>;
 
 export type ScriptName = keyof typeof SCRIPT_REPLIES;
 
-/** lua/suspend_account-3+.lua and lua/lift_suspension-3+.lua: 1 done, 2 nothing to do, 0 the account changed meanwhile, -1 no account. */
-function suspensionStep<T extends string>(raw: unknown, nothing: T): 'done' | 'changed' | 'missing' | T {
-  return raw === 1 ? 'done' : raw === 2 ? nothing : raw === 0 ? 'changed' : 'missing';
+/**
+ * lua/suspend_account-4+.lua and lua/lift_suspension-4+.lua: 1 done, 2 nothing to do, 0 the account changed
+ * meanwhile, -1 no account; with the account's credentials epoch after the step.
+ */
+function suspensionStep<T extends string>(raw: unknown, nothing: T): 'changed' | 'missing' | { status: 'done' | T; epoch: number } {
+  const [status, epoch] = list(raw);
+  if (status === 0) return 'changed';
+  if (status === -1) return 'missing';
+  return { status: status === 1 ? 'done' : nothing, epoch: Number(epoch) };
 }
 export type ScriptReply<N extends ScriptName> = ReturnType<(typeof SCRIPT_REPLIES)[N]>;
 

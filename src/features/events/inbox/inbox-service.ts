@@ -1,5 +1,6 @@
 import { errors } from '../../../platform/core/errors.js';
-import type { Pool } from '../../../platform/core/pool.js';
+import type { TokenPrincipal } from '../../../platform/core/principal.js';
+import { refusalError, type Refusal, type TokenHolder } from '../../accounts/index.js';
 import { retryAfterSeconds } from '../../../platform/limits/account-limits.js';
 import { afterOf } from '../event-ids.js';
 import type { EventReplay, ReplayStream } from '../event-replay.js';
@@ -20,6 +21,8 @@ export type InboxDeps = {
   /** False while this process cannot hear live events: a waiting read then looks at the stream again every second. */
   relayUp: () => boolean;
   policy: InboxPolicy;
+  /** Where a held read registers its token, so that it ends the moment the token no longer holds. */
+  tokens: { addHolder(holder: TokenHolder): void; refusal(claims: TokenPrincipal): Promise<Refusal | undefined> };
 };
 
 /** `since` as the client gave it (validated; undefined: from now on), the page size, and how long to wait when nothing is newer. */
@@ -28,8 +31,7 @@ export type InboxQuery = { since?: string; limit: number; waitSeconds: number };
 /** Events oldest first, each as its frame, and where the next read resumes (the last event's id, else the `since` read after). */
 export type InboxPage = { events: StoredEvent[]; nextCursor: string };
 
-type Account = { pool: Pool; userId: number };
-type Waiter = { deadline: number; wake: () => void };
+type Waiter = { claims: TokenPrincipal; deadline: number; wake: () => void; refused?: Refusal };
 
 /** How often a waiting read looks at the stream again while this process cannot hear live events. */
 const UNHEARD_RECHECK_MS = 1_000;
@@ -46,7 +48,20 @@ export class EventInbox {
   private readonly waiting = new Map<string, Set<Waiter>>();
   private stopped = false;
 
-  constructor(private readonly deps: InboxDeps) {}
+  constructor(private readonly deps: InboxDeps) {
+    deps.tokens.addHolder({
+      heldTokens: () => [...this.waiting.values()].flatMap((set) => [...set].map((waiter) => waiter.claims)),
+      tokenRefused: (jti, refusal) => {
+        for (const set of this.waiting.values()) {
+          for (const waiter of set) {
+            if (waiter.claims.jti !== jti) continue;
+            waiter.refused = refusal;
+            waiter.wake();
+          }
+        }
+      },
+    });
+  }
 
   /** Reads held in this process now (waiting for an event). */
   get waitingCount(): number {
@@ -55,12 +70,16 @@ export class EventInbox {
     return count;
   }
 
-  /** Up to `limit` events after `since`; with `waitSeconds`, held while none is newer (see the class). */
-  async read(account: Account, query: InboxQuery, signal: AbortSignal): Promise<InboxPage> {
+  /**
+   * Up to `limit` events after `since`; with `waitSeconds`, held while none is newer (see the class). A held
+   * read holds its token: once the token no longer holds (a logout, log out everywhere, a password change,
+   * a suspension, leaving), it answers that refusal at once and delivers nothing more.
+   */
+  async read(account: TokenPrincipal, query: InboxQuery, signal: AbortSignal): Promise<InboxPage> {
     const stream = this.deps.replay.userStream(account.pool, account.userId);
     if (query.waitSeconds === 0 || this.stopped) return this.page(stream, query.since ?? (await this.start(stream)), query.limit);
     const key = `${account.pool}:${account.userId}`;
-    const waiter = this.enter(key, Date.now() + query.waitSeconds * 1000);
+    const waiter = this.enter(key, account, Date.now() + query.waitSeconds * 1000);
     let announced: boolean;
     const unwatch = this.deps.relay.watch(userTopic(account.pool, account.userId), () => {
       announced = true;
@@ -71,6 +90,8 @@ export class EventInbox {
       for (;;) {
         announced = false;
         const page = await this.page(stream, since, query.limit);
+        const refused = waiter.refused ?? (page.events.length > 0 ? await this.deps.tokens.refusal(account) : undefined);
+        if (refused) throw refusalError(refused);
         if (page.events.length > 0 || this.stopped || signal.aborted || Date.now() >= waiter.deadline) return page;
         if (!announced) await this.sleep(waiter, signal);
       }
@@ -102,7 +123,7 @@ export class EventInbox {
   }
 
   /** Takes one of the account's places for a held read; 429 when all are taken, to retry once the soonest ends. */
-  private enter(key: string, deadline: number): Waiter {
+  private enter(key: string, claims: TokenPrincipal, deadline: number): Waiter {
     let set = this.waiting.get(key);
     if (!set) this.waiting.set(key, (set = new Set()));
     const max = this.deps.policy.maxWaitingPerAccount;
@@ -110,7 +131,7 @@ export class EventInbox {
       const soonest = Math.min(...[...set].map((waiter) => waiter.deadline));
       throw errors.rateLimited(retryAfterSeconds(soonest - Date.now()), `event reads waiting at once from this account (at most ${max})`);
     }
-    const waiter: Waiter = { deadline, wake: idle };
+    const waiter: Waiter = { claims, deadline, wake: idle };
     set.add(waiter);
     return waiter;
   }

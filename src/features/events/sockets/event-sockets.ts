@@ -12,7 +12,7 @@ import type { TokenService } from '../../accounts/index.js';
 import type { AddressLimits } from '../../../platform/limits/address-limits.js';
 import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
 import type { SocketLeases } from '../../../platform/limits/socket-leases.js';
-import { CLOSE, type Close } from './close-codes.js';
+import { CLOSE, REFUSAL_CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { SocketCaps } from './socket-caps.js';
 import type { Socket, SocketData, Target } from './socket-data.js';
@@ -111,8 +111,9 @@ export type EventSocketDeps = {
  * sends the held events newer than the last replayed one and joins the topic in one synchronous step:
  * neither a gap nor a duplicate at the seam.
  *
- * A user's socket lives as long as its token: it is closed (4001) when the token expires and (4003) as soon
- * as the token is revoked, in whichever process. Sockets are capped per client address and per token in each
+ * A user's socket lives as long as its token: it is closed when the token expires (4001) and as soon as it
+ * no longer holds, told why (REFUSAL_CLOSE: revoked 4003, account suspended 4403, gone 4410), whichever
+ * process heard it. Sockets are capped per client address and per token in each
  * process; user upgrades are rate limited per account and spectator upgrades per client address, across
  * processes. A socket that stops reading is closed within seconds (see SocketSweeper), and a replay goes out
  * only as fast as the socket takes it (see SocketReplay), so an unread socket costs little memory.
@@ -157,8 +158,8 @@ export class EventSockets {
     );
     this.deps.tokens.addHolder({
       heldTokens: () => [...this.byToken.values()].map((entry) => entry.claims),
-      tokenRevoked: (jti) => {
-        for (const ws of this.byToken.get(jti)?.sockets ?? []) this.end(ws, CLOSE.tokenRevoked);
+      tokenRefused: (jti, refusal) => {
+        for (const ws of this.byToken.get(jti)?.sockets ?? []) this.end(ws, REFUSAL_CLOSE[refusal]);
       },
     });
     this.sweeper.start();
@@ -351,8 +352,9 @@ export class EventSockets {
       let ofTopic = this.byUserTopic.get(data.topic);
       if (!ofTopic) this.byUserTopic.set(data.topic, (ofTopic = new Set()));
       ofTopic.add(ws);
-      // Revoked while the upgrade was under way.
-      if (this.deps.tokens.isRevoked(jti)) return this.end(ws, CLOSE.tokenRevoked);
+      // Refused while the upgrade was under way.
+      const refusal = this.deps.tokens.heldRefusal(data.claims);
+      if (refusal) return this.end(ws, REFUSAL_CLOSE[refusal]);
     }
     if (data.since === undefined) {
       ws.subscribe(data.topic);

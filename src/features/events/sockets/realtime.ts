@@ -23,6 +23,8 @@ type Deps = {
   logger: Logger;
   /** The event inbox's bounds (`GET /api/v1/events`). */
   inbox: InboxPolicy;
+  /** What tells a waiting inbox read that its token no longer holds. */
+  tokens: TokenService;
 };
 
 /**
@@ -44,7 +46,7 @@ export class Realtime {
       this.sockets?.checkBehind(topic);
     });
     await this.relay.start(this.deps.live);
-    this.inbox = new EventInbox({ replay: this.deps.replay, relay: this.relay, relayUp: () => this.relayUp(), policy: this.deps.inbox });
+    this.inbox = new EventInbox({ replay: this.deps.replay, relay: this.relay, relayUp: () => this.relayUp(), policy: this.deps.inbox, tokens: this.deps.tokens });
     this.watchRelayConnection();
   }
 

@@ -8,32 +8,36 @@
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
   KEYS[2] <pool>:<part>:suspended           hash: id -> the suspension (JSON: since, reason)
   KEYS[3] <pool>:<part>:roster:<bucket>     string of 4-byte slots: the account's roster bucket
-  KEYS[4..] <pool>:<part>:disc:<index>:<v>  the index sets of its profile
+  KEYS[4] <pool>:<part>:epochs              hash: id -> its credentials epoch (includes/next_epoch.lua)
+  KEYS[5..] <pool>:<part>:disc:<index>:<v>  the index sets of its profile
   ARGV[1] id
   ARGV[2] the account as read
   ARGV[3] its roster code
   ARGV[4] the byte offset of its slot in the roster bucket
 
-  Returns 1 when lifted, 2 when the account was not suspended, 0 when the account changed meanwhile (read
-  again and retry), -1 when the account does not exist (a suspension left of it is deleted).
+  Returns {status, epoch}: status 1 when lifted, 2 when the account was not suspended, 0 when the account changed meanwhile (read
+  again and retry), -1 when the account does not exist (a suspension left of it is deleted); epoch the account's credentials epoch after
+  the step (moved on by one when the standing changed, which ends every token issued before it; 0 for
+  statuses 0 and -1).
 
   Slot: one (hash of the account's index partition tag)
 ]]
+--- @include "includes/next_epoch"
 local id = ARGV[1]
 local stored = redis.call('HGET', KEYS[1], id)
 if not stored then
   redis.call('HDEL', KEYS[2], id)
-  return -1
+  return {-1, 0}
 end
 if redis.call('HEXISTS', KEYS[2], id) == 0 then
-  return 2
+  return {2, current_epoch(KEYS[4], id)}
 end
 if stored ~= ARGV[2] then
-  return 0
+  return {0, 0}
 end
-for i = 4, #KEYS do
+for i = 5, #KEYS do
   redis.call('SADD', KEYS[i], id)
 end
 redis.call('SETRANGE', KEYS[3], ARGV[4], struct.pack('>I4', tonumber(ARGV[3])))
 redis.call('HDEL', KEYS[2], id)
-return 1
+return {1, next_epoch(KEYS[4], id, '', 0)}

@@ -9,31 +9,34 @@
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
   KEYS[2] <pool>:<part>:suspended           hash: id -> the suspension (JSON: since, reason)
   KEYS[3] <pool>:<part>:roster:<bucket>     string of 4-byte slots: the account's roster bucket
-  KEYS[4..] <pool>:<part>:disc:<index>:<v>  the index sets the account is in
+  KEYS[4] <pool>:<part>:epochs              hash: id -> its credentials epoch (includes/next_epoch.lua)
+  KEYS[5..] <pool>:<part>:disc:<index>:<v>  the index sets the account is in
   ARGV[1] id
   ARGV[2] the account as read
   ARGV[3] the suspension record (JSON)
   ARGV[4] the byte offset of its slot in the roster bucket
 
-  Returns 1 when suspended, 2 when it was suspended already (the first record is kept), 0 when the account
-  changed meanwhile (read again and retry), -1 when the account does not exist.
+  Returns {status, epoch}: status 1 when suspended, 2 when it was suspended already (the first record is kept), 0 when the account
+  changed meanwhile (read again and retry), -1 when the account does not exist; epoch the account's credentials epoch after the step (moved on
+  by one when the standing changed, which ends every token issued before it; 0 for statuses 0 and -1).
 
   Slot: one (hash of the account's index partition tag)
 ]]
+--- @include "includes/next_epoch"
 local id = ARGV[1]
 local stored = redis.call('HGET', KEYS[1], id)
 if not stored then
-  return -1
+  return {-1, 0}
 end
 if redis.call('HEXISTS', KEYS[2], id) == 1 then
-  return 2
+  return {2, current_epoch(KEYS[4], id)}
 end
 if stored ~= ARGV[2] then
-  return 0
+  return {0, 0}
 end
-for i = 4, #KEYS do
+for i = 5, #KEYS do
   redis.call('SREM', KEYS[i], id)
 end
 redis.call('SETRANGE', KEYS[3], ARGV[4], struct.pack('>I4', 0))
 redis.call('HSET', KEYS[2], id, ARGV[3])
-return 1
+return {1, next_epoch(KEYS[4], id, '', 0)}
