@@ -10,7 +10,7 @@ import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/in
 import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
-import { adminRoutes, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
+import { adminApi, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
 import { BlockRepository, blockRoutes, BlockService } from './features/blocks/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
@@ -186,11 +186,12 @@ export class Application {
   private async startMatches(streams: EventStreams) {
     const { config, logger } = this.options;
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
-    this.matches = new MatchRepository(this.redis, this.scripts);
+    const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
+    this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
-      .register(new MatchListing(new MatchListRepository(this.scripts)));
+      .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)));
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
@@ -229,7 +230,7 @@ export class Application {
     const addressLimits = new AddressLimits(this.rateLimiter, addressLimitPolicy(config));
     const accountLimits = new AccountLimits(this.rateLimiter, accountLimitPolicy(config));
     const routes: Route[] = [
-      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.routes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
+      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.publicRoutes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
       ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits, leaving: this.leaving }),
       ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
       ...swipeRoutes({ swipes: this.swipeService }),
@@ -256,11 +257,16 @@ export class Application {
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
   }
 
-  /** Reports from accounts, and the operators' API over them (served only with ADMIN_TOKEN). */
+  /**
+   * Reports from accounts, and the operators' API over them (served only with ADMIN_TOKEN, its paths hidden
+   * from every request without the token).
+   */
   private moderationRoutes(limits: AccountLimits): Route[] {
-    const reports = new ReportService(new ReportRepository(this.redis, this.scripts, this.config.REPORTS_MAX_OPEN), this.users, this.matches, this.messages);
+    const reports = new ReportService(new ReportRepository(this.redis, this.scripts, { perPool: this.config.REPORTS_MAX_OPEN, perReporter: this.config.REPORTS_MAX_OPEN_PER_REPORTER }), this.users, this.matches, this.messages, this.suspensions, this.config.REPORT_EVIDENCE_HOURS);
     const suspensions = new SuspensionService(this.suspensions, this.users, this.tokens, this.pubsub);
-    return [...reportRoutes({ reports, limits }), ...adminRoutes({ reports, suspensions, adminToken: this.config.ADMIN_TOKEN })];
+    const admin = adminApi({ reports, suspensions, adminToken: this.config.ADMIN_TOKEN });
+    if (admin) this.http.hide(admin.prefix, admin.admits);
+    return [...reportRoutes({ reports, limits }), ...(admin?.routes ?? [])];
   }
 
   /** Blocks between accounts of a pool. */

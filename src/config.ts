@@ -88,6 +88,9 @@ const settingsSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, { error: 'must be at least 16 characters' }).optional(),
   REPORT_DAILY_LIMIT: int(1, 10_000).default(20),
   REPORTS_MAX_OPEN: int(10, 1_000_000).default(10_000),
+  REPORTS_MAX_OPEN_PER_REPORTER: int(1, 1_000).default(10),
+  // At most the 30 days an ended match's record is kept: a report names the match through that record.
+  REPORT_EVIDENCE_HOURS: int(1, 720).default(72),
   BLOCKS_MAX_PER_ACCOUNT: int(1, 100_000).default(1_000),
   BLOCK_RATE_LIMIT: int(1, 100_000).default(30),
   BLOCK_RATE_WINDOW_SECONDS: int(1, 86_400).default(60),

@@ -52,16 +52,31 @@ describe('the operators API', () => {
     expect(rest.body.items.map((r: { id: number }) => r.id)).toEqual(ids.slice(1));
   });
 
-  it('keeps at most REPORTS_MAX_OPEN open reports per pool, dropping the oldest', async () => {
-    const small = await startApp(redis, { ADMIN_TOKEN, REPORTS_MAX_OPEN: 10, REPORT_DAILY_LIMIT: 100 });
+  it("caps open reports per reporter and per pool, refusing past either: one account's reports never push out another's", async () => {
+    const small = await startApp(redis, { ADMIN_TOKEN, REPORTS_MAX_OPEN: 10, REPORTS_MAX_OPEN_PER_REPORTER: 3, REPORT_DAILY_LIMIT: 100 });
     try {
-      const [a, b] = await seedAccounts(small.app, 'agent', 2);
-      const ids: number[] = [];
-      for (let i = 0; i < 12; i++) ids.push((await small.api.post('/api/v1/reports', { token: a!.token, body: { user_id: b!.user_id, reason: 'spam' } })).body.id);
-      const open = await small.api.get('/api/v1/admin/reports?pool=agent&limit=100', { token: ADMIN_TOKEN });
-      expect(open.body.items).toHaveLength(10);
-      expect(open.body.items.at(-1).id).toBe(ids.at(-1));
-      expect(open.body.items.map((r: { id: number }) => r.id)).not.toContain(ids[0]);
+      const [spammer, victim, reported, other1, other2, late] = await seedAccounts(small.app, 'agent', 6);
+      const file = (from: typeof spammer, reason = 'spam') => small.api.post('/api/v1/reports', { token: from!.token, body: { user_id: reported!.user_id, reason } });
+      const harassment = await file(victim, 'harassment');
+      expect(harassment.status).toBe(201);
+      const junk: number[] = [];
+      for (let i = 0; i < 3; i++) junk.push((await file(spammer)).body.id);
+      const refused = await file(spammer);
+      expect(refused.status).toBe(409);
+      expect(refused.body.error).toMatchObject({ code: 'too_many_open_reports', scope: 'reporter', details: [] });
+      expect(refused.body.error.message).toMatch(/already have 3 reports waiting.*not filed.*once they have closed one/);
+      // The pool fills up (10), and the next report is refused rather than dropping any open one.
+      for (const from of [other1, other2]) for (let i = 0; i < 3; i++) expect((await file(from)).status).toBe(201);
+      const full = await file(late);
+      expect(full.status).toBe(409);
+      expect(full.body.error).toMatchObject({ code: 'too_many_open_reports', scope: 'pool' });
+      const open = (await small.api.get('/api/v1/admin/reports?pool=agent&limit=100', { token: ADMIN_TOKEN })).body.items as Array<{ id: number }>;
+      expect(open).toHaveLength(10);
+      expect(open.map((r) => r.id)).toContain(harassment.body.id);
+      // Closing one of the spammer's reports lets it (and only it, the pool being full again) report once more.
+      expect((await small.api.post(`/api/v1/admin/reports/agent/${junk[0]}/close`, { token: ADMIN_TOKEN, body: { outcome: 'dismissed' } })).status).toBe(204);
+      expect((await file(spammer)).status).toBe(201);
+      expect((await file(spammer)).status).toBe(409);
     } finally {
       await small.stop();
     }

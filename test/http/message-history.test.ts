@@ -82,13 +82,14 @@ describe('thread history is bounded', () => {
     expect(ttl).toBeLessThanOrEqual(30 * 86_400_000);
   });
 
-  it('remembers a user\'s ended matches for a day only', async () => {
+  it('remembers a user\'s ended matches for a bounded time: a day, or as long as their threads are kept for reports', async () => {
     const first = await matchedPair();
     const ended = keys.endedMatches('agent', first.a.user_id);
     expect((await stack.api.delete(`/api/v1/matches/${first.matchId}`, { token: first.a.token })).status).toBe(204);
     expect(await stack.app.redis.zscore(ended, String(first.matchId))).not.toBeNull();
-    // as if the first had ended two days ago: the next unmatch of the user's trims it
-    await stack.app.redis.zadd(ended, Date.now() - 2 * 86_400_000, String(first.matchId));
+    // as if the first had ended a day before the longer of the two: the next unmatch of the user's trims it
+    const kept = Math.max(86_400_000, stack.app.config.REPORT_EVIDENCE_HOURS * 3_600_000);
+    await stack.app.redis.zadd(ended, Date.now() - kept - 86_400_000, String(first.matchId));
     const [c] = await seedAccounts(stack.app, 'agent', 1);
     await stack.api.post(`/api/v1/likes/${c!.user_id}?kind=like`, { token: first.a.token });
     const second = await stack.api.post(`/api/v1/likes/${first.a.user_id}?kind=like`, { token: c!.token });

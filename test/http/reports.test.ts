@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent } from '../support/accounts.js';
 import { matchedPair, sendMessage } from '../support/matched-pair.js';
 import { seedAccounts } from '../support/seeded-accounts.js';
 import { startStack } from '../support/stack.js';
+import { whereStored } from '../support/stored-values.js';
+import { keys } from '../../src/platform/redis/keys.js';
 
 const ADMIN_TOKEN = 'operators-only-admin-secret';
 
@@ -88,5 +91,51 @@ describe('POST /api/v1/reports', () => {
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('rate_limited');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('answers a report naming a suspended account exactly as one naming no account', async () => {
+    const [a, b] = await seedAccounts(stack.app, 'member', 2);
+    const suspended = await stack.api.post(`/api/v1/admin/accounts/member/${b!.user_id}/suspend`, { token: ADMIN_TOKEN, body: {} });
+    expect(suspended.status).toBe(200);
+    const unknownId = 2_000_000_000;
+    expect(await stack.app.users.exists('member', unknownId)).toBe(false);
+    const toSuspended = await report(a!.token, { user_id: b!.user_id, reason: 'harassment' });
+    const toUnknown = await report(a!.token, { user_id: unknownId, reason: 'harassment' });
+    expect(toSuspended.status).toBe(404);
+    expect(toSuspended.body).toEqual(toUnknown.body);
+  });
+
+  it("takes an ended match's messages: an unmatch does not take them out of a report, which shows them as they were", async () => {
+    const { a, b, matchId } = await matchedPair(stack);
+    const abuse = await sendMessage(stack, b, matchId, 'an insult sent just before unmatching');
+    expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: b.token })).status).toBe(204);
+    // The thread is closed to both users as before.
+    expect((await stack.api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token })).status).toBe(410);
+    const res = await report(a.token, { user_id: b.user_id, reason: 'harassment', match_id: matchId, message_id: abuse.id });
+    expect(res.status).toBe(201);
+    const filed = (await openReports('agent')).find((r) => r.id === res.body.id)!;
+    expect(filed).toMatchObject({ match_id: matchId, message_id: abuse.id });
+    expect((filed.content as { message: { body: string } }).message.body).toBe('an insult sent just before unmatching');
+    // Kept for a bounded time only.
+    const ttl = await stack.app.redis.ttl(keys.endedThread('agent', matchId));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(stack.app.config.REPORT_EVIDENCE_HOURS * 3_600);
+  });
+
+  it("erases an ended match's kept messages when either account leaves", async () => {
+    const unique = Math.random().toString(36).slice(2, 10);
+    for (const leaver of ['reported', 'reporter'] as const) {
+      const a = await registerAgent(stack.api);
+      const b = await registerAgent(stack.api);
+      await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
+      const matchId = (await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match.id as number;
+      const said = `kept until leaving ${leaver} ${unique}`;
+      await sendMessage(stack, b, matchId, said);
+      expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: a.token })).status).toBe(204);
+      expect(Object.keys(await whereStored(stack.app.redis, said))).toEqual([keys.endedThread('agent', matchId)]);
+      const leaving = leaver === 'reported' ? b : a;
+      expect((await stack.api.delete('/api/v1/me', { token: leaving.token, body: { password: leaving.password } })).status).toBe(204);
+      expect(await whereStored(stack.app.redis, said), leaver).toEqual({});
+    }
   });
 });

@@ -6,7 +6,7 @@ import { likeReceived, matchCreated, matchEnded, messageCreated, messageRead } f
 
 /**
  * What a commit script writes to the outbox for each event (lua/record_swipe-5.lua, append_message-7.lua,
- * end_match-6.lua), among the other effects of its pending record: enough to build the event later.
+ * end_match-7.lua), among the other effects of its pending record: enough to build the event later.
  * Profiles are read when the events are built.
  */
 export type PendingEvent =

@@ -26,6 +26,22 @@ export class ErasureRepository {
     } while (cursor !== '0');
   }
 
+  /** The account's matches ended lately (its ended set), a step at a time: their threads kept for reports are the account's too. */
+  async *endedMatchIds(pool: Pool, id: number): AsyncGenerator<number[]> {
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.redis.zscan(keys.endedMatches(pool, id), cursor, 'COUNT', STEP);
+      cursor = next;
+      const ids = flat.filter((_, i) => i % 2 === 0).map(Number);
+      if (ids.length > 0) yield ids;
+    } while (cursor !== '0');
+  }
+
+  /** The threads of ended matches kept for reports (keys.endedThread), unlinked (freed in the background), one command per match. */
+  async dropEndedThreads(pool: Pool, matchIds: readonly number[]): Promise<void> {
+    await Promise.all(matchIds.map((matchId) => this.redis.unlink(keys.endedThread(pool, matchId))));
+  }
+
   /** Everyone the account swiped, a step at a time (HSCAN of its swipes). */
   swiped(pool: Pool, id: number): AsyncGenerator<number[]> {
     return this.fieldIds(keys.swipes(pool, id));

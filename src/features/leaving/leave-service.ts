@@ -12,7 +12,8 @@ import type { ErasureRepository } from './erasure-repository.js';
  * leaving and removes its profile (it can no longer log in or act, and is shown nowhere), and every token
  * of it is revoked in every process, its sockets closed. The rest runs in bounded, idempotent steps: its
  * webhooks; each current match ended exactly as an unmatch ends it (the other side and the spectators get
- * `match.ended`, the thread and its read state are deleted); the pair of everyone it swiped; its blocks, either way; every key of its
+ * `match.ended`), but for its thread and read state, deleted rather than kept for reports; the threads of
+ * its matches ended earlier and still kept for reports; the pair of everyone it swiped; its blocks, either way; every key of its
  * own; then its e-mail is free again and the marker goes. A crash mid-way leaves the marker, and
  * `finishInterrupted` (the sweeper) carries the erasure out again from the start.
  */
@@ -58,6 +59,8 @@ export class LeaveService implements Leaving {
     for await (const matchIds of this.erasure.matchIds(pool, id)) {
       for (const matchId of matchIds) await this.unmatch({ pool, userId: id }, matchId);
     }
+    // After the unmatches above, whose outbox steps add their matches to the ended set walked here.
+    for await (const matchIds of this.erasure.endedMatchIds(pool, id)) await this.erasure.dropEndedThreads(pool, matchIds);
     for await (const others of this.erasure.swiped(pool, id)) await this.erasure.dropPairs(pool, id, others);
     for await (const others of this.erasure.separated(pool, id)) await this.erasure.dropBlocks(pool, id, others);
     await this.erasure.dropOwnKeys(pool, id);
@@ -66,10 +69,10 @@ export class LeaveService implements Leaving {
     await this.leaving.finish(account);
   }
 
-  /** Ends a match as its user's unmatch does; one that has ended already (or is unknown) is left as it is. */
+  /** Ends a match as its user's unmatch does, its thread deleted; one that has ended already (or is unknown) is left as it is. */
   private async unmatch(caller: Principal, matchId: number): Promise<void> {
     try {
-      await this.matches.unmatch(caller, matchId);
+      await this.matches.unmatch(caller, matchId, { eraseThread: true });
     } catch (error) {
       if (!(error instanceof AppError && (error.status === 404 || error.status === 410))) throw error;
     }

@@ -8,13 +8,18 @@ export type ListChange = 'add' | 'touch' | 'remove';
 /**
  * The outbox steps of matches and messages, each in one hash slot and idempotent: a match kept in step
  * in its users' and the pool's lists (lua/list_match-2.lua). An ended match's thread needs no step: it was
- * deleted with the unmatch, and the events that refer to its messages are skipped from then on.
+ * closed with the unmatch, and the events that refer to its messages are skipped from then on.
  */
 export class MatchListRepository {
   constructor(
     private readonly scripts: Scripts,
     /** How long a list remembers an ended match, so that no late step lists it again. */
     private readonly endedGuardMs = DAY_MS,
+    /**
+     * How long a user's list remembers it: at least as long as its thread is kept for reports, so that the
+     * user's leaving finds that thread to erase it.
+     */
+    private readonly userEndedMs = endedGuardMs,
   ) {}
 
   async list(pool: Pool, matchId: number, users: readonly number[], change: Exclude<ListChange, 'remove'>, at: number): Promise<void> {
@@ -28,10 +33,10 @@ export class MatchListRepository {
 
   private async everyList(pool: Pool, matchId: number, users: readonly number[], change: ListChange, at: number): Promise<void> {
     const partition = matchPartition(matchId);
-    const args = [matchId, change, at, this.endedGuardMs];
+    const userArgs = [matchId, change, at, Math.max(this.endedGuardMs, this.userEndedMs)];
     await Promise.all([
-      ...users.map((user) => this.scripts.runHot('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], args)),
-      this.scripts.runHot('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], args),
+      ...users.map((user) => this.scripts.runHot('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], userArgs)),
+      this.scripts.runHot('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, change, at, this.endedGuardMs]),
     ]);
   }
 }

@@ -5,7 +5,7 @@ import type { Effect, EffectHandler } from '../events/index.js';
 type MatchListed = { type: 'match.listed' | 'match.touched'; match_id: number; users: [number, number]; at: number };
 type MatchUnlisted = { type: 'match.unlisted'; match_id: number; users: [number, number] };
 
-/** The outbox steps that lua/record_swipe-5.lua, append_message-7.lua and end_match-6.lua leave in their records. */
+/** The outbox steps that lua/record_swipe-5.lua, append_message-7.lua and end_match-7.lua leave in their records. */
 export class MatchListing implements EffectHandler {
   readonly types = ['match.listed', 'match.touched', 'match.unlisted'] as const;
 

@@ -11,14 +11,19 @@ import { newestMessages } from './message-repository.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /**
- * How long an ended match's hash is kept (its users, creation and `ended_at`; its thread is deleted at once):
+ * How long an ended match's hash is kept (its users, creation and `ended_at`; its thread is closed at once):
  * for that long its users are told it ended (410 `match_ended`) rather than that it is unknown (404).
  */
 export const ENDED_MATCH_KEPT_SECONDS = 30 * 24 * 60 * 60;
 
 /** Matches, one hash each under their pool, listed per user and per pool by last activity. */
 export class MatchRepository {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    /** How long an ended match's thread stays readable to reports (keys.endedThread); 0: deleted at the end. */
+    private readonly threadKeptSeconds = 0,
+  ) {}
 
   /** The current match `id` of `pool` with its newest message; undefined when unknown there or ended (unless `includeEnded`). */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
@@ -57,15 +62,15 @@ export class MatchRepository {
   /**
    * Ends a current match on behalf of one of its users; its pending outbox record (the match out of the
    * lists, its thread's events out of the streams, `match.ended`), or undefined when it is not (or no
-   * longer) theirs to end.
+   * longer) theirs to end. Its thread is kept for reports for a while, unless `eraseThread` (an account leaving).
    */
-  async end(pool: Pool, match: MatchHead, byUserId: number, endedAt: Date): Promise<Required<PendingRef> | undefined> {
+  async end(pool: Pool, match: MatchHead, byUserId: number, endedAt: Date, { eraseThread = false } = {}): Promise<Required<PendingRef> | undefined> {
     const [a, b] = match.userIds;
     const shard = matchShard(match.id);
     const record = await this.scripts.run(
       'end_match',
-      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id)],
-      [byUserId, endedAt.toISOString(), match.id, endedAt.getTime(), ENDED_MATCH_KEPT_SECONDS],
+      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id), keys.endedThread(pool, match.id)],
+      [byUserId, endedAt.toISOString(), match.id, endedAt.getTime(), ENDED_MATCH_KEPT_SECONDS, eraseThread ? 0 : this.threadKeptSeconds],
     );
     return record ? { shard, id: `e${match.id}`, record } : undefined;
   }

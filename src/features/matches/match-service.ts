@@ -36,13 +36,14 @@ export class MatchService {
   }
 
   /**
-   * Ends the match for both users and deletes its thread, events included; 404 when it is not a match of
-   * the caller's, 410 when it has ended already. Its outbox steps (out of the lists, the thread's events
-   * out of the streams, `match.ended`) are committed with it.
+   * Ends the match for both users and closes its thread, events included (its messages stay readable to
+   * reports for a while, unless `eraseThread`: the caller is leaving); 404 when it is not a match of the
+   * caller's, 410 when it has ended already. Its outbox steps (out of the lists, the thread's events out of
+   * the streams, `match.ended`) are committed with it.
    */
-  async unmatch(caller: Principal, matchId: number): Promise<void> {
+  async unmatch(caller: Principal, matchId: number, { eraseThread = false } = {}): Promise<void> {
     const match = await this.require(caller, matchId);
-    const pending = await this.matches.end(caller.pool, match, caller.userId, new Date());
+    const pending = await this.matches.end(caller.pool, match, caller.userId, new Date(), { eraseThread });
     this.recent.forget(caller.pool, matchId);
     if (!pending) return this.refuse(caller, matchId);
     await this.outbox.complete(caller.pool, pending);

@@ -82,6 +82,16 @@ export class MessageRepository {
     return findMessages(this.redis, pool, refs);
   }
 
+  /**
+   * A message of the match's thread, or of the thread its end kept for reports (keys.endedThread); undefined
+   * when neither holds it. Both are read: the match may end between its lookup and this one.
+   */
+  async findForReport(pool: Pool, matchId: number, messageId: number): Promise<Message | undefined> {
+    const found = await Promise.all([keys.messages(pool, matchId), keys.endedThread(pool, matchId)].map((key) => this.redis.zrangebyscore(key, messageId, messageId)));
+    const json = found[0]![0] ?? found[1]![0];
+    return json ? (JSON.parse(json) as Message) : undefined;
+  }
+
   /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
   async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<Page<Message, number>> {
     const raw = await this.redis.zrevrangebyscore(keys.messages(pool, matchId), after ? `(${after}` : '+inf', '-inf', 'LIMIT', 0, limit + 1);

@@ -4,6 +4,7 @@ import { errors } from '../../platform/core/errors.js';
 import { isMessageCursor } from '../../platform/core/page-positions.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { validate } from '../../platform/core/validation.js';
+import { API_INFO, buildOpenApi } from '../../platform/http/openapi.js';
 import { pageRequest, pageParams, toPage } from '../../platform/http/pagination.js';
 import { idParam, queryParams } from '../../platform/http/params.js';
 import { json, noContent, type PublicRequest, type Route } from '../../platform/http/types.js';
@@ -21,6 +22,8 @@ const closeSchema = z
     suspend: z.boolean().optional().meta({ description: 'With outcome resolved: also suspend the reported account (as POST /api/v1/admin/accounts/{pool}/{id}/suspend, the reason naming the report).' }),
   })
   .refine((body) => !(body.suspend && body.outcome === 'dismissed'), { path: ['suspend'], message: 'goes only with outcome resolved: a dismissed report suspends nobody' });
+
+const ADMIN_AUTH = 'Send "Authorization: Bearer <ADMIN_TOKEN>".';
 
 /** The same answer as a path the service does not serve. */
 const absent = () => errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
@@ -40,22 +43,45 @@ function poolParam(value: string | undefined): Pool {
   return pool.data;
 }
 
+/** The operators' API: its routes, all under `prefix`, and the check of the admin token that opens them. */
+export type AdminApi = { prefix: string; admits: (authorization: string | undefined) => boolean; routes: Route[] };
+
+/** Where the operators' API lives: the composition hides every path under it from requests without the token. */
+export const ADMIN_PREFIX = '/api/v1/admin';
+
+const ADMIN_INFO = {
+  title: "Agent matching service: the operators' API",
+  version: API_INFO.version,
+  description: 'Open reports, suspending and lifting accounts. Every path answers 404, as an unknown path does, without "Authorization: Bearer <ADMIN_TOKEN>".',
+};
+
 /**
- * The operators' API, behind ADMIN_TOKEN. Without the setting no route is served; a request without the
- * token, or with another, is answered as a path the service does not serve (404), so the API's presence is
- * not told to anyone but operators.
+ * The operators' API, behind ADMIN_TOKEN; undefined without the setting (no route is served). Its paths
+ * are hidden by the HTTP server from a request without the token, or with another (an unknown path's 404
+ * for every method and body), so the API's presence is told to nobody but operators; each handler checks
+ * the token again. Its own OpenAPI document is one of its routes, left out of the public one.
  */
-export function adminRoutes({ reports, suspensions, adminToken }: Deps): Route[] {
-  if (!adminToken) return [];
-  const authorized = bearerMatcher(adminToken);
+export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi | undefined {
+  if (!adminToken) return undefined;
+  const admits = bearerMatcher(adminToken);
   const guard = (req: PublicRequest) => {
-    if (!authorized(req.headers.authorization)) throw absent();
+    if (!admits(req.headers.authorization)) throw absent();
   };
-  return [
+  let document: string | undefined;
+  const routes: Route[] = [
     {
       method: 'GET',
-      path: '/api/v1/admin/reports',
-      doc: { summary: 'Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], query: listQuerySchema, errors: [400, 404] },
+      path: `${ADMIN_PREFIX}/openapi.json`,
+      doc: { summary: `Operators: this document, the OpenAPI 3.1 of the operators' API (the public one leaves it out). ${ADMIN_AUTH}`, tags: ['operations'], errors: [404] },
+      handler: (req) => {
+        guard(req);
+        return { status: 200, text: (document ??= JSON.stringify(buildOpenApi(routes, ADMIN_INFO))), contentType: 'application/json; charset=utf-8' };
+      },
+    },
+    {
+      method: 'GET',
+      path: `${ADMIN_PREFIX}/reports`,
+      doc: { summary: `Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. ${ADMIN_AUTH}`, tags: ['operations'], query: listQuerySchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const { pool, limit, cursor } = validate(listQuerySchema, queryParams(req.query), 'query');
@@ -64,9 +90,9 @@ export function adminRoutes({ reports, suspensions, adminToken }: Deps): Route[]
     },
     {
       method: 'POST',
-      path: '/api/v1/admin/reports/:pool/:id/close',
+      path: `${ADMIN_PREFIX}/reports/:pool/:id/close`,
       body: true,
-      doc: { summary: 'Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. Send "Authorization: Bearer <ADMIN_TOKEN>".', tags: ['operations'], body: closeSchema, errors: [400, 404] },
+      doc: { summary: `Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. ${ADMIN_AUTH}`, tags: ['operations'], body: closeSchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const pool = poolParam(req.params.pool);
@@ -82,9 +108,8 @@ export function adminRoutes({ reports, suspensions, adminToken }: Deps): Route[]
     },
     ...suspensionRoutes(suspensions, guard),
   ];
+  return { prefix: ADMIN_PREFIX, admits, routes };
 }
-
-const ADMIN_AUTH = 'Send "Authorization: Bearer <ADMIN_TOKEN>".';
 
 /** Reading, suspending and lifting an account of a pool (a cross-pool id is an account the pool does not hold: 404). */
 function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicRequest) => void): Route[] {
@@ -92,7 +117,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
   return [
     {
       method: 'GET',
-      path: '/api/v1/admin/accounts/:pool/:id',
+      path: `${ADMIN_PREFIX}/accounts/:pool/:id`,
       doc: { summary: `Operators: an account's standing: whether it is suspended, since when and why. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
@@ -102,7 +127,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
     },
     {
       method: 'POST',
-      path: '/api/v1/admin/accounts/:pool/:id/suspend',
+      path: `${ADMIN_PREFIX}/accounts/:pool/:id/suspend`,
       body: true,
       doc: {
         summary: `Operators: suspend an account (send {} or {"reason": "..."}): its tokens are revoked and its sockets closed in every process, its requests and login answer 403 account_suspended, and it leaves feeds, browse and the spectator page until lifted. Suspending a suspended account keeps its first record. ${ADMIN_AUTH}`,
@@ -120,7 +145,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
     },
     {
       method: 'POST',
-      path: '/api/v1/admin/accounts/:pool/:id/lift',
+      path: `${ADMIN_PREFIX}/accounts/:pool/:id/lift`,
       doc: { summary: `Operators: lift an account's suspension: it logs in again (its old tokens stay revoked) and is back in feeds, browse and the spectator page. Lifting an account not suspended changes nothing. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
       handler: async (req) => {
         guard(req);

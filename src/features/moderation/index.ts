@@ -1,4 +1,5 @@
-export { adminRoutes } from './admin-routes.js';
+export { adminApi } from './admin-routes.js';
+export type { AdminApi } from './admin-routes.js';
 export { ReportRepository } from './report-repository.js';
 export type { StoredReport } from './report-repository.js';
 export { reportRoutes } from './report-routes.js';

@@ -22,17 +22,28 @@ export type StoredReport = {
   content: ReportedContent;
 };
 
-/** The pool's open reports: a hash of their records and their ids in order, bounded (lua/file_report-3.lua). */
+/** How many open reports are kept: per pool, and per reporter within it. */
+export type OpenReportCaps = { perPool: number; perReporter: number };
+
+/**
+ * The pool's open reports: a hash of their records, their ids in order, and how many each reporter has
+ * open; bounded per reporter and per pool, refusing past either (lua/file_report-4.lua).
+ */
 export class ReportRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
-    private readonly maxOpen: number,
+    readonly caps: OpenReportCaps,
   ) {}
 
-  async file(report: Omit<StoredReport, 'id'>): Promise<number> {
+  /** Files the report: its id, or why it was refused (nothing filed). */
+  file(report: Omit<StoredReport, 'id'>): Promise<{ status: 'filed'; id: number } | { status: 'reporter_full' | 'pool_full' }> {
     const { pool } = report;
-    return this.scripts.run('file_report', [keys.reports(pool), keys.openReports(pool), keys.reportSeq(pool)], [JSON.stringify(report), this.maxOpen]);
+    return this.scripts.run(
+      'file_report',
+      [keys.reports(pool), keys.openReports(pool), keys.reportSeq(pool), keys.openReportsByReporter(pool)],
+      [JSON.stringify(report), this.caps.perPool, this.caps.perReporter, report.reporter_id],
+    );
   }
 
   /** Open reports, oldest first, after the cursor (a report id). */
@@ -52,6 +63,6 @@ export class ReportRepository {
 
   /** Closes an open report; false when there is none open by that id. */
   close(pool: Pool, id: number): Promise<boolean> {
-    return this.scripts.run('close_report', [keys.reports(pool), keys.openReports(pool)], [id]);
+    return this.scripts.run('close_report', [keys.reports(pool), keys.openReports(pool), keys.openReportsByReporter(pool)], [id]);
   }
 }

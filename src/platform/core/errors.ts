@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'email_taken'
   | 'idempotency_key_reused'
   | 'cannot_undo'
+  | 'too_many_open_reports'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -32,6 +33,7 @@ const STATUS: Record<ErrorCode, number> = {
   email_taken: 409,
   idempotency_key_reused: 409,
   cannot_undo: 409,
+  too_many_open_reports: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -136,6 +138,17 @@ export const errors = {
    */
   cannotUndo: (reason: 'not_a_pass' | 'not_last_pass' | 'window_passed', message: string) =>
     new AppError('cannot_undo', message, undefined, {}, { reason }),
+  /** A report refused because its reporter (`scope` reporter) or its pool has as many reports waiting as it may; nothing was filed. */
+  tooManyOpenReports: (scope: 'reporter' | 'pool', most: number) =>
+    new AppError(
+      'too_many_open_reports',
+      scope === 'reporter'
+        ? `You already have ${most} reports waiting for the operators, the most one account may: this one was not filed. Report again once they have closed one of yours.`
+        : `The operators have ${most} reports waiting in this pool, the most kept at once: this one was not filed. Report again later, once they have closed some.`,
+      undefined,
+      {},
+      { scope },
+    ),
   payloadTooLarge: (limit: number) =>
     new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
   unsupportedMediaType: () =>

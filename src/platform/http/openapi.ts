@@ -85,8 +85,8 @@ export const API_INFO = {
     'A realtime matching service for AI agents. Agents and real members live in separate pools that never see or reach each other. Errors share one envelope: {"error": {"code", "message", "details"}}.',
 } as const;
 
-/** OpenAPI 3.1, generated from the same zod schemas that validate requests. */
-export function buildOpenApi(routes: Route[]) {
+/** OpenAPI 3.1, generated from the same zod schemas that validate requests; `info` names the document (the public API's by default). */
+export function buildOpenApi(routes: Route[], info: { title: string; version: string; description: string } = API_INFO) {
   const components: Record<string, unknown> = {};
   const jsonSchema = schemaConverter(components);
   // The envelope every error response refers to: registered in components.schemas by its id.
@@ -108,7 +108,7 @@ export function buildOpenApi(routes: Route[]) {
   }
   return {
     openapi: '3.1.0',
-    info: API_INFO,
+    info,
     servers: [{ url: '/' }],
     paths,
     components: {

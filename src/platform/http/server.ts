@@ -33,6 +33,9 @@ export type ServerOptions = {
   maxConnectionsPerIp?: number;
 };
 
+/** Whether a request's `Authorization` header opens a hidden part of the API. */
+export type Admits = (authorization: string | undefined) => boolean;
+
 /** uWS's ListenOptions.LIBUS_LISTEN_EXCLUSIVE_PORT (the typings declare the enum but do not export it). */
 const LISTEN_EXCLUSIVE_PORT = 1;
 
@@ -45,6 +48,7 @@ const LISTEN_EXCLUSIVE_PORT = 1;
 export class HttpServer {
   readonly app: TemplatedApp = App();
   private readonly table = new RouteTable();
+  private readonly hidden: Array<{ prefix: string; admits: Admits }> = [];
   private listenSocket?: us_listen_socket;
   private inFlight = 0;
   private idle?: () => void;
@@ -64,22 +68,38 @@ export class HttpServer {
     this.table.add(route);
     const names = parameterNames(route.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'del';
-    this.app[method === ('delete' as string) ? 'del' : method](route.path, (res, req) => this.handle(res, req, route, names));
+    this.app[method === ('delete' as string) ? 'del' : method](route.path, (res, req) => (this.isHidden(req) ? this.unmatched(res, req, []) : this.handle(res, req, route, names)));
+  }
+
+  /**
+   * Hides the paths under `prefix` (`/api/v1/admin` hides `/api/v1/admin` and `/api/v1/admin/…`) from every
+   * request that `admits` refuses: they answer it exactly as a path the service does not serve, for every
+   * method and whatever its body, decided before the method, the body or a preflight is looked at. Call
+   * before `seal`; the routes under it are left out of `publicRoutes`.
+   */
+  hide(prefix: string, admits: Admits) {
+    this.hidden.push({ prefix: prefix.replace(/\/+$/, ''), admits });
   }
 
   /** Registers the 404/405 and CORS preflight fallbacks; call after every route. */
   seal() {
-    const fallback = (res: HttpResponse, req: HttpRequest) => {
-      const path = req.getUrl();
-      const method = req.getMethod().toUpperCase();
-      const allowed = this.table.allowedMethods(path);
-      if (method === 'OPTIONS') return answerPreflight(res, allowed.length > 0);
-      const error = allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
-      this.options.metrics.observe('unmatched', error.status, 0);
-      this.write(res, this.requestIds.next(req.getHeader('x-request-id')), errorReply(error));
-    };
+    const fallback = (res: HttpResponse, req: HttpRequest) => this.unmatched(res, req, this.isHidden(req) ? [] : this.table.allowedMethods(req.getUrl()));
     for (const pattern of this.table.patterns) this.app.any(pattern, fallback);
     this.app.any('/*', fallback);
+  }
+
+  /** The answer of a request no route takes: a preflight's, a 405 with the methods the path allows, or a 404. */
+  private unmatched(res: HttpResponse, req: HttpRequest, allowed: Method[]) {
+    if (req.getMethod().toUpperCase() === 'OPTIONS') return answerPreflight(res, allowed.length > 0);
+    const error = allowed.length > 0 ? errors.methodNotAllowed(allowed) : errors.notFound('endpoint: check the method and path against /api/v1/openapi.json');
+    this.options.metrics.observe('unmatched', error.status, 0);
+    this.write(res, this.requestIds.next(req.getHeader('x-request-id')), errorReply(error));
+  }
+
+  private isHidden(req: HttpRequest): boolean {
+    if (this.hidden.length === 0) return false;
+    const path = req.getUrl();
+    return this.hidden.some(({ prefix, admits }) => underPrefix(path, prefix) && !admits(req.getHeader('authorization') || undefined));
   }
 
   /** Requests received and not yet answered. */
@@ -89,6 +109,11 @@ export class HttpServer {
 
   get routes(): Route[] {
     return this.table.routes;
+  }
+
+  /** The routes outside every hidden prefix: what the public documents describe. */
+  get publicRoutes(): Route[] {
+    return this.table.routes.filter((route) => !this.hidden.some(({ prefix }) => underPrefix(route.path, prefix)));
   }
 
   /**
@@ -293,6 +318,8 @@ class ServerRequest implements Request {
     return ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   }
 }
+
+const underPrefix = (path: string, prefix: string) => path === prefix || path.startsWith(`${prefix}/`);
 
 function decodeParam(value: string): string {
   try {

@@ -165,8 +165,9 @@ export const keys = {
   /** Sorted set: the user's current matches, match id → last activity (ms). */
   userMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:matches:${id}`,
   /**
-   * Sorted set: the user's match ids ended in the last day → when (ms): a late outbox step never lists
-   * one again. Trimmed by age as it is written (lua/list_match-2.lua).
+   * Sorted set: the user's match ids ended in the last day (or REPORT_EVIDENCE_HOURS, when longer) → when
+   * (ms): a late outbox step never lists one again, and the user's leaving finds the ended threads kept for
+   * reports through it. Trimmed by age as it is written (lua/list_match-2.lua).
    */
   endedMatches: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:ended:${id}`,
   /** Sorted set: the current matches of one index partition of the pool (by match id), match id → last activity (ms). */
@@ -175,9 +176,16 @@ export const keys = {
   poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
   /**
    * Sorted set: a match's messages, message id → the message as JSON: the one copy of each message body
-   * (events refer to it). Bounded by count and age (lua/append_message-7.lua); deleted on unmatch.
+   * (events refer to it). Bounded by count and age (lua/append_message-7.lua); on unmatch, moved to
+   * `endedThread` for a bounded time (deleted when an account leaves).
    */
   messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
+  /**
+   * Sorted set: an ended match's thread (`messages`, moved here by the unmatch, lua/end_match-7.lua), read
+   * only by reports naming one of its messages; expires REPORT_EVIDENCE_HOURS after the end, and is deleted
+   * when either of its users leaves (found through their `endedMatches`).
+   */
+  endedThread: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:ended-thread:${matchId}`,
   /**
    * Hash: a match's read state, beside its thread: per user, messages sent, the other's messages read and
    * the id read up to, and per kept message the two users' sent counts at it (lua/includes/read_state.lua in
@@ -225,8 +233,13 @@ export const keys = {
   webhookPing: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-ping:${id}:${webhookId}`,
   /** Hash: the pool's open reports, report id → the report as JSON (with its snapshot of the reported content). */
   reports: (pool: Pool) => `${P}${pool}:{reports}:reports`,
-  /** Sorted set: the pool's open report ids by id (oldest first), at most REPORTS_MAX_OPEN (the oldest dropped past it). */
+  /** Sorted set: the pool's open report ids by id (oldest first), at most REPORTS_MAX_OPEN (a report past it is refused). */
   openReports: (pool: Pool) => `${P}${pool}:{reports}:reports:open`,
+  /**
+   * Hash: the pool's open reports per reporter, reporter id → how many (at most REPORTS_MAX_OPEN_PER_REPORTER);
+   * a field goes when its count reaches 0, so it holds at most one field per open report.
+   */
+  openReportsByReporter: (pool: Pool) => `${P}${pool}:{reports}:reports:reporters`,
   /** String: the counter of the pool's report ids. */
   reportSeq: (pool: Pool) => `${P}${pool}:{reports}:reports:seq`,
   /** Stream: the public, synthetic events of the pool's matches shown to spectators (agent pool only). */

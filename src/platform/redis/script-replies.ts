@@ -38,7 +38,11 @@ export const SCRIPT_REPLIES = {
   close_report: (raw) => raw === 1,
   create_user: (raw) => raw === 1,
   create_webhook: (raw) => raw === 1,
-  file_report: (raw) => Number(raw),
+  /** The new report's id, or why it was refused (nothing written). */
+  file_report: (raw) => {
+    const [status, id] = list(raw);
+    return status === 'filed' ? ({ status: 'filed', id: Number(id) } as const) : ({ status: text(status) as 'reporter_full' | 'pool_full' } as const);
+  },
   delete_webhook: (raw) => raw === 1,
   dropped_targets: (raw) => {
     const [cursor, ...flat] = list(raw);

@@ -15,7 +15,7 @@ const heldMessage = z.object({
 
 /**
  * The effects the commit scripts write (lua/includes/outbox.lua, for lua/record_swipe-5.lua,
- * append_message-7.lua and end_match-6.lua), by type. Records written by earlier versions, their JSON
+ * append_message-7.lua and end_match-7.lua), by type. Records written by earlier versions, their JSON
  * put together by hand, read the same.
  */
 const KNOWN = {

@@ -3,8 +3,9 @@
   Keeps one match list (a user's, or one partition of the pool's) in step with a match: lists a new match,
   moves it up on new activity, or takes it out once ended. A match once ended is never listed again, however
   late a step that lists it arrives: the list's ended set remembers it for ARGV[4] ms (far longer than a
-  pending record waits for its steps), trimmed by age here, so the set holds a day's unmatches at most.
-  Idempotent: a outbox step of lua/record_swipe-5.lua, append_message-7.lua and end_match-6.lua.
+  pending record waits for its steps), trimmed by age here, so the set holds a day's unmatches at most (a
+  user's: as long as an ended thread is kept for reports, when longer; the user's leaving finds them there).
+  Idempotent: a outbox step of lua/record_swipe-5.lua, append_message-7.lua and end_match-7.lua.
 
   KEYS[1] the match list: match id -> last activity, ms
   KEYS[2] the list's ended set: match id -> ended, ms
