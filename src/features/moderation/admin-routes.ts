@@ -130,7 +130,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
       path: `${ADMIN_PREFIX}/accounts/:pool/:id/suspend`,
       body: true,
       doc: {
-        summary: `Operators: suspend an account (send {} or {"reason": "..."}): its tokens are revoked and its sockets closed in every process, its requests and login answer 403 account_suspended, and it leaves feeds, browse and the spectator page until lifted. Suspending a suspended account keeps its first record. ${ADMIN_AUTH}`,
+        summary: `Operators: suspend an account (send {} or {"reason": "..."}): every token of it issued before is refused and its sockets closed (4403) in every process, its requests and login answer 403 account_suspended, and it leaves feeds, browse and the spectator page until lifted. Suspending a suspended account keeps its first record. ${ADMIN_AUTH}`,
         tags: ['operations'],
         body: suspendSchema,
         response: accountStandingSchema,
