@@ -4,6 +4,7 @@ import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { decodeCard } from './profile-cards.js';
+import { adjustPoolSize } from './pool-size-repository.js';
 import { onStoredAccount, type AccountFiling } from './user-repository.js';
 
 /** An account's suspension as stored: when it began and the operator's reason (null when none was given). */
@@ -32,7 +33,9 @@ export class SuspensionRepository {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('suspend_account', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, JSON.stringify(suspension), offset]);
     });
-    return reply === 'done' ? 'suspended' : reply;
+    if (reply !== 'done') return reply;
+    await adjustPoolSize(this.scripts, pool, -1);
+    return 'suspended';
   }
 
   /** Lifts the account's suspension: `lifted`, `not_suspended`, or undefined when the pool holds no such account. */
@@ -41,7 +44,9 @@ export class SuspensionRepository {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('lift_suspension', [keys.accounts(pool, indexPartition(id)), keys.suspensions(pool, indexPartition(id)), roster, ...sets], [id, stored, code, offset]);
     });
-    return reply === 'done' ? 'lifted' : reply;
+    if (reply !== 'done') return reply;
+    await adjustPoolSize(this.scripts, pool, 1);
+    return 'lifted';
   }
 
   /** The account's suspension, or null when it is not suspended. */
