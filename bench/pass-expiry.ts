@@ -1,5 +1,5 @@
 /**
- * What passes cost Redis, per call, for one account holding many: lua/expire_passes-3.lua (run before
+ * What passes cost Redis, per call, for one account holding many: lua/expire_passes-4.lua (run before
  * every feed read) while it times passes of an earlier version a step at a time, while it expires a
  * backlog, and in the steady state (nothing due); and lua/undo_pass-3.lua. Redis's own time per script
  * call (SLOWLOG at 0 µs, which itself adds a little), on a redis-server of its own, no service.
@@ -25,7 +25,7 @@ const server = await new RedisProcess({ dir, persist: false }).start();
 const redis = new Redis(server.url);
 const scripts = new Scripts(redis);
 const id = 1;
-const expireKeys = [keys.swipes('agent', id), keys.passes('agent', id), keys.passesTimed('agent', id)];
+const expireKeys = [keys.swipes('agent', id), keys.passes('agent', id), keys.passesTimed('agent', id), keys.hidden('agent', id)];
 const undoKeys = [keys.accountRateLimit('like', 'agent', id), keys.swipes('agent', id), keys.passes('agent', id)];
 const now = Date.now();
 const targets = Array.from({ length: passes }, (_, i) => String(100_000 + i));

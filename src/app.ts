@@ -5,7 +5,7 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes, AccountService, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
+import { accountRoutes, AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
 import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
@@ -150,7 +150,7 @@ export class Application {
     this.suspensions = new SuspensionRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
     this.leavingAccounts = new LeavingAccounts(this.redis, this.scripts, accountFiling);
-    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts, this.suspensions);
+    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts, this.suspensions, new HiddenAccounts(this.redis));
   }
 
   private async startDiscovery(): Promise<DiscoveryIndex> {
@@ -194,7 +194,7 @@ export class Application {
       .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)));
     this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
-    this.matchService = new MatchService(this.matches, this.users, this.outbox, reads);
+    this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox, this.suspensions);
     this.readService = new ReadService(this.matchService, reads, this.outbox);
   }
@@ -272,7 +272,7 @@ export class Application {
   /** Blocks between accounts of a pool. */
   private blockRoutes(limits: AccountLimits): Route[] {
     const max = this.options.config.BLOCKS_MAX_PER_ACCOUNT;
-    const blocks = new BlockService(new BlockRepository(this.redis, this.scripts, max), this.users, this.matchService, max);
+    const blocks = new BlockService(new BlockRepository(this.redis, this.scripts, max), this.users, this.matchService, max, this.suspensions);
     return blockRoutes({ blocks, limits });
   }
 

@@ -176,6 +176,39 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect((await like(a, b.user_id)).body).toMatchObject({ matched: false, match: null });
   });
 
+  it("answers each one's profile of the other exactly as an unknown id's, both ways, until unblocked", async () => {
+    const { a, b } = await pairSharing();
+    const profile = (viewer: SeededAccount, id: number) => stack.api.get(`/api/v1/users/${id}`, { token: viewer.token });
+    const unknown = await profile(b, 999_999_999);
+    expect(unknown.status).toBe(404);
+    expect((await profile(b, a.user_id)).status).toBe(200);
+
+    expect((await block(a, b.user_id)).status).toBe(201);
+    for (const [viewer, other] of [[b, a], [a, b]] as const) {
+      const res = await profile(viewer, other.user_id);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toEqual(unknown.body.error);
+    }
+    expect((await unblock(a, b.user_id)).status).toBe(204);
+    for (const [viewer, other] of [[b, a], [a, b]] as const) expect((await profile(viewer, other.user_id)).body.id).toBe(other.user_id);
+  });
+
+  it("counts in the feed's remaining no account a block hides from the reader, either way", async () => {
+    const [viewer, blocked, blocker] = (await seedAccounts(stack.app, 'agent', 3)) as [SeededAccount, SeededAccount, SeededAccount];
+    const remaining = async () => (await stack.api.get('/api/v1/discovery/feed?limit=1', { token: viewer.token })).body.remaining as number;
+    const before = await remaining();
+    expect(before).toBe((await feedIds(viewer)).length);
+
+    expect((await block(viewer, blocked.user_id)).status).toBe(201);
+    expect((await block(blocker, viewer.user_id)).status).toBe(201);
+    const shown = await feedIds(viewer);
+    expect(shown).not.toContain(blocked.user_id);
+    expect(shown).not.toContain(blocker.user_id);
+    // as if both had left: what remains is what the feed shows
+    expect(await remaining()).toBe(shown.length);
+    expect(shown.length).toBe(before - 2);
+  });
+
   it('is idempotent, listed newest first in pages, and undone by DELETE (404 when there is no block)', async () => {
     const [me, x, y, z] = (await seedAccounts(stack.app, 'agent', 4));
     for (const other of [x!, y!, z!]) expect((await block(me!, other.user_id)).status).toBe(201);

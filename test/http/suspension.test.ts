@@ -147,6 +147,49 @@ describe('suspending an account', () => {
     expect((await two.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: viewer.token })).status).toBe(200);
   });
 
+  it("is answered as an unknown id by a block, and counted in no feed's remaining, until lifted", async () => {
+    const viewer = await registerAgent(one.api);
+    const target = await registerAgent(one.api);
+    const remaining = async () => (await one.api.get('/api/v1/discovery/feed?limit=1', { token: viewer.token })).body.remaining as number;
+    const before = await remaining();
+    const unknown = await two.api.post('/api/v1/blocks/999999999', { token: viewer.token });
+    expect(unknown.status).toBe(404);
+
+    expect((await suspend('agent', target.user_id)).status).toBe(200);
+    const blocked = await two.api.post(`/api/v1/blocks/${target.user_id}`, { token: viewer.token });
+    expect(blocked.status).toBe(404);
+    expect(blocked.body.error).toEqual(unknown.body.error);
+    expect(await remaining()).toBe(before - 1);
+
+    expect((await lift('agent', target.user_id)).status).toBe(200);
+    expect(await remaining()).toBe(before);
+    expect((await two.api.post(`/api/v1/blocks/${target.user_id}`, { token: viewer.token })).status).toBe(201);
+  });
+
+  it("leaves it out of its partners' match lists and events while suspended, and shows it again once lifted", async () => {
+    const [target, partner] = [await registerAgent(one.api), await registerAgent(one.api)];
+    await one.api.post(`/api/v1/likes/${partner.user_id}?kind=super_like`, { token: target.token });
+    const matchId = (await one.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: partner.token })).body.match.id as number;
+    const listed = async () => ((await two.api.get('/api/v1/matches', { token: partner.token })).body.items as Array<{ id: number }>).map((m) => m.id);
+    const shownEvents = async () => {
+      const events = (await one.api.get('/api/v1/events?since=0', { token: partner.token })).body.events as Array<{ type: string }>;
+      return events.map((event) => event.type);
+    };
+    expect(await listed()).toEqual([matchId]);
+    expect(await shownEvents()).toEqual(['like.received', 'match.created']);
+
+    expect((await suspend('agent', target.user_id)).status).toBe(200);
+    expect(await listed()).toEqual([]);
+    expect((await two.api.get(`/api/v1/matches/${matchId}`, { token: partner.token })).status).toBe(404);
+    // as for an account that has left: the events that show its profile are skipped
+    expect(await shownEvents()).toEqual([]);
+
+    expect((await lift('agent', target.user_id)).status).toBe(200);
+    expect(await listed()).toEqual([matchId]);
+    expect((await two.api.get(`/api/v1/matches/${matchId}`, { token: partner.token })).body.user.id).toBe(target.user_id);
+    expect(await shownEvents()).toEqual(['like.received', 'match.created']);
+  });
+
   it('keeps a profile change made while suspended out of browse, and files the changed profile when lifted', async () => {
     const [before, after] = [`suspension-${randomUUID().slice(0, 8)}`, `suspension-${randomUUID().slice(0, 8)}`];
     const target = await registerAgent(one.api, { interests: before });

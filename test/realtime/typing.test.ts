@@ -79,6 +79,27 @@ describe('typing frames', () => {
     expect((await receiver.framesBefore(isMessage(marker.id))).filter(isTyping)).toHaveLength(1);
   });
 
+  it('stop at once in every process when the match ends by a block, though the match was looked up just before', async () => {
+    const { a, b, matchId } = await matchedPair(one);
+    const { other: c, matchId: bWithC } = await matchWith(b);
+    const { other: d, matchId: aWithD } = await matchWith(a);
+    const [aHere, bHere, bThere, dThere] = await Promise.all([socketOf(one, a), socketOf(one, b), socketOf(two, b), socketOf(two, d)]);
+    // b types first: process one now holds the match's users
+    typing(bHere, matchId);
+    await aHere.waitForFrame(isTyping);
+
+    const blocked = await two.api.post(`/api/v1/blocks/${a.user_id}`, { token: b.token });
+    expect(blocked.status).toBe(201);
+    typing(aHere, matchId);
+    // a's typing in another match, sent after on the same socket: once d has it, the first was dealt with
+    typing(aHere, aWithD);
+    await dThere.waitForFrame(isTyping);
+    const marker = await sendMessage(one, c, bWithC, 'marker');
+    const before = await bThere.framesBefore(isMessage(marker.id));
+    expect(before.filter((f) => f.type === 'match.ended').map((f) => f.data.match_id)).toEqual([matchId]);
+    expect(before.filter(isTyping)).toEqual([]);
+  });
+
   it("from someone who is not in the match go nowhere; bad ones are answered with an error frame, other frames are ignored", async () => {
     const { a, b, matchId } = await matchedPair(one);
     const { other: c, matchId: cWithA } = await matchWith(a);

@@ -21,6 +21,7 @@ type SlotEntry = { slots: 'one-slot' } | { slots: 'many-slots'; why: string; unr
 const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   append_event: { slots: 'one-slot' },
   add_block: { slots: 'one-slot' },
+  adjust_pool_size: { slots: 'one-slot' },
   advance_epoch: { slots: 'one-slot' },
   append_message: { slots: 'one-slot' },
   block_pair: { slots: 'one-slot' },

@@ -146,7 +146,8 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
       path: '/api/v1/users/:user_id',
       auth: true,
       doc: {
-        summary: "A public profile in the caller's pool; 404 for anyone else.",
+        summary:
+          "A public profile in the caller's pool; 404 for anyone else, and exactly the same 404 for a suspended account or one a block separates from you (either of you blocked the other).",
         tags: ['accounts'],
         response: { status: 200, schema: publicProfileSchema, description: 'Profile.' },
         errors: [400, 401, 404],

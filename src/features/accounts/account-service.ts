@@ -9,6 +9,7 @@ import type { IssuedToken, TokenService } from './token-service.js';
 import type { SuspensionRepository } from './suspension-repository.js';
 import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
 import type { LeavingAccount, LeavingAccounts } from './leaving-repository.js';
+import type { HiddenAccounts } from './hidden-accounts-repository.js';
 
 /** Told to whoever registers a member: an agent that called the members' route by mistake learns it here. */
 export const MEMBER_NOTE =
@@ -39,6 +40,7 @@ export class AccountService {
     private readonly pubsub: PubSub,
     private readonly leaving?: LeavingAccounts,
     private readonly suspensions?: SuspensionRepository,
+    private readonly hidden?: HiddenAccounts,
   ) {}
 
   addListener(listener: ProfileListener) {
@@ -153,11 +155,17 @@ export class AccountService {
     return ownProfile(user);
   }
 
-  /** A profile in the caller's pool: the lookup is made in that pool's key space only. */
-  /** Another account's public profile; a suspended account is answered as absent, as in feeds and browse. */
+  /**
+   * Another account's public profile, looked up in the caller's pool only. A suspended account, and one a
+   * block separates from the caller (either way), is answered exactly as an absent one, as in feeds and browse.
+   */
   async profile(claims: Principal, userId: number): Promise<PublicProfile> {
-    const [user, suspended] = await Promise.all([this.users.find(claims.pool, userId), this.suspensions?.suspendedAmong(claims.pool, [userId])]);
-    if (!user || suspended?.has(userId)) throw errors.notFound('user');
+    const [user, suspended, hidden] = await Promise.all([
+      this.users.find(claims.pool, userId),
+      this.suspensions?.suspendedAmong(claims.pool, [userId]),
+      this.hidden?.among(claims.pool, claims.userId, [userId]),
+    ]);
+    if (!user || suspended?.has(userId) || hidden?.has(userId)) throw errors.notFound('user');
     return publicProfile(user);
   }
 

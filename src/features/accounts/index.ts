@@ -22,3 +22,5 @@ export { LeavingAccounts } from './leaving-repository.js';
 export type { LeavingAccount } from './leaving-repository.js';
 export { SuspensionRepository, suspendedAmong } from './suspension-repository.js';
 export type { Suspension } from './suspension-repository.js';
+export { HiddenAccounts, hiddenFrom } from './hidden-accounts-repository.js';
+export { discoverableCount } from './pool-size-repository.js';

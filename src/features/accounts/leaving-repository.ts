@@ -3,6 +3,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { adjustPoolSize } from './pool-size-repository.js';
 import { emailField, fromStored, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
 
 /** An account whose erasure has begun: its profile is gone; its e-mail is kept until the rest is erased. */
@@ -35,6 +36,7 @@ export class LeavingAccounts {
       const done = await this.scripts.run('leave_account', keyList, [id, stored, marker, offset]);
       return done === 'changed' ? done : done === 'left';
     });
+    if (left) await adjustPoolSize(this.scripts, pool, -1);
     return left ?? false;
   }
 

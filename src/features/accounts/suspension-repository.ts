@@ -4,6 +4,7 @@ import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { decodeCard } from './profile-cards.js';
+import { adjustPoolSize } from './pool-size-repository.js';
 import { onStoredAccount, type AccountFiling } from './user-repository.js';
 
 /** An account's suspension as stored: when it began and the operator's reason (null when none was given). */
@@ -28,21 +29,25 @@ export class SuspensionRepository {
    * credentials epoch after the step (moved on when suspended: every token issued before ends); undefined
    * when the pool holds no such account.
    */
-  suspend(pool: Pool, id: number, suspension: Suspension): Promise<{ status: 'done' | 'already'; epoch: number } | undefined> {
+  async suspend(pool: Pool, id: number, suspension: Suspension): Promise<{ status: 'done' | 'already'; epoch: number } | undefined> {
     const part = indexPartition(id);
-    return this.step(pool, id, (stored) => {
+    const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('suspend_account', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, JSON.stringify(suspension), offset]);
     });
+    if (reply?.status === 'done') await adjustPoolSize(this.scripts, pool, -1);
+    return reply;
   }
 
   /** Lifts the account's suspension: `done` or `not_suspended`, with its credentials epoch after the step; undefined when the pool holds no such account. */
-  lift(pool: Pool, id: number): Promise<{ status: 'done' | 'not_suspended'; epoch: number } | undefined> {
+  async lift(pool: Pool, id: number): Promise<{ status: 'done' | 'not_suspended'; epoch: number } | undefined> {
     const part = indexPartition(id);
-    return this.step(pool, id, (stored) => {
+    const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('lift_suspension', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, code, offset]);
     });
+    if (reply?.status === 'done') await adjustPoolSize(this.scripts, pool, 1);
+    return reply;
   }
 
   /** The account's suspension, or null when it is not suspended. */

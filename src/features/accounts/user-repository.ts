@@ -7,6 +7,7 @@ import { keys } from '../../platform/redis/keys.js';
 import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { parseEpoch } from './account-standing.js';
+import { adjustPoolSize } from './pool-size-repository.js';
 
 /** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
 export type UserRecord = ProfileSource & { pool: Pool; email: string; passwordHash: string };
@@ -93,6 +94,7 @@ export class UserRepository {
       await this.releaseEmail(user.pool, user.email, reservation);
       return undefined;
     }
+    await adjustPoolSize(this.scripts, user.pool, 1);
     await this.settleEmail(user.email, reservation, record);
     return record;
   }

@@ -2,7 +2,7 @@ import { errors } from '../../platform/core/errors.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { Principal } from '../../platform/core/principal.js';
-import type { UserRepository } from '../accounts/index.js';
+import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
 import type { MatchService } from '../matches/index.js';
 import type { BlockRepository, StoredBlock } from './block-repository.js';
 
@@ -22,6 +22,7 @@ export class BlockService {
     private readonly users: UserRepository,
     private readonly matches: MatchService,
     private readonly maxPerAccount: number,
+    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {}
 
   /**
@@ -57,10 +58,14 @@ export class BlockService {
     return { items: items.map(view), next };
   }
 
-  /** Another account of the caller's pool: 404 for an id of nobody there (another pool's included), 400 for oneself. */
+  /**
+   * Another account of the caller's pool: 404 for an id of nobody there (another pool's included) and for
+   * a suspended account (answered exactly as an absent one), 400 for oneself.
+   */
   private async requireOther(caller: Principal, userId: number): Promise<void> {
     if (userId === caller.userId) throw errors.invalidField('user_id', 'is your own account: you cannot block yourself');
-    if (!(await this.users.exists(caller.pool, userId))) throw errors.notFound('user', 'It is not an account you can reach.');
+    const [exists, suspended] = await Promise.all([this.users.exists(caller.pool, userId), this.suspensions?.suspendedAmong(caller.pool, [userId])]);
+    if (!exists || suspended?.has(userId)) throw errors.notFound('user', 'It is not an account you can reach.');
   }
 }
 

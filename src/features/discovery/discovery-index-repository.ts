@@ -1,4 +1,4 @@
-import { hiddenFrom } from './hidden-accounts-repository.js';
+import { hiddenFrom } from '../accounts/index.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from './browse-schemas.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -6,7 +6,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket, rosterSlot } from '../../platform/redis/key-space.js';
 import { keys, rosterPrefix } from '../../platform/redis/keys.js';
 import { codeAt, genderCode, ROSTER_CODE_BYTES, rosterCode, rosterEntry } from './roster-repository.js';
-import { decodeCard, type ProfileCard } from '../accounts/index.js';
+import { decodeCard, discoverableCount, type ProfileCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
@@ -124,6 +124,11 @@ export class DiscoveryIndex {
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
     const card = await this.redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
     return card ? indexedProfile(decodeCard(id, card)) : undefined;
+  }
+
+  /** How many accounts of the pool discovery shows (neither suspended nor leaving): one read of the pool's count. */
+  discoverableCount(pool: Pool): Promise<number> {
+    return discoverableCount(this.redis, pool);
   }
 
   /** How many accounts of the pool hold each interest, and how many accounts the pool has: summed over the partitions. */

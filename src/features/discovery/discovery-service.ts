@@ -12,7 +12,6 @@ import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { FeedRanker, RankingScheduler } from './feed-ranker.js';
 import { DEFAULT_CONFIG } from '../../config.js';
 import { DAY_MS } from '../../platform/core/dates.js';
-import { ReadCache } from '../../platform/core/read-cache.js';
 
 export type FeedEntry = { user: PublicProfile; score: number; score_breakdown: ScoreBreakdown; shared_interests: string[] };
 /**
@@ -47,8 +46,6 @@ const DEFAULT_LIMITS: DiscoveryLimits = { scanLimit: Math.floor(BROWSE_BUDGET / 
 /** A feed whose ranked part was swiped down below this is ranked again (at most once per TOP_UP_AFTER_MS). */
 const TOP_UP_BELOW = RANKED_FEED_SIZE / 2;
 const TOP_UP_AFTER_MS = 60_000;
-/** How long a pool's size is reused for the feed's `remaining` (an estimate: a registration meanwhile is counted a little later). */
-const POOL_SIZE_CACHE_MS = 5_000;
 
 /** The discovery reads: the ranked feed and browse. */
 export class DiscoveryService {
@@ -62,8 +59,6 @@ export class DiscoveryService {
     private readonly passExpiryMs: number = DEFAULT_CONFIG.PASS_EXPIRY_DAYS * DAY_MS,
   ) {}
 
-  private readonly poolSizes = new ReadCache(POOL_SIZE_CACHE_MS, 2);
-
   /**
    * One page of the viewer's feed: the ranked part best first, then the rest of the pool newest first.
    * A feed no worker has ranked yet is ranked here first, so a reader never sees an unranked feed; one
@@ -74,7 +69,7 @@ export class DiscoveryService {
   async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<FeedPage> {
     const { scanLimit } = this.limits;
     const touched = this.feeds.traits.touch(pool, userId).catch(() => {}); // activity is a hint: the page is served either way
-    const [{ swiped }, poolSize] = await Promise.all([this.settlePasses(pool, userId), this.poolSize(pool)]);
+    const [{ swiped, hidden }, poolSize] = await Promise.all([this.settlePasses(pool, userId), this.index.discoverableCount(pool)]);
     let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
     if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
       rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
@@ -101,23 +96,22 @@ export class DiscoveryService {
 
     const last = shown[shown.length - 1];
     const next = rows.rows.length > limit && last ? last : (rows.stop ?? null);
-    const remaining = remainingCandidates(poolSize - 1 - swiped, items.length, after === undefined && next === null);
+    const remaining = remainingCandidates(poolSize - 1 - swiped - hidden, items.length, after === undefined && next === null);
     return { items, next, remaining, exhausted: remaining === 0 };
   }
 
-  /** Expires the caller's old passes; the swipes still standing. While Redis is full nothing expires (it is a write). */
-  private async settlePasses(pool: Pool, userId: number): Promise<{ swiped: number }> {
+  /**
+   * Expires the caller's old passes; the swipes still standing and the accounts a block keeps from the
+   * caller. While Redis is full nothing expires (it is a write).
+   */
+  private async settlePasses(pool: Pool, userId: number): Promise<{ swiped: number; hidden: number }> {
     try {
       const now = Date.now();
       return await this.feeds.settlePasses(pool, userId, now, now - this.passExpiryMs);
     } catch (error) {
-      if (isStoreFullError(error)) return { swiped: await this.feeds.swipeCount(pool, userId) };
+      if (isStoreFullError(error)) return this.feeds.swipeCount(pool, userId);
       throw error;
     }
-  }
-
-  private poolSize(pool: Pool): Promise<number> {
-    return this.poolSizes.get(pool, async () => (await this.index.holderCounts(pool, [])).poolSize);
   }
 
   private async rankUnlessFull(pool: Pool, userId: number): Promise<boolean> {
@@ -159,9 +153,10 @@ export class DiscoveryService {
 }
 
 /**
- * About how many unswiped candidates are left: the pool less the caller and its standing swipes
- * (`estimate`), never fewer than the page shows, and none when a read from the top found nothing
- * (`readWhole`: the first page is empty and has no next page).
+ * About how many unswiped candidates are left: the pool's discoverable accounts less the caller, its
+ * standing swipes and the accounts a block keeps from it (`estimate`: a suspended account, or one a block
+ * hides, counts as one that left), never fewer than the page shows, and none when a read from the top
+ * found nothing (`readWhole`: the first page is empty and has no next page).
  */
 function remainingCandidates(estimate: number, shown: number, readWhole: boolean): number {
   if (readWhole && shown === 0) return 0;

@@ -1,4 +1,4 @@
-import { hiddenFrom } from './hidden-accounts-repository.js';
+import { hiddenFrom } from '../accounts/index.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
 import { RankTraits, type Traits } from './rank-traits-repository.js';
@@ -222,16 +222,22 @@ export class FeedStore {
 
   /**
    * Expires the account's passes made at or before `cutoffMs` (at most `step` of them, the oldest first:
-   * the rest go at the next reads) and counts the swipes still standing (lua/expire_passes-3.lua). Passes
-   * stored before passes had a time are timed first, a step at a time, as made a day before `nowMs`.
+   * the rest go at the next reads) and counts the swipes still standing and the accounts a block keeps
+   * from it (lua/expire_passes-4.lua). Passes stored before passes had a time are timed first, a step at a
+   * time, as made a day before `nowMs`.
    */
-  settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number }> {
-    return this.scripts.runHot('expire_passes', [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id)], [cutoffMs, step, nowMs - DAY_MS]);
+  settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number; hidden: number }> {
+    return this.scripts.runHot(
+      'expire_passes',
+      [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id), keys.hidden(pool, id)],
+      [cutoffMs, step, nowMs - DAY_MS],
+    );
   }
 
-  /** How many swipes of the account stand (its swipe list's size). */
-  swipeCount(pool: Pool, id: number): Promise<number> {
-    return this.redis.hlen(keys.swipes(pool, id));
+  /** How many swipes of the account stand (its swipe list's size) and how many accounts a block keeps from it. */
+  async swipeCount(pool: Pool, id: number): Promise<{ swiped: number; hidden: number }> {
+    const [swiped, hidden] = await Promise.all([this.redis.hlen(keys.swipes(pool, id)), this.redis.hlen(keys.hidden(pool, id))]);
+    return { swiped, hidden };
   }
 
   /** The interests the account was last spread with (empty when never). */

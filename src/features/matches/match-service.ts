@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from './match-repository.js';
-import type { UserRepository } from '../accounts/index.js';
+import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
 import type { ReadStateRepository } from './read-state-repository.js';
 import { RecentMatches } from './recent-matches.js';
@@ -19,6 +19,8 @@ export class MatchService {
     private readonly users: UserRepository,
     private readonly outbox: Outbox,
     private readonly reads: ReadStateRepository,
+    /** A suspended partner is shown as an absent one: its match is left out until the suspension is lifted. */
+    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {}
 
   async list(caller: Principal, page: PageRequest<ActivityCursor>): Promise<Page<MatchView, ActivityCursor>> {
@@ -101,14 +103,20 @@ export class MatchService {
     this.recent.forget(caller.pool, matchId);
   }
 
+  /**
+   * The caller's views of `matches`, with the other users' profiles as they are. A match whose other user
+   * has left, or is suspended, is left out (its profile is shown nowhere), as `get` answers it 404.
+   */
   private async views(caller: Principal, matches: Match[]): Promise<MatchView[]> {
-    const [others, reads] = await Promise.all([
-      this.users.findMany(caller.pool, matches.map((m) => otherParticipant(m, caller.userId))),
+    const otherIds = matches.map((m) => otherParticipant(m, caller.userId));
+    const [others, reads, suspended] = await Promise.all([
+      this.users.findMany(caller.pool, otherIds),
       this.reads.forViewer(caller.pool, matches, caller.userId),
+      this.suspensions?.suspendedAmong(caller.pool, otherIds),
     ]);
     return matches.flatMap((match, i) => {
       const other = others[i];
-      return other ? [matchView(match, publicProfile(other), reads[i])] : [];
+      return other && !suspended?.has(other.id) ? [matchView(match, publicProfile(other), reads[i])] : [];
     });
   }
 }

@@ -28,6 +28,16 @@ export class ReadCache {
     return answer;
   }
 
+  /** Forgets the answer kept for `key`: the next call reads again. */
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  /** Forgets every answer kept. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** Drops lapsed answers, and the oldest ones while one more would exceed `maxEntries`. */
   private dropOldest(now: number) {
     for (const [key, entry] of this.entries) {

@@ -55,14 +55,14 @@ export const keys = {
   /**
    * Sorted set: the user's passes, target id → when (ms; strictly increasing per user, so the highest is the
    * last pass), beside `swipes`. A pass is here while it stands; it leaves when it expires (PASS_EXPIRY_DAYS:
-   * taken out of both keys, a bounded step at each feed read, lua/expire_passes-3.lua), is undone, or is
+   * taken out of both keys, a bounded step at each feed read, lua/expire_passes-4.lua), is undone, or is
    * replaced by a like. At most one entry per account of the pool. A pass stored before passes had a time
    * (in `swipes` only) is timed at the account's feed reads (see `passesTimed`).
    */
   passes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes:${id}`,
   /**
    * String: while the account's passes stored before passes had a time are being timed (a step of
-   * `swipes` per feed read, lua/expire_passes-3.lua), the HSCAN cursor; "done" after. One per account that
+   * `swipes` per feed read, lua/expire_passes-4.lua), the HSCAN cursor; "done" after. One per account that
    * read its feed; a few bytes, no lifetime.
    */
   passesTimed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes-timed:${id}`,
@@ -231,6 +231,14 @@ export const keys = {
   webhookDeliveries: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-log:${id}:${webhookId}`,
   /** String with TTL: the id of the test ping in flight to a webhook (one at a time), lasting the delivery timeout at most. */
   webhookPing: (pool: Pool, id: number | string, webhookId: string) => `${P}${pool}:${u(id)}:webhook-ping:${id}:${webhookId}`,
+  /**
+   * String: how many accounts of the pool discovery shows (neither suspended nor leaving), for the feed's
+   * `remaining`. Moved by one after each script that puts an account into the discovery indexes or takes
+   * it out (registration, suspension, lift, leaving: src/features/accounts/pool-size-repository.ts), only
+   * while it exists; built from the partitions by the first read that finds it absent, and again once it
+   * lapses (POOL_SIZE_REBUILD_SECONDS), so a step a crash left undone is counted again.
+   */
+  poolSize: (pool: Pool) => `${P}${pool}:{pool-size}:discoverable`,
   /** Hash: the pool's open reports, report id → the report as JSON (with its snapshot of the reported content). */
   reports: (pool: Pool) => `${P}${pool}:{reports}:reports`,
   /** Sorted set: the pool's open report ids by id (oldest first), at most REPORTS_MAX_OPEN (a report past it is refused). */

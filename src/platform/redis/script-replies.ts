@@ -24,6 +24,8 @@ export const SCRIPT_REPLIES = {
     const [allowed, left, inFeed] = list(raw);
     return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1 };
   },
+  /** The count after the change, undefined when the count is not built yet. */
+  adjust_pool_size: (raw) => (raw === null || raw === undefined ? undefined : Number(raw)),
   browse: (raw) => {
     const [stop, examined, ...ids] = list(raw);
     return { ...(stop ? { stopId: Number(stop) } : {}), examined: Number(examined), ids: ids.map(Number) };
@@ -49,8 +51,8 @@ export const SCRIPT_REPLIES = {
     return { cursor: text(cursor) || '0', targets: ownerScores(flat) };
   },
   expire_passes: (raw) => {
-    const [expired, swiped] = list(raw);
-    return { expired: Number(expired), swiped: Number(swiped) };
+    const [expired, swiped, hidden] = list(raw);
+    return { expired: Number(expired), swiped: Number(swiped), hidden: Number(hidden) };
   },
   mark_blocked_by: (raw) => raw === 1,
   /** The unmatch's pending record, or undefined when the match was not the caller's to end. */

@@ -29,6 +29,7 @@ export class EventRelay {
   private readonly nonce = randomBytes(6).toString('hex');
   private fenceSeq = 0;
   private readonly nextFence = new Map<string, Promise<void>>();
+  private readonly screens: Array<(event: Announcement) => boolean> = [];
   private live?: LiveEvents;
 
   constructor(private readonly publishToTopic: (topic: string, frame: string) => void) {}
@@ -51,6 +52,14 @@ export class EventRelay {
     if (!set) return;
     set.delete(hold);
     if (set.size === 0) this.holds.delete(hold.topic);
+  }
+
+  /**
+   * Shows `screen` every announcement before it is relayed, in the order of its channel; an ephemeral one
+   * (EPHEMERAL_ID) it answers false to is dropped. Events with a stream entry are always relayed.
+   */
+  screen(screen: (event: Announcement) => boolean): void {
+    this.screens.push(screen);
   }
 
   /** Calls `listener` on each event announced for `topic` from now on, until the returned function is called. */
@@ -104,8 +113,13 @@ export class EventRelay {
       passed?.();
       return;
     }
+    let kept = true;
+    for (const screen of this.screens) kept = screen(event) && kept;
+    if (event.id === EPHEMERAL_ID) {
+      if (kept) this.publishToTopic(event.route, event.frame);
+      return;
+    }
     this.publishToTopic(event.route, event.frame);
-    if (event.id === EPHEMERAL_ID) return;
     const watchers = this.watchers.get(event.route);
     if (watchers) for (const listener of watchers) listener();
     const holds = this.holds.get(event.route);

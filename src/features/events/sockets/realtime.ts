@@ -33,6 +33,7 @@ type Deps = {
  */
 export class Realtime {
   private relay?: EventRelay;
+  private typing?: TypingFrames;
   sockets?: EventSockets;
   inbox?: EventInbox;
   private app?: TemplatedApp;
@@ -69,6 +70,10 @@ export class Realtime {
     if (!this.relay) throw new Error('Realtime.start() must run before registerSockets()');
     this.app = app;
     const { matchUsers, typing, ...socketOptions } = options;
+    if (matchUsers) {
+      const frames = (this.typing = new TypingFrames(matchUsers, this.deps.live, this.deps.logger, typing));
+      this.relay.screen((event) => frames.heard(event));
+    }
     this.sockets = new EventSockets({
       app,
       tokens,
@@ -80,7 +85,7 @@ export class Realtime {
       metrics,
       corkAnchor,
       ...socketOptions,
-      ...(matchUsers ? { typing: new TypingFrames(matchUsers, this.deps.live, this.deps.logger, typing) } : {}),
+      ...(this.typing ? { typing: this.typing } : {}),
     });
     this.sockets.register();
   }
@@ -103,6 +108,7 @@ export class Realtime {
   private watchRelayConnection() {
     this.deps.live.onRestored(() => {
       this.deps.logger.info('live event relay reconnected; asking sockets to resume with since');
+      this.typing?.forgetMembers();
       this.sockets?.closeAll(CLOSE.relayInterrupted);
       this.inbox?.wakeAll();
     });

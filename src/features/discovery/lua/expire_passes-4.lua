@@ -1,7 +1,8 @@
 #!lua
 --[[
   Before a feed read: the account's passes made before the cutoff expire (the candidates may return to the
-  feed), and the swipes still standing are counted (for the feed's estimate of the candidates left).
+  feed), and the swipes still standing and the accounts a block keeps from it (either way) are counted (for
+  the feed's estimate of the candidates left).
   Bounded: at most ARGV[2] passes expire per call, the oldest first; the rest go at the next reads. A pass
   replaced by a like meanwhile is only dropped from the passes (a like never expires).
 
@@ -13,11 +14,12 @@
   KEYS[1] <pool>:<shard>:swipes:<id>        hash: target id -> kind
   KEYS[2] <pool>:<shard>:passes:<id>        sorted set: target id -> time of the pass (ms)
   KEYS[3] <pool>:<shard>:passes-timed:<id>  string: the timing scan's cursor, or "done"
+  KEYS[4] <pool>:<shard>:hidden:<id>        hash: the accounts a block keeps from it, other id -> 1 | 2 | 3
   ARGV[1] the cutoff, ms: passes at or before it expire
   ARGV[2] the most passes one call expires (and the scan's COUNT)
   ARGV[3] the time given to a pass stored without one, ms
 
-  Returns {passes expired, swipes standing (the swipe list's size)}.
+  Returns {passes expired, swipes standing (the swipe list's size), accounts hidden (the hidden hash's size)}.
 
   Slot: one (hash of the account's shard tag)
 ]]
@@ -43,4 +45,4 @@ for _, target in ipairs(old) do
   end
 end
 if #old > 0 then redis.call('ZREM', passes, unpack(old)) end
-return {expired, redis.call('HLEN', swipes)}
+return {expired, redis.call('HLEN', swipes), redis.call('HLEN', KEYS[4])}
