@@ -16,11 +16,11 @@ import { onEveryMaster, startStack } from '../support/stack.js';
  */
 const BUDGET = {
   me: { roundTrips: 1, commands: 1 },
-  pass: { roundTrips: 5, commands: 7 },
-  like: { roundTrips: 5, commands: 9 },
-  match: { roundTrips: 10, commands: 24 },
-  idempotentPass: { roundTrips: 6, commands: 9 },
-  idempotentLike: { roundTrips: 6, commands: 11 },
+  pass: { roundTrips: 2, commands: 5 },
+  like: { roundTrips: 2, commands: 6 },
+  match: { roundTrips: 6, commands: 19 },
+  idempotentPass: { roundTrips: 2, commands: 5 },
+  idempotentLike: { roundTrips: 2, commands: 6 },
   message: { roundTrips: 7, commands: 17 },
   feed: { roundTrips: 5, commands: 69 },
 };
