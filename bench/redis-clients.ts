@@ -7,7 +7,7 @@
  * the wall clock around them. Clients take turns within a round, in a rotating order; `--rounds` rounds,
  * and the median of each cell is reported.
  *
- * Shapes: the swipe's two scripts (lua/begin_swipe-4.lua, lua/record_swipe.lua for a pass), its read of the
+ * Shapes: the swipe's two scripts (lua/begin_swipe-5.lua, lua/record_swipe.lua for a pass), its read of the
  * target's account (HGET), a message's append (lua/append_message.lua) and a feed page's cards (HMGET of
  * ten accounts), with the service's keys and arguments.
  *
@@ -31,7 +31,8 @@ import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { ScriptConnection, type ScriptSource } from '../src/platform/redis/script-connection.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../src/platform/redis/scripts.js';
-import { storedInterestsOf } from '../src/features/accounts/user-repository.js';
+import { storedAccountOf } from '../src/features/accounts/user-repository.js';
+import { storedInterests } from '../src/features/accounts/profile-cards.js';
 
 type Word = string | number;
 type Call = { keys: string[]; args: Word[] };
@@ -155,8 +156,8 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
   });
   const now = new Date();
   const beginCalls: Call[] = swipes.map(({ from, to }) => ({
-    keys: [keys.accountRateLimit('like', POOL, from), keys.swipes(POOL, from), keys.feed(POOL, from), keys.passes(POOL, from)],
-    args: [to, 'pass', 100_000, 1_000, 1, now.getTime()],
+    keys: [keys.accountRateLimit('like', POOL, from), keys.swipes(POOL, from), keys.feed(POOL, from), keys.passes(POOL, from), keys.idempotencyClaim(POOL, from, 'like', '')],
+    args: [to, 'pass', 100_000, 1_000, 1, now.getTime(), '', 0],
   }));
   const recordCalls: Call[] = swipes.map(({ from, to }) => {
     const shard = pairShard(from, to);
@@ -222,7 +223,7 @@ export async function runRedisClients(opts: { calls: number; rounds: number; log
     const { ids, matches } = await seed(redisProcess.url, 64);
     const interests = new Map<number, string>();
     const probe = new Scripts(admin);
-    for (const id of ids) interests.set(id, (await storedInterestsOf(probe, POOL, id))!);
+    for (const id of ids) interests.set(id, storedInterests((await storedAccountOf(probe, POOL, id))!));
     const all = shapes(ids, matches, interests);
     clients = await openClients(redisProcess.url);
     for (const name of ['begin_swipe', 'record_swipe', 'append_message']) await admin.script('LOAD', script(name).lua);

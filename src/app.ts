@@ -192,7 +192,7 @@ export class Application {
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)));
-    this.swipeService = new SwipeService(this.swipes, this.matches, this.users, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.suspensions, this.swipeSignals);
+    this.swipeService = new SwipeService(this.swipes, this.matches, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
     this.messageService = new MessageService(this.matchService, this.messages, this.outbox, this.suspensions);

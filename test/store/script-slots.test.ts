@@ -50,6 +50,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
   read_standing: { slots: 'one-slot' },
+  read_visible_account: { slots: 'one-slot' },
   replay_window: { slots: 'one-slot' },
   record_swipe: { slots: 'one-slot' },
   release_webhook_ping: { slots: 'one-slot' },

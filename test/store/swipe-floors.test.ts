@@ -40,6 +40,7 @@ afterAll(() => store?.cleanup());
 async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<SwipeOutcome> {
   const outcome = await swipes.record('agent', from, to, kind, new Date(), idempotencyKey);
   if (outcome.status === 'recorded' && outcome.pending) await outbox.complete('agent', outcome.pending);
+  if (outcome.status === 'recorded' && outcome.leftFeed) await swipes.feedHasRoom('agent', from);
   return outcome;
 }
 

@@ -4,7 +4,7 @@ import type { ProfileSource } from './profile.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
-import { decodeAccount, encodeAccount, storedInterests } from './profile-cards.js';
+import { decodeAccount, encodeAccount } from './profile-cards.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { parseEpoch } from './account-standing.js';
 import { adjustPoolSize } from './pool-size-repository.js';
@@ -247,13 +247,15 @@ export async function findAccounts(redis: RedisClient, pool: Pool, ids: readonly
   return stored.map((value, i) => (value ? fromStored(pool, Number(ids[i]), value) : undefined));
 }
 
-/**
- * The interests of account `id` of `pool` as stored (a JSON array), or null when there is no such
- * account: what a swipe needs of both users, read without decoding the rest.
- */
-export async function storedInterestsOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
-  const stored = await scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
-  return stored === null ? null : storedInterests(stored);
+/** Account `id` of `pool` as stored (lua/read_visible_account-2.lua), or null when there is none or it is suspended. */
+export function visibleAccountOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
+  const part = indexPartition(id);
+  return scripts.runHot('read_visible_account', [keys.accounts(pool, part), keys.suspensions(pool, part)], [id]);
+}
+
+/** Account `id` of `pool` as stored, or null when there is none. */
+export function storedAccountOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
+  return scripts.hgetHot(keys.accounts(pool, indexPartition(id)), String(id));
 }
 
 /**

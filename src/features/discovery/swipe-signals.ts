@@ -9,7 +9,7 @@ import { ageOfBirth } from './swipe-taste.js';
 /**
  * What discovery learns from a swipe (the swipes feature tells it, wired by the composition): the
  * swiper's taste grows by the target's gender and age, the swiper counts as active, and a like or super
- * like that made no match lifts the swiper in the target's feed at once (lua/lift_liker-3.lua).
+ * like that made no match lifts the swiper in the target's feed right after the swipe's answer (lua/lift_liker-3.lua).
  */
 export class SwipeSignals {
   constructor(
@@ -22,11 +22,10 @@ export class SwipeSignals {
     const liked = kind === 'like' || kind === 'super_like';
     const now = new Date();
     try {
-      const target = await this.index.indexed(pool, targetId);
       await Promise.all([
-        target
-          ? this.feeds.traits.noteSwipe(pool, swiperId, GENDERS.indexOf(target.gender as Gender), ageOfBirth(target.birth, now), liked, now.getTime())
-          : undefined,
+        this.index.indexed(pool, targetId).then((target) =>
+          target ? this.feeds.traits.noteSwipe(pool, swiperId, GENDERS.indexOf(target.gender as Gender), ageOfBirth(target.birth, now), liked, now.getTime()) : undefined,
+        ),
         liked && outcome === 'recorded' ? this.feeds.traits.liftLiker(pool, targetId, swiperId, LIKED_YOU_BONUS * SCORE_SCALE, RANKED_FEED_SIZE, now.getTime()) : undefined,
       ]);
     } catch (error) {

@@ -4,12 +4,15 @@ import { IdBlock } from '../../platform/redis/id-block.js';
 import { indexPartition, pairShard, SHARDS } from '../../platform/redis/key-space.js';
 import type { PendingRef } from '../events/index.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
-import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { StoredOutcome, UndoPassReply } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { storedInterestsOf } from '../accounts/index.js';
+import { storedAccountOf, storedInterests, visibleAccountOf } from '../accounts/index.js';
+
+/** Between the target and the kind in an Idempotency-Key's claim. */
+const FINGERPRINT_SEPARATOR = '\n';
+
 
 export type { StoredOutcome, UndoPassReply };
 
@@ -36,16 +39,20 @@ export type SwipeOutcome =
        * written now, else only its id (a replay); null when the swipe had no news.
        */
       pending: PendingRef | null;
+      /** Both users as stored, read with the swipe (the swiper only for a like or super like). */
+      accounts: { swiper: string | null; target: string };
+      /** The target was in the swiper's feed: the feed has room now (see `feedHasRoom`). */
+      leftFeed: boolean;
     };
 
 /**
- * The swipe graph. A swipe is counted and applied to the swiper's own keys (lua/begin_swipe-4.lua) while the
- * target's existence and both users' interests are read, in one round trip; then it is decided in one Lua
- * call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and
- * leaves what a match or an announcement changes elsewhere as a pending outbox record for the follow-up
- * runner. A swipe with an Idempotency-Key claims the key for the swiper's likes first (another target under
- * it is refused), and is applied to the swiper's keys only once its decision stands, so that a refused
- * repeat (another target or kind under the same key) changes nothing.
+ * The swipe graph, in two round trips. First the swipe is counted on the swiper's own keys, where an
+ * Idempotency-Key is claimed for its target and kind (lua/begin_swipe-5.lua), while the target is read
+ * unless absent or suspended (lua/read_visible_account-2.lua) and, for a like, the swiper. Then it is
+ * decided in one Lua call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual
+ * like completes and leaves what a match or an announcement changes elsewhere as a pending outbox record
+ * for the follow-up runner, while the same script as first applies it to the swiper's keys. A refused
+ * swipe (past the limit, a key held by another request, no such target) writes nothing but its count.
  */
 export class SwipeRepository {
   /** Candidate match ids, per pool and shard: a match id names its shard. */
@@ -60,35 +67,33 @@ export class SwipeRepository {
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
     const shard = pairShard(fromId, toId);
     const ids = this.candidates(pool, shard);
-    const applyFirst = idempotencyKey === undefined;
-    const [claimedBy, begun, fromInterests, toInterests, candidate] = await Promise.all([
-      idempotencyKey === undefined ? undefined : claimIdempotencyKey(this.scripts, { pool, userId: fromId }, 'like', idempotencyKey, { target: String(toId), request: kind }),
-      this.begin(pool, fromId, toId, kind, this.limit.limit, applyFirst, now),
-      // a pass never makes a match, so it needs no shared interests
-      kind === 'pass' ? null : storedInterestsOf(this.scripts, pool, fromId),
-      storedInterestsOf(this.scripts, pool, toId),
+    // One round trip: the count (and the key's claim), the target unless absent or suspended, the swiper
+    // (a pass never makes a match, so it needs neither user's interests) and a candidate match id.
+    const [begun, target, swiper, candidate] = await Promise.all([
+      this.begin(pool, fromId, toId, kind, this.limit.limit, false, now, idempotencyKey),
+      visibleAccountOf(this.scripts, pool, toId),
+      kind === 'pass' ? null : storedAccountOf(this.scripts, pool, fromId),
       ids.take(),
     ]);
-    const { allowed, retryAfterMs, leftFeed } = begun;
-    if (claimedBy) {
-      ids.give(candidate);
-      return { status: 'key_reused', first: { targetId: Number(claimedBy.target), kind: claimedBy.request } };
+    const { allowed, retryAfterMs, heldBy } = begun;
+    if (heldBy !== undefined || !allowed || target === null) ids.give(candidate);
+    if (heldBy !== undefined) {
+      const cut = heldBy.indexOf(FINGERPRINT_SEPARATOR);
+      return { status: 'key_reused', first: { targetId: Number(heldBy.slice(0, cut)), kind: heldBy.slice(cut + 1) } };
     }
-    if (!allowed) {
-      ids.give(candidate);
-      return { status: 'rate_limited', retryAfterMs };
-    }
-    if (toInterests === null) {
-      ids.give(candidate);
-      // no such target: take back what the first step applied (nothing can have been there for it)
-      if (applyFirst) await Promise.all([this.redis.hdel(keys.swipes(pool, fromId), String(toId)), this.redis.zrem(keys.passes(pool, fromId), String(toId))]);
-      return { status: 'not_found' };
-    }
+    if (!allowed) return { status: 'rate_limited', retryAfterMs };
+    // Nothing was written for a target that does not exist (or is suspended): the swipe is applied below only.
+    if (target === null) return { status: 'not_found' };
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
     const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
+    // The second round trip: the pair's decision, and the swipe applied to the swiper's keys. A request that
+    // holds a key's claim is the request the pair's record names (or the first with the key): the same target
+    // and kind, so applying that kind is right whatever the decision. The claim, written a round trip before
+    // the record, lapses that much sooner: a request in between is refused by the record, and the swiper's
+    // keys are given the recorded kind back.
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
-    const [reply] = await Promise.all([
+    const [reply, applied] = await Promise.all([
       this.scripts.runHot('record_swipe', keyList, [
         fromId,
         toId,
@@ -97,18 +102,17 @@ export class SwipeRepository {
         now.toISOString(),
         candidate,
         idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
-        fromInterests ?? '[]',
-        toInterests,
+        swiper === null ? '[]' : storedInterests(swiper),
+        storedInterests(target),
       ]),
-      leftFeed ? this.feedHasRoom(pool, fromId) : undefined,
+      this.begin(pool, fromId, toId, kind, 0, true, now),
     ]);
     const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
-    if (status === 'key_reused') return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
-    if (!applyFirst) {
-      const applied = await this.begin(pool, fromId, toId, recordedKind, 0, true, now);
-      if (applied.leftFeed) await this.feedHasRoom(pool, fromId);
+    if (status === 'key_reused') {
+      await this.begin(pool, fromId, toId, recordedKind, 0, true, now);
+      return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
     }
     return {
       status: 'recorded',
@@ -119,15 +123,35 @@ export class SwipeRepository {
       matchId,
       sharedInterests,
       pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
+      accounts: { swiper, target },
+      leftFeed: applied.leftFeed,
     };
   }
 
-  /** lua/begin_swipe-4.lua: counted within the limit, the ms left in the window, whether the target left the feed. */
-  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean, now: Date) {
+  /**
+   * lua/begin_swipe-5.lua: counted within the limit (or, with a limit of 0, applied), the ms left in the
+   * window, whether the target left the feed, and the request holding the Idempotency-Key when another does.
+   */
+  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean, now: Date, idempotencyKey?: string) {
     return this.scripts.runHot(
       'begin_swipe',
-      [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.feed(pool, fromId), keys.passes(pool, fromId)],
-      [toId, kind, limit, this.limit.windowSeconds * 1000, apply ? 1 : 0, now.getTime()],
+      [
+        keys.accountRateLimit('like', pool, fromId),
+        keys.swipes(pool, fromId),
+        keys.feed(pool, fromId),
+        keys.passes(pool, fromId),
+        keys.idempotencyClaim(pool, fromId, 'like', idempotencyKey ?? ''),
+      ],
+      [
+        toId,
+        kind,
+        limit,
+        this.limit.windowSeconds * 1000,
+        apply ? 1 : 0,
+        now.getTime(),
+        idempotencyKey === undefined ? '' : `${toId}${FINGERPRINT_SEPARATOR}${kind}`,
+        IDEMPOTENCY_TTL_SECONDS,
+      ],
     );
   }
 
@@ -145,9 +169,10 @@ export class SwipeRepository {
 
   /**
    * A feed that lost an entry has room: its floor (lua/rank_feed-4.lua) drops to 0. The floor is a hint for
-   * spreading that the next ranking rewrites, so a full Redis refusing it is let pass.
+   * spreading that the next ranking rewrites, so a full Redis refusing it is let pass; the swipe sets it after
+   * its answer.
    */
-  private async feedHasRoom(pool: Pool, fromId: number): Promise<void> {
+  async feedHasRoom(pool: Pool, fromId: number): Promise<void> {
     await this.redis.zadd(keys.feedFloors(pool, indexPartition(fromId)), 'XX', 0, fromId).catch(() => undefined);
   }
 

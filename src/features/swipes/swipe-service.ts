@@ -1,12 +1,13 @@
 import { errors } from '../../platform/core/errors.js';
 import { matchView, type Match, type MatchView } from '../matches/index.js';
-import { publicProfile } from '../accounts/index.js';
+import { fromStored, publicProfile } from '../accounts/index.js';
+import { afterAnswer } from '../../platform/core/after-answer.js';
 import type { SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
 import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
-import type { SuspensionRepository, UserRecord, UserRepository } from '../accounts/index.js';
+import type { UserRecord } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { DEFAULT_CONFIG } from '../../config.js';
@@ -74,12 +75,9 @@ export class SwipeService {
   constructor(
     private readonly swipes: SwipeRepository,
     private readonly matches: MatchRepository,
-    private readonly users: UserRepository,
     private readonly outbox: Outbox,
     /** How long after a pass it can still be undone, ms. */
     private readonly undoWindowMs: number = DEFAULT_CONFIG.UNDO_WINDOW_SECONDS * 1000,
-    /** A suspended account is answered as absent (404): it is out of every feed and browse until lifted. */
-    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
     private readonly listener?: SwipeListener,
   ) {}
 
@@ -123,15 +121,14 @@ export class SwipeService {
   }
 
   /**
-   * Records the caller's swipe on `targetId` (in the caller's pool only). The decision is one Lua call on
-   * the pair; its outbox steps (the swipe applied to the caller's feed, a new match in both users'
+   * Records the caller's swipe on `targetId` (in the caller's pool only; a suspended account is answered as
+   * absent, 404). The decision is one Lua call on the pair; its outbox steps (a new match in both users'
    * lists, the events) were committed with it and are completed before the answer (on an Idempotency-Key
-   * replay too, in case the first attempt stopped before completing them). Profiles are read only when
-   * there is a match to show.
+   * replay too, in case the first attempt stopped before completing them). Profiles are read only when an
+   * existing match is shown; what discovery learns from the swipe is told after the answer.
    */
   async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
-    if ((await this.suspensions?.suspendedAmong(pool, [targetId]))?.size) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
     if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
     if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');
@@ -147,19 +144,34 @@ export class SwipeService {
     const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
     const { pending, effect } = outcome;
     const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
-    if (!outcome.replay) await this.listener?.swiped(pool, userId, targetId, outcome.kind, told.outcome).catch(() => {});
+    let result: LikeResult;
     if (effect === 'none' || effect === 'kept' || effect === 'ended') {
       if (pending) await this.outbox.complete(pool, pending);
-      return { like, matched: false, match: null, ...told };
+      result = { like, matched: false, match: null, ...told };
+    } else {
+      // Showing a match needs the target's profile; a new match's events need the swiper's too.
+      const users = this.usersOf(pool, outcome, userId, targetId);
+      const match = await this.matchOf(pool, outcome, [userId, targetId]);
+      if (pending) await this.outbox.complete(pool, pending, { users });
+      const target = users.get(targetId);
+      if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+      result = { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
     }
+    // What the swipe tells discovery (taste, the liker's lift, a feed with room) need not delay the answer.
+    if (!outcome.replay && this.listener) {
+      const { listener } = this;
+      afterAnswer(() => listener.swiped(pool, userId, targetId, outcome.kind, told.outcome));
+    }
+    if (outcome.leftFeed) afterAnswer(() => this.swipes.feedHasRoom(pool, userId));
+    return result;
+  }
 
-    // Showing a match needs the target's profile; a new match's events need the swiper's too.
-    const profiles = outcome.effect === 'created' && !outcome.replay ? [userId, targetId] : [targetId];
-    const [match, users] = await Promise.all([this.matchOf(pool, outcome, [userId, targetId]), this.userMap(pool, profiles)]);
-    if (pending) await this.outbox.complete(pool, pending, { users });
-    const target = users.get(targetId);
-    if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
-    return { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
+  /** Both users as the swipe read them (the swiper for a like): what a match shows and its events need. */
+  private usersOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, userId: number, targetId: number): Map<number, UserRecord> {
+    const { swiper, target } = outcome.accounts;
+    const users = new Map([[targetId, fromStored(pool, targetId, target)]]);
+    if (swiper !== null) users.set(userId, fromStored(pool, userId, swiper));
+    return users;
   }
 
   private async matchOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, pair: [number, number]): Promise<Match | undefined> {
@@ -175,10 +187,5 @@ export class SwipeService {
       };
     }
     return this.matches.find(pool, outcome.matchId, { includeEnded: true });
-  }
-
-  private async userMap(pool: Pool, ids: number[]): Promise<Map<number, UserRecord>> {
-    const users = await this.users.findMany(pool, ids);
-    return new Map(users.filter((u): u is UserRecord => u !== undefined).map((u) => [u.id, u]));
   }
 }

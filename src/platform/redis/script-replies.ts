@@ -20,9 +20,10 @@ export const SCRIPT_REPLIES = {
     const [added, since] = list(raw);
     return added === -1 ? ({ status: 'full' } as const) : ({ status: added === 1 ? 'added' : 'existing', since: Number(since) } as const);
   },
+  /** `heldBy`: the fingerprint of the request holding the swipe's Idempotency-Key, when another does. */
   begin_swipe: (raw) => {
-    const [allowed, left, inFeed] = list(raw);
-    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1 };
+    const [allowed, left, inFeed, held] = list(raw);
+    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1, heldBy: held === null || held === undefined ? undefined : text(held) };
   },
   /** The count after the change, undefined when the count is not built yet. */
   adjust_pool_size: (raw) => (raw === null || raw === undefined ? undefined : Number(raw)),
@@ -107,6 +108,8 @@ export const SCRIPT_REPLIES = {
   suspend_account: (raw) => suspensionStep(raw, 'already'),
   lift_suspension: (raw) => suspensionStep(raw, 'not_suspended'),
   /** {exists, suspended, the epoch field ('' when none)}. */
+  /** The account as stored; null when there is none or it is suspended. */
+  read_visible_account: (raw) => (raw === null || raw === undefined ? null : text(raw)),
   read_standing: (raw) => {
     const [exists, suspended, epoch] = list(raw);
     return { exists: exists === 1, suspended: suspended === 1, epoch: text(epoch) };

@@ -16,9 +16,9 @@
   (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
-  The caller has counted the swipe and applied it to the swiper's own keys (lua/begin_swipe-4.lua, in the
-  swiper's slot), checked that the target exists in the caller's pool, and reserved a candidate match id of
-  this shard.
+  The caller has counted the swipe (lua/begin_swipe-5.lua, in the swiper's slot), checked that the target
+  exists in the caller's pool and is not suspended, and reserved a candidate match id of this shard; it
+  applies the swipe to the swiper's own keys beside this call.
 
   KEYS[1] am:<pool>:{shard}:pair:<lo>:<hi>     the pair's state (see src/platform/redis/keys.ts)
   KEYS[2] am:<pool>:{shard}:match:<candidate>  written only when a match is created
