@@ -7,7 +7,7 @@
  * the wall clock around them. Clients take turns within a round, in a rotating order; `--rounds` rounds,
  * and the median of each cell is reported.
  *
- * Shapes: the swipe's two scripts (lua/begin_swipe-5.lua, lua/record_swipe.lua for a pass), its read of the
+ * Shapes: the swipe's two scripts (lua/begin_swipe-6.lua, lua/record_swipe.lua for a pass), its read of the
  * target's account (HGET), a message's append (lua/append_message.lua) and a feed page's cards (HMGET of
  * ten accounts), with the service's keys and arguments.
  *

@@ -47,7 +47,7 @@ export type SwipeOutcome =
 
 /**
  * The swipe graph, in two round trips. First the swipe is counted on the swiper's own keys, where an
- * Idempotency-Key is claimed for its target and kind (lua/begin_swipe-5.lua), while the target is read
+ * Idempotency-Key is claimed for its target and kind (lua/begin_swipe-6.lua), while the target is read
  * unless absent or suspended (lua/read_visible_account-2.lua) and, for a like, the swiper. Then it is
  * decided in one Lua call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual
  * like completes and leaves what a match or an announcement changes elsewhere as a pending outbox record
@@ -75,15 +75,16 @@ export class SwipeRepository {
       kind === 'pass' ? null : storedAccountOf(this.scripts, pool, fromId),
       ids.take(),
     ]);
-    const { allowed, retryAfterMs, heldBy } = begun;
-    if (heldBy !== undefined || !allowed || target === null) ids.give(candidate);
+    const { allowed, retryAfterMs, heldBy, hidden } = begun;
+    if (heldBy !== undefined || !allowed || hidden || target === null) ids.give(candidate);
     if (heldBy !== undefined) {
       const cut = heldBy.indexOf(FINGERPRINT_SEPARATOR);
       return { status: 'key_reused', first: { targetId: Number(heldBy.slice(0, cut)), kind: heldBy.slice(cut + 1) } };
     }
     if (!allowed) return { status: 'rate_limited', retryAfterMs };
-    // Nothing was written for a target that does not exist (or is suspended): the swipe is applied below only.
-    if (target === null) return { status: 'not_found' };
+    // Nothing was written for a target that does not exist, is suspended or is kept from the swiper by a
+    // block either way (each answered alike): the swipe is applied below only.
+    if (target === null || hidden) return { status: 'not_found' };
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
     const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
@@ -129,7 +130,7 @@ export class SwipeRepository {
   }
 
   /**
-   * lua/begin_swipe-5.lua: counted within the limit (or, with a limit of 0, applied), the ms left in the
+   * lua/begin_swipe-6.lua: counted within the limit (or, with a limit of 0, applied), the ms left in the
    * window, whether the target left the feed, and the request holding the Idempotency-Key when another does.
    */
   private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean, now: Date, idempotencyKey?: string) {
@@ -141,6 +142,7 @@ export class SwipeRepository {
         keys.feed(pool, fromId),
         keys.passes(pool, fromId),
         keys.idempotencyClaim(pool, fromId, 'like', idempotencyKey ?? ''),
+        keys.hidden(pool, fromId),
       ],
       [
         toId,

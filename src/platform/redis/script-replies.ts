@@ -20,10 +20,10 @@ export const SCRIPT_REPLIES = {
     const [added, since] = list(raw);
     return added === -1 ? ({ status: 'full' } as const) : ({ status: added === 1 ? 'added' : 'existing', since: Number(since) } as const);
   },
-  /** `heldBy`: the fingerprint of the request holding the swipe's Idempotency-Key, when another does. */
+  /** `heldBy`: the fingerprint of the request holding the swipe's Idempotency-Key, when another does; `hidden`: a block keeps the target from the swiper. */
   begin_swipe: (raw) => {
-    const [allowed, left, inFeed, held] = list(raw);
-    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1, heldBy: held === null || held === undefined ? undefined : text(held) };
+    const [allowed, left, inFeed, held, hidden] = list(raw);
+    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1, heldBy: held === null || held === undefined ? undefined : text(held), hidden: hidden === 1 };
   },
   /** The count after the change, undefined when the count is not built yet. */
   adjust_pool_size: (raw) => (raw === null || raw === undefined ? undefined : Number(raw)),

@@ -16,7 +16,7 @@
   (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
-  The caller has counted the swipe (lua/begin_swipe-5.lua, in the swiper's slot), checked that the target
+  The caller has counted the swipe (lua/begin_swipe-6.lua, in the swiper's slot), checked that the target
   exists in the caller's pool and is not suspended, and reserved a candidate match id of this shard; it
   applies the swipe to the swiper's own keys beside this call.
 
@@ -41,7 +41,8 @@
   (a match id with created, existing, and kept: the current match a pass left in place).
   While either user of the pair blocks the other (the pair's `block:<id>` fields), nothing is written to the
   pair: no swipe, no match, no announcement; the swipe answers as one recorded without news ('none', or
-  'ended' for a pair once matched), so a blocked swiper is not told of the block.
+  'ended' for a pair once matched). The swiper's own step (lua/begin_swipe-6.lua) refuses a swipe on an
+  account a block keeps from it before this is called; this covers a block that lands in between.
   A super like is announced at most once per swiper and target, ever: the pair's hash keeps the field
   `sl:<from id>` once the swiper's super like was announced (the pair's hash has no lifetime, so this holds
   for as long as the pair's record lives), so a super_like alternating with pass does not notify again.

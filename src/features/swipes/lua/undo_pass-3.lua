@@ -1,7 +1,7 @@
 #!lua
 --[[
   Undoes the swiper's last pass, on the swiper's own keys: counted against the swiper's swipe limit (the
-  counter lua/begin_swipe-5.lua counts with); within it, the pass on the target is taken out of the
+  counter lua/begin_swipe-6.lua counts with); within it, the pass on the target is taken out of the
   swiper's swipe list and passes, so the target is back in the swiper's feed at once, when it was made at
   most ARGV[3] ms ago and is the swiper's last pass standing (the highest time in the passes). Anything else is
   refused and nothing is written but the count. The pair's record of the pass (lua/record_swipe-5.lua) is

@@ -3,7 +3,7 @@
   Fixed-window rate limit for one account or one client address: counts one hit and says whether it is
   within the limit. The window starts at the first hit and lasts its length; hits past the limit count too
   but never lengthen it.
-  lua/begin_swipe-5.lua counts swipes with the same counter (lua/includes/fixed_window.lua), inside the
+  lua/begin_swipe-6.lua counts swipes with the same counter (lua/includes/fixed_window.lua), inside the
   swipe's first step.
 
   KEYS[1] the counter (string with a TTL)

@@ -19,6 +19,7 @@
   KEYS[3] am:<pool>:{shard}:feed:<from>      the target is removed from it
   KEYS[4] am:<pool>:{shard}:passes:<from>    target id -> time of the pass (ms)
   KEYS[5] am:<pool>:{shard}:idem-claim:<from>:like:<key>   the Idempotency-Key's claim (untouched when ARGV[7] is '')
+  KEYS[6] am:<pool>:{shard}:hidden:<from>   the accounts a block keeps from the swiper, either way
   ARGV[1] target id
   ARGV[2] kind
   ARGV[3] swipes allowed per window (0: no count)
@@ -30,7 +31,8 @@
 
   Returns {allowed (1|0), ms until the window ends (0 when not counted), 1 when the target was in the feed
   (the feed now has room) else 0, the fingerprint of the request holding the key when another does, else
-  false}. Nothing is written past the limit; only the count when the key is another request's.
+  false, 1 when a block keeps the target from the swiper (the swipe is answered as one on nobody) else 0}.
+  Nothing is written past the limit; only the count when the key is another request's or the target hidden.
 
   Slot: one (hash of the swiper's shard tag)
 ]]
@@ -40,13 +42,15 @@ local limit = tonumber(ARGV[3])
 local left = 0
 local hits = 0
 if limit > 0 then hits, left = count_in_window(KEYS[1], ARGV[4]) end
+local held = false
 if ARGV[7] ~= '' then
-  local held = redis.call('GET', KEYS[5])
-  if held and held ~= ARGV[7] then return {1, left, 0, held} end
-  if not held and hits <= limit then redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8]) end
+  held = redis.call('GET', KEYS[5])
+  if held and held ~= ARGV[7] then return {1, left, 0, held, 0} end
 end
-if hits > limit then return {0, left, 0, false} end
-if ARGV[5] ~= '1' then return {1, left, 0, false} end
+if hits > limit then return {0, left, 0, false, 0} end
+if ARGV[5] ~= '1' and redis.call('HEXISTS', KEYS[6], ARGV[1]) == 1 then return {1, left, 0, false, 1} end
+if ARGV[7] ~= '' and not held then redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8]) end
+if ARGV[5] ~= '1' then return {1, left, 0, false, 0} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if ARGV[2] == 'pass' then
   local at = tonumber(ARGV[6])
