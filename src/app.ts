@@ -195,7 +195,7 @@ export class Application {
     this.swipeService = new SwipeService(this.swipes, this.matches, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
-    this.messageService = new MessageService(this.matchService, this.messages, this.outbox, this.suspensions);
+    this.messageService = new MessageService(this.matchService, this.messages, this.outbox);
     this.readService = new ReadService(this.matchService, reads, this.outbox);
   }
 

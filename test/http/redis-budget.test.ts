@@ -18,10 +18,10 @@ const BUDGET = {
   me: { roundTrips: 1, commands: 1 },
   pass: { roundTrips: 2, commands: 5 },
   like: { roundTrips: 2, commands: 6 },
-  match: { roundTrips: 6, commands: 19 },
+  match: { roundTrips: 3, commands: 11 },
   idempotentPass: { roundTrips: 2, commands: 5 },
   idempotentLike: { roundTrips: 2, commands: 6 },
-  message: { roundTrips: 7, commands: 17 },
+  message: { roundTrips: 2, commands: 3 },
   feed: { roundTrips: 5, commands: 69 },
 };
 

@@ -128,12 +128,15 @@ describe('suspending an account', () => {
 
     expectSuspended(await two.api.post(`/api/v1/likes/${viewer.user_id}?kind=like`, { token: target.token }));
     expectSuspended(await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: target.token, body: { body: 'hello?' } }));
-    // To it: a like answers as for an account that is not there; a message is refused, the match kept.
+    // To it: a like answers as for an account that is not there, a message as for a match that is not
+    // there (nothing reveals the suspension); the match is kept.
     const like = await two.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: viewer.token });
     expect(like.status).toBe(404);
     const message = await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'still there?' } });
-    expectSuspended(message);
-    expect(message.body.error.message).toMatch(/other account/);
+    const unknown = await two.api.post(`/api/v1/matches/${matchId + 1_000_000_000}/messages`, { token: partner.token, body: { body: 'still there?' } });
+    expect(unknown.status).toBe(404);
+    expect(message.status).toBe(404);
+    expect(message.body).toEqual(unknown.body);
 
     expect((await lift('agent', target.user_id)).status).toBe(200);
     expect(await browseIds(viewer, `&interests=${interest}`)).toEqual([partner.user_id, target.user_id].sort((a, b) => b - a));
@@ -144,6 +147,8 @@ describe('suspending an account', () => {
     const again = await spectatorReplayUpTo(await sentinelMatch());
     expect(again.filter((frame) => (frame.type === 'match.created' && frame.data.match.id === matchId) || (frame.type === 'message.created' && frame.data.message.match_id === matchId))).toHaveLength(2);
     expect((await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'welcome back' } })).status).toBe(201);
+    const thread = await two.api.get(`/api/v1/matches/${matchId}/messages`, { token: partner.token });
+    expect((thread.body.items as Array<{ body: string }>).map((m) => m.body)).toEqual(['hello there', 'welcome back']);
     expect((await two.api.post(`/api/v1/likes/${target.user_id}?kind=like`, { token: viewer.token })).status).toBe(200);
   });
 

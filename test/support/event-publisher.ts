@@ -15,7 +15,10 @@ export type EventPublisher = { publish(event: DomainEvent): Promise<void> };
 export function streamPublisher(streams: EventStreams): EventPublisher {
   return {
     publish: async (event) => {
-      await Promise.all(streamAppends(event, new Date().toISOString()).map((entry) => streams.append(entry)));
+      const appends = streamAppends(event, new Date().toISOString()).map(async (entry) => {
+        if (await streams.append(entry)) await streams.count(entry);
+      });
+      await Promise.all(appends);
     },
   };
 }

@@ -50,18 +50,24 @@ export class EventStreams {
 
   /**
    * Appends one entry; returns its id, or '' when nothing was appended. With a `stepId` (a outbox step
-   * of a committed write) the entry is appended once however often the step runs.
+   * of a committed write) the entry is appended once however often the step runs. An entry that asks to
+   * be counted (`tally`) is counted by `count`, once it is appended.
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
-    const { target, tally, message, profiles } = entry;
-    const id = await this.scripts.runHot(
+    const { target, message, profiles } = entry;
+    return this.scripts.runHot(
       'append_event',
       [target.stream, target.applied],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? (profiles ? 'p' : 'e'), this.stepMarkMs, message?.ref ?? profiles ?? ''],
     );
-    // Counted after the append, outside its script: a figure for people to read, at worst one short after a crash.
-    if (id && tally && this.countEvent) await this.countEvent(tally.type, tally.at).catch(() => undefined);
-    return id;
+  }
+
+  /**
+   * Counts an appended entry that asked for it (`tally`). Outside the append's script: a figure for people
+   * to read, at worst one short after a crash. Never throws.
+   */
+  async count(entry: StreamAppend): Promise<void> {
+    if (entry.tally && this.countEvent) await this.countEvent(entry.tally.type, entry.tally.at).catch(() => undefined);
   }
 
   /** Up to `count` events of `key` with an id strictly after `afterId`, oldest first (fewer: the stream ends there). */

@@ -39,6 +39,14 @@ export interface Outbox {
    * still pending under its id, if any.
    */
   complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
+  /**
+   * As `complete`, but resolves once the record's effects are in place (its events on their streams, its
+   * lists changed): what follows them (webhook deliveries queued, the spectator tally, the record deleted)
+   * runs right after the answer, the record pending until then.
+   */
+  completeEffects(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
+  /** As `complete`, started right after the answer: the committed record guarantees the rest across a crash. */
+  completeAfterAnswer(pool: Pool, pending: PendingRef, known?: Known): void;
 }
 
 /** What the caller of a write already holds of what its events show: profiles by user id, messages by message id. */

@@ -89,10 +89,15 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         errors: [400, 404, 409, 410, 413, 415, 429, 507],
       },
       handler: async (req) => {
-        await limits.take('message', req.auth);
-        const id = matchId(req);
-        const { body } = validate(describedNewMessage, req.body);
-        return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers)));
+        // The limit is counted while the match is checked, in the same round trip; its refusal still comes first.
+        const admitted = limits.take('message', req.auth);
+        try {
+          const id = matchId(req);
+          const { body } = validate(describedNewMessage, req.body);
+          return json(201, await messages.send(req.auth, id, body, idempotencyKey(req.headers), admitted));
+        } finally {
+          await admitted;
+        }
       },
     },
     {

@@ -98,6 +98,16 @@ export class MatchService {
     return match;
   }
 
+  /**
+   * A match of the caller's to send a message in, as `requireForWrite` finds it, whose other user is not
+   * suspended: that match answers 404 as an unknown one does, as `get` and the list leave it out.
+   */
+  async requireToMessage(caller: Principal, matchId: number): Promise<MatchHead> {
+    const match = await this.requireForWrite(caller, matchId);
+    if ((await this.suspensions?.suspendedAmong(caller.pool, [otherParticipant(match, caller.userId)]))?.size) throw notFound();
+    return match;
+  }
+
   /** The match was found not current (or not the caller's) by a write's script. */
   forget(caller: Principal, matchId: number): void {
     this.recent.forget(caller.pool, matchId);

@@ -1,12 +1,12 @@
 import { errors } from '../../platform/core/errors.js';
-import { otherParticipant, type Message } from './match.js';
+import type { Message } from './match.js';
+import { allInOrder } from '../../platform/core/all-in-order.js';
 import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
 import type { Outbox } from '../events/index.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchService } from './match-service.js';
-import type { SuspensionRepository } from '../accounts/index.js';
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {
@@ -14,20 +14,20 @@ export class MessageService {
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
     private readonly outbox: Outbox,
-    /** A message to a suspended account is refused (403 account_suspended); the match is kept. */
-    private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,
   ) {}
 
   /**
-   * Sends `body` (already validated); with an Idempotency-Key a retry returns the first message, and the
-   * key sent again for another match or with another body is refused (409). The
-   * message's outbox steps (its event, the match moved up in the lists) were committed with it and are
-   * completed before the answer, on a retry too.
+   * Sends `body` (already validated) once `admitted` (the sender's rate limit, counted while the match is
+   * checked) resolves; with an Idempotency-Key a retry returns the first message, and the key sent again
+   * for another match or with another body is refused (409). A match whose other user is suspended
+   * answers 404, as an unknown one. The message's outbox steps (its event, the match moved up in the
+   * lists) were committed with it and are completed right after the answer (a retry's effects before it).
    */
-  async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string): Promise<Message> {
-    const [claimedBy, match] = await Promise.all([
-      idempotencyKey === undefined ? undefined : this.messages.claimKey(caller.pool, caller.userId, matchId, body, idempotencyKey),
-      this.matches.requireForWrite(caller, matchId),
+  async send(caller: Principal, matchId: number, body: string, idempotencyKey?: string, admitted: Promise<void> = Promise.resolve()): Promise<Message> {
+    const [, claimedBy, match] = await allInOrder([
+      admitted,
+      idempotencyKey === undefined ? Promise.resolve(undefined) : this.messages.claimKey(caller.pool, caller.userId, matchId, body, idempotencyKey),
+      this.matches.requireToMessage(caller, matchId),
     ]);
     if (claimedBy) {
       throw errors.idempotencyKeyReused(
@@ -36,7 +36,6 @@ export class MessageService {
           : 'message body',
       );
     }
-    if ((await this.suspensions?.suspendedAmong(caller.pool, [otherParticipant(match, caller.userId)]))?.size) throw errors.recipientSuspended();
     const now = new Date();
     const outcome = await this.messages.append(
       caller.pool,
@@ -54,7 +53,10 @@ export class MessageService {
     if (outcome.status === 'not_found') return this.matches.refuse(caller, matchId);
     if (outcome.status === 'key_reused') throw errors.idempotencyKeyReused('message body');
     // The message as stored is in hand: its event is built from it rather than read back from the thread.
-    await this.outbox.complete(caller.pool, outcome.pending, { messages: new Map([[outcome.message.id, outcome.message]]) });
+    const known = { messages: new Map([[outcome.message.id, outcome.message]]) };
+    // A retry's events exist when it is answered, in case the first attempt stopped before completing them.
+    if (outcome.status === 'replay') await this.outbox.completeEffects(caller.pool, outcome.pending, known);
+    else this.outbox.completeAfterAnswer(caller.pool, outcome.pending, known);
     return outcome.message;
   }
 

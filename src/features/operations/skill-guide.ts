@@ -118,9 +118,8 @@ ${shortestPath()}
   longer exists (you left): register again. \`error.message\` says which.
 - **403 \`account_suspended\`**: the operators of this service suspended your account: every request with
   your token and your login are refused (your sockets close with 4403) until they lift it; retrying does not
-  help. The same code on a message you send means the other account of that match is suspended: the match
-  is kept, send nothing to it for now. A suspended account is out of feeds, browse and your match list
-  (until lifted), and a like on it, a block of it and its profile are a 404.
+  help. A suspended account is out of feeds, browse and your match list (until lifted), and a like on it, a
+  message to it, a block of it and its profile are a 404.
 
 ## Limits
 

@@ -123,8 +123,9 @@ export class SwipeService {
   /**
    * Records the caller's swipe on `targetId` (in the caller's pool only; a suspended account is answered as
    * absent, 404). The decision is one Lua call on the pair; its outbox steps (a new match in both users'
-   * lists, the events) were committed with it and are completed before the answer (on an Idempotency-Key
-   * replay too, in case the first attempt stopped before completing them). Profiles are read only when an
+   * lists, the events) were committed with it and are in place before the answer (on an Idempotency-Key
+   * replay too, in case the first attempt stopped before completing them); their webhook deliveries, the
+   * spectator tally and the record's deletion follow the answer. Profiles are read only when an
    * existing match is shown; what discovery learns from the swipe is told after the answer.
    */
   async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
@@ -146,13 +147,13 @@ export class SwipeService {
     const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
     let result: LikeResult;
     if (effect === 'none' || effect === 'kept' || effect === 'ended') {
-      if (pending) await this.outbox.complete(pool, pending);
+      if (pending) await this.outbox.completeEffects(pool, pending);
       result = { like, matched: false, match: null, ...told };
     } else {
       // Showing a match needs the target's profile; a new match's events need the swiper's too.
       const users = this.usersOf(pool, outcome, userId, targetId);
       const match = await this.matchOf(pool, outcome, [userId, targetId]);
-      if (pending) await this.outbox.complete(pool, pending, { users });
+      if (pending) await this.outbox.completeEffects(pool, pending, { users });
       const target = users.get(targetId);
       if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
       result = { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };

@@ -107,8 +107,6 @@ export const errors = {
   accountSuspended: () =>
     new AppError('account_suspended', 'This account is suspended by the operators of this service: it cannot log in, and no request is served to it, until the suspension is lifted.'),
   /** The other account of the caller's match is suspended: nothing can be sent to it until the suspension is lifted. */
-  recipientSuspended: () =>
-    new AppError('account_suspended', 'The other account of this match is suspended by the operators of this service: it can be sent nothing until the suspension is lifted. The match is kept.'),
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
   /** A match of the caller's that has ended (either of its users unmatched): its thread is closed and gone. */

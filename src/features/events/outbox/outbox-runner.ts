@@ -1,6 +1,7 @@
 import type { Logger } from '../../../platform/logger.js';
 import { POOLS, type Pool } from '../../../platform/core/pool.js';
-import type { EventStreams } from '../event-stream-repository.js';
+import type { EventStreams, StreamAppend } from '../event-stream-repository.js';
+import { afterAnswer } from '../../../platform/core/after-answer.js';
 import { ALL_SHARDS } from '../../../platform/redis/key-space.js';
 import { MalformedRecordError, parseOutboxRecord } from './outbox-effects.js';
 import type { OutboxRecords, PendingRef } from './outbox-repository.js';
@@ -62,11 +63,36 @@ export class OutboxRunner implements Outbox {
 
   async complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void> {
     try {
-      const record = pending.record ?? (await this.records.find(pool, pending.shard, pending.id));
-      if (record) await this.run(pool, pending.shard, pending.id, record, known, false);
+      const record = await this.recordOf(pool, pending);
+      if (!record) return;
+      const applied = await this.applyEffects(pool, pending.id, record, known);
+      await this.finish(pool, pending.shard, pending.id, applied, false);
     } catch (error) {
-      this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the outbox steps yet; the sweeper will');
+      this.couldNotComplete(error, pool, pending);
     }
+  }
+
+  async completeEffects(pool: Pool, pending: PendingRef, known?: Known): Promise<void> {
+    try {
+      const record = await this.recordOf(pool, pending);
+      if (!record) return;
+      const applied = await this.applyEffects(pool, pending.id, record, known);
+      afterAnswer(() => this.finish(pool, pending.shard, pending.id, applied, false).catch((error: unknown) => this.couldNotComplete(error, pool, pending)));
+    } catch (error) {
+      this.couldNotComplete(error, pool, pending);
+    }
+  }
+
+  completeAfterAnswer(pool: Pool, pending: PendingRef, known?: Known): void {
+    afterAnswer(() => this.complete(pool, pending, known));
+  }
+
+  private recordOf(pool: Pool, pending: PendingRef): Promise<string | null> {
+    return pending.record !== undefined ? Promise.resolve(pending.record) : this.records.find(pool, pending.shard, pending.id);
+  }
+
+  private couldNotComplete(error: unknown, pool: Pool, pending: PendingRef) {
+    this.logger.warn({ err: error, pool, pendingId: pending.id }, 'could not complete the outbox steps yet; the sweeper will');
   }
 
   /**
@@ -81,7 +107,7 @@ export class OutboxRunner implements Outbox {
           let completed = 0;
           for (const { id, record } of await this.records.due(pool, shard, committedBy, SWEEP_BATCH)) {
             try {
-              await this.run(pool, shard, id, record);
+              await this.finish(pool, shard, id, await this.applyEffects(pool, id, record), true);
               completed++;
             } catch (error) {
               await this.failed(pool, shard, id, record, error);
@@ -120,10 +146,10 @@ export class OutboxRunner implements Outbox {
   }
 
   /**
-   * Carries out a record's steps, then deletes it. The request path does not wait for the deletion (all
-   * its effects are in place by then); should it be lost, the sweeper runs the idempotent steps again.
+   * Carries out a record's effects: its list steps and its events appended (each step idempotent, in one
+   * slot). Returns what is left once they are in place: see `finish`.
    */
-  private async run(pool: Pool, shard: number, pendingId: string, record: string, known?: Known, awaitDeletion = true): Promise<void> {
+  private async applyEffects(pool: Pool, pendingId: string, record: string, known?: Known): Promise<Applied> {
     // A record that is not JSON, or not the effects it should be, throws here: logged, and left to the sweeper,
     // which buries it in the dead letter at its first attempt.
     const effects = parseOutboxRecord(record);
@@ -136,14 +162,28 @@ export class OutboxRunner implements Outbox {
       if (!handler) throw new Error(`no outbox step for effects of type ${effect.type}`);
       steps.push(handler.apply(pool, effect, step));
     });
-    if (events.length > 0) steps.push(this.appendEvents(pool, events, known));
-    await Promise.all(steps);
+    const [applied] = await Promise.all([events.length > 0 ? this.appendEvents(pool, events, known) : NOTHING_APPENDED, ...steps]);
+    return applied;
+  }
+
+  /**
+   * What follows a record's effects: the events appended counted (the spectator tally) and told to the
+   * listeners (webhooks queue their deliveries), then the record deleted. Until the deletion the record
+   * stays pending, so a crash before it leaves the listeners to the sweeper, which finds the events
+   * appended already. The request path does not wait for the deletion (`awaitDeletion` false); should it
+   * be lost, the sweeper runs the idempotent steps again.
+   */
+  private async finish(pool: Pool, shard: number, pendingId: string, { recipients, appended }: Applied, awaitDeletion: boolean): Promise<void> {
+    await Promise.all([
+      ...appended.map((entry) => this.streams.count(entry)),
+      ...[...recipients].flatMap((userId) => this.appendListeners.map((listener) => listener.eventsAppended(pool, userId))),
+    ]);
     const deleted = this.records.complete(pool, shard, pendingId);
     if (awaitDeletion) return deleted;
     deleted.catch((error: unknown) => this.logger.debug({ err: error, pool, pendingId }, 'pending record not deleted; the sweeper will'));
   }
 
-  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known: Known = {}) {
+  private async appendEvents(pool: Pool, events: ReadonlyArray<{ spec: PendingEvent; step: string }>, known: Known = {}): Promise<Applied> {
     const users = new Map(known.users);
     const messages = new Map(known.messages);
     const specs = events.map((e) => e.spec);
@@ -153,15 +193,21 @@ export class OutboxRunner implements Outbox {
     for (const user of found) if (user) users.set(user.id, user);
     for (const [id, message] of read) messages.set(id, message);
     const recipients = new Set<number>();
+    const appended: StreamAppend[] = [];
     const appends = events.flatMap(({ spec, step }) =>
       buildEvents(pool, [spec], users, messages).flatMap(({ event, at }) => {
         for (const recipient of event.recipients) recipients.add(recipient);
-        return streamAppends(event, at).map((entry) => this.streams.append(entry, `${step}@${entry.route}`));
+        return streamAppends(event, at).map(async (entry) => {
+          if (await this.streams.append(entry, `${step}@${entry.route}`)) appended.push(entry);
+        });
       }),
     );
     await Promise.all(appends);
-    if (this.appendListeners.length > 0) {
-      await Promise.all([...recipients].flatMap((userId) => this.appendListeners.map((listener) => listener.eventsAppended(pool, userId))));
-    }
+    return { recipients, appended };
   }
 }
+
+/** What a record's effects appended: the accounts whose streams were given events, and the entries appended now. */
+type Applied = { recipients: ReadonlySet<number>; appended: readonly StreamAppend[] };
+
+const NOTHING_APPENDED: Applied = { recipients: new Set(), appended: [] };
