@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,12 +34,7 @@ export function checkoutRef(repo: string, ref: string, log: (line: string) => vo
   const remove = () => {
     if (removed) return;
     removed = true;
-    process.off('exit', remove);
-    try {
-      git(repo, ['worktree', 'remove', '--force', dir]);
-    } catch {
-      // Not registered (the add failed) or already gone: the directory and the record are cleared below.
-    }
+    process.off('exit', removeOnExit);
     rmSync(parent, { recursive: true, force: true });
     try {
       git(repo, ['worktree', 'prune']);
@@ -47,8 +42,14 @@ export function checkoutRef(repo: string, ref: string, log: (line: string) => vo
       // Nothing to prune.
     }
   };
-  // A second Ctrl-C or SIGTERM ends the bench with process.exit: the worktree goes too.
-  process.on('exit', remove);
+  // A second Ctrl-C or SIGTERM ends the bench with process.exit, and a third can kill it while it cleans up:
+  // a process of its own, out of the terminal's process group, removes the tree then.
+  const removeOnExit = () => {
+    if (removed) return;
+    removed = true;
+    spawn('/bin/sh', ['-c', 'rm -rf "$0"; git -C "$1" worktree prune', parent, repo], { detached: true, stdio: 'ignore' }).unref();
+  };
+  process.on('exit', removeOnExit);
   try {
     git(repo, ['worktree', 'add', '--detach', dir, commit]);
     const lock = (root: string) => readFileSync(join(root, 'package-lock.json'), 'utf8');
