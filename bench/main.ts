@@ -10,6 +10,7 @@ import { killAllChildren, REPO_ROOT, runMain } from './lib/children.js';
 import { helpText, parseCli, UsageError } from './lib/cli.js';
 import { JsonClient } from '../src/clients/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
+import { waitReady } from './lib/service-ready.js';
 import { Monitor } from './lib/monitor.js';
 import { Population } from './lib/population.js';
 import { Progress } from './lib/progress.js';
@@ -17,6 +18,7 @@ import { machineInfo, type BenchReport } from './lib/report.js';
 import { renderHtml } from './lib/report-html.js';
 import { renderTable } from './lib/report-table.js';
 import { seedAgents } from './lib/seed.js';
+import { runCompare } from './lib/compare-run.js';
 import { compare, readMasters, type ClusterRun } from './lib/cluster-comparison.js';
 import { redisInfo } from './lib/monitor.js';
 import { isLoopback, startClusterService, startEmbeddedService, targetTopology, urlTarget, type Target } from './lib/target.js';
@@ -80,6 +82,15 @@ async function main(): Promise<number> {
       process.exit(130);
     }
   });
+
+  if (options.compare) {
+    try {
+      return await compareMain(options, progress, startedAt, () => aborted);
+    } finally {
+      clearTimeout(overall);
+      clearTimeout(hardStop);
+    }
+  }
 
   progress.section(options.url ? `target ${options.url}` : 'starting the service (embedded default)');
   const target: Target = options.url ? urlTarget(options.url, options.redisUrl) : await startEmbeddedService((line) => progress.info(line));
@@ -171,6 +182,32 @@ async function main(): Promise<number> {
   }
 
   if (!report) return 1;
+  writeReport(report, options, startedAt);
+  return report.cluster?.error || [...report.scenarios, ...(report.cluster?.scenarios ?? [])].some((s) => s.error) ? 1 : 0;
+}
+
+/** --compare: the ref's service and the work tree's in turns; the report holds their figures and tree / ref. */
+async function compareMain(options: BenchOptions, progress: Progress, startedAt: Date, aborted: () => boolean): Promise<number> {
+  const { run, problems } = await runCompare(options, progress, aborted);
+  const report: BenchReport = {
+    version: 1,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    durationSeconds: (Date.now() - startedAt.getTime()) / 1000,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
+    machine: machineInfo(),
+    target: { kind: 'embedded', baseUrl: 'two embedded services, one per tree' },
+    options,
+    ceilings: {},
+    scenarios: [],
+    serverProblems: problems,
+    compare: run,
+  };
+  writeReport(report, options, startedAt);
+  return run.error || run.samples.length === 0 ? 1 : 0;
+}
+
+function writeReport(report: BenchReport, options: BenchOptions, startedAt: Date) {
   const outDir = resolve(REPO_ROOT, options.out);
   mkdirSync(outDir, { recursive: true });
   const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
@@ -180,7 +217,6 @@ async function main(): Promise<number> {
   writeFileSync(htmlPath, renderHtml(report));
   console.log(`\n${renderTable(report)}\n`);
   console.log(`Reports: ${jsonPath}\n         ${htmlPath}`);
-  return report.cluster?.error || [...report.scenarios, ...(report.cluster?.scenarios ?? [])].some((s) => s.error) ? 1 : 0;
 }
 
 /** Seeds when asked, then runs the chosen scenarios against ctx.target, one after another. */
@@ -270,16 +306,6 @@ function wrkSetup(options: BenchOptions): BenchContext['wrk'] {
   const path = findWrk();
   if (!path) return { missing: 'wrk is not on PATH (Debian package wrk)' };
   return { path, script: WrkScript.create() };
-}
-
-async function waitReady(api: JsonClient) {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const res = await api.get('/readyz').catch(() => undefined);
-    if (res?.status === 200) return;
-    if (Date.now() > deadline) throw new Error(`the service is not ready (GET /readyz: ${res?.status ?? 'no answer'})`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 /** `METHOD /path/{param}` of every route the service documents. */

@@ -11,12 +11,13 @@ export const REPO_ROOT = new URL('../..', import.meta.url).pathname;
  * Starts a TypeScript entry point in its own Node process (tsx loader), tracked for cleanup. The shell
  * raises the child's open-file limit to the hard limit first (sockets are files), then execs Node, so the
  * child's pid is Node's. Children get their own process group, so a Ctrl-C at the terminal reaches only
- * the bench, which then finishes its phase, writes the report and stops them itself.
+ * the bench, which then finishes its phase, writes the report and stops them itself. `cwd`: the tree whose
+ * file runs (another checkout's, for --compare).
  */
-export function spawnTs(file: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, ipc = false): ChildProcess {
+export function spawnTs(file: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, ipc = false, cwd = REPO_ROOT): ChildProcess {
   const script = 'ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec "$0" "$@"';
   const child = spawn('/bin/sh', ['-c', script, process.execPath, '--import', 'tsx', file, ...args], {
-    cwd: REPO_ROOT,
+    cwd,
     env,
     detached: true,
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

@@ -77,6 +77,10 @@ Options:
   --max-requests N      upper bound of requests per phase (default ${DEFAULTS.maxRequests})
   --max-minutes M       the whole run stops after M minutes (default ${DEFAULTS.maxMinutes})
   --out DIR             where the JSON and HTML reports go (default ${DEFAULTS.out})
+  --compare REF         measure the service of git REF (built in a temporary worktree) and the work tree's, in
+                        turns (ref, tree, ref, tree…), each on its own embedded redis-server: pass and like
+                        swipes (wrk), messages and feed reads; prints both, with tree/ref, and no scenario runs
+  --compare-rounds N    rounds of --compare, each measuring the ref then the tree (default 3, at least 2)
   --report FILE.json    run nothing: print the table of an earlier run and rewrite its HTML report
   --quick               short run: --duration ${QUICK.duration} --soak ${QUICK.soak} --agents ${QUICK.agents} --registrations ${QUICK.registrations}
                         --pairs ${QUICK.pairs} --spectators ${QUICK.spectators} --scale-agents ${QUICK.scaleAgents}
@@ -87,6 +91,7 @@ Examples:
   npm run bench -- --quick                    # a short run (about a minute and a half)
   npm run bench -- swipes --duration 20       # one scenario
   npm run bench -- --cluster                  # swipes and push latency: single Redis, then a Redis Cluster
+  npm run bench -- --compare main --duration 5 # before a hot-path change lands: main and the work tree, in turns
   npm run bench -- --url http://127.0.0.1:8080 --redis-url redis://127.0.0.1:6379 discovery
 `;
 }
@@ -128,6 +133,8 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       'max-minutes': { type: 'string' },
       out: { type: 'string' },
       report: { type: 'string' },
+      compare: { type: 'string' },
+      'compare-rounds': { type: 'string' },
     },
   });
   if (values.help) return undefined;
@@ -151,6 +158,10 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     }
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
+  if (values.compare !== undefined) {
+    if (values.url || values.cluster || values.seed) throw new UsageError('--compare starts both services itself: it cannot be combined with --url, --cluster or --seed');
+    if (requested.length > 0) throw new UsageError('--compare runs its own phases (swipes, messages, feed): name no scenario');
+  }
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
   const spectatorClient = values['spectator-client'] ?? 'lean';
   if (spectatorClient !== 'lean' && spectatorClient !== 'ws') throw new UsageError(`--spectator-client must be lean or ws (got ${spectatorClient})`);
@@ -181,5 +192,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     out: values.out ?? base.out,
     cluster: values.cluster ?? false,
     report: values.report,
+    compare: values.compare,
+    compareRounds: Math.round(number('compare-rounds', 3, 2, 100)),
   };
 }

@@ -2,6 +2,7 @@ import { startLoad, type ClientScript } from './http-load.js';
 import type { Recorder } from './recorder.js';
 import type { BenchContext, PhaseResult } from './types.js';
 import { runWrk, wrkOperation, type WrkRun } from './wrk.js';
+import type { WrkKind } from './wrk-script.js';
 
 export type LoadPhaseSpec = {
   name: string;
@@ -58,7 +59,7 @@ export async function loadPhase(ctx: BenchContext, spec: LoadPhaseSpec): Promise
  */
 export async function wrkPhase(
   ctx: BenchContext,
-  spec: { name: string; description: string; tag: string; agentsFile: string; kind: 'pass' | 'mixed'; durationMs?: number },
+  spec: { name: string; description: string; tag: string; agentsFile: string; kind: WrkKind; durationMs?: number },
 ): Promise<{ phase: PhaseResult; run: WrkRun }> {
   if (!('path' in ctx.wrk)) throw new Error(`wrk is not used in this run: ${ctx.wrk.missing}`);
   const durationMs = spec.durationMs ?? ctx.options.duration * 1000;

@@ -1,5 +1,6 @@
 import { formatBytes, formatCount, formatMs, formatPercent, formatRatio } from './format.js';
 import type { ClusterRun } from './cluster-comparison.js';
+import { renderCompare } from './compare-table.js';
 import { rowsOf, type BenchReport } from './report.js';
 import type { Ceilings, ScenarioResult } from './types.js';
 
@@ -10,6 +11,7 @@ export function renderTable(report: BenchReport): string {
   out.push(`Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${formatBytes(report.machine.memoryBytes)}, Node ${report.machine.node}, Redis ${report.machine.redis ?? '?'}`);
   out.push(`Target: ${report.target.kind === 'embedded' ? 'embedded default (started by the bench)' : report.target.baseUrl}`);
   out.push(`Run: ${report.command} (${Math.round(report.durationSeconds)} s)`);
+  if (report.compare) return [...out, '', renderCompare(report.compare), ...problemLines(report.serverProblems)].join('\n');
   if (report.options.seed > 0) out.push(`Seeded: ${report.options.seed} agents written straight into Redis through the store code before the scenarios; their results are marked (seeded).`);
   out.push('');
   out.push('Ceilings (same run; the uWS route under each generator):');
@@ -38,12 +40,14 @@ export function renderTable(report: BenchReport): string {
   }
   out.push('');
   out.push(...scenarioLines(report.scenarios, ceilings));
-  if (report.serverProblems.length > 0) {
-    out.push('', `The server logged ${report.serverProblems.length} warning/error line(s); first ones:`);
-    for (const line of report.serverProblems.slice(0, 5)) out.push(`  ${line}`);
-  }
+  out.push(...problemLines(report.serverProblems));
   if (report.cluster) out.push('', ...clusterLines(report.cluster, ceilings));
   return out.join('\n');
+}
+
+function problemLines(problems: string[]): string[] {
+  if (problems.length === 0) return [];
+  return ['', `The server logged ${problems.length} warning/error line(s); first ones:`, ...problems.slice(0, 5).map((line) => `  ${line}`)];
 }
 
 /** The same scenarios on the Redis Cluster, then the side-by-side figures. */

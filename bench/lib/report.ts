@@ -1,5 +1,6 @@
 import { cpus, totalmem, release } from 'node:os';
 import type { ClusterRun } from './cluster-comparison.js';
+import type { CompareRun } from './compare-table.js';
 import type { OperationStats } from './recorder.js';
 import { isSuccess } from './recorder.js';
 import type { BenchOptions, Ceilings, PhaseResult, ScenarioResult, WrkCeiling } from './types.js';
@@ -19,6 +20,8 @@ export type BenchReport = {
   serverProblems: string[];
   /** With --cluster: the same scenarios on a Redis Cluster with two service processes, and the comparison. */
   cluster?: ClusterRun;
+  /** With --compare: the ref's and the work tree's figures, round by round, and tree / ref. */
+  compare?: CompareRun;
 };
 
 export function machineInfo(redisVersion?: string): BenchReport['machine'] {

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
 import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { startRedisCluster } from '../../src/platform/redis-server/redis-cluster-process.js';
-import { spawnTs, stopChild, waitForLine } from './children.js';
+import { REPO_ROOT, spawnTs, stopChild, waitForLine } from './children.js';
 
 /** The service under test: started by the bench (embedded default, or two processes on a Redis Cluster) or reached at a given URL. */
 export type Target = {
@@ -98,10 +98,10 @@ type ServiceProcess = { child: ChildProcess; port: number; redisUrl?: string; pr
  * `tsx src/main.ts serve` as a child process (with its in-process ranking worker), resolved once it listens.
  * The loader runs in the server's own process (node --import tsx) so that its CPU time is the server's.
  */
-async function spawnService(metricsToken: string, redis: Record<string, string>, problems: string[]): Promise<ServiceProcess> {
+async function spawnService(metricsToken: string, redis: Record<string, string>, problems: string[], root = REPO_ROOT): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-'));
   const port = await freePort();
-  const child = spawnTs('src/main.ts', ['serve'], benchServiceEnv(port, dataDir, metricsToken, redis));
+  const child = spawnTs('src/main.ts', ['serve'], benchServiceEnv(port, dataDir, metricsToken, redis), false, root);
   let redisUrl: string | undefined;
   const stderr = createInterface({ input: child.stderr! });
   stderr.on('line', (line) => problems.length < 50 && problems.push(line));
@@ -127,12 +127,12 @@ async function spawnService(metricsToken: string, redis: Record<string, string>,
 
 /**
  * The embedded default: one service process on a free port with a throw-away DATA_DIR, its own
- * redis-server and the in-process ranking worker.
+ * redis-server and the in-process ranking worker. `root`: the checkout whose service runs (the work tree by default).
  */
-export async function startEmbeddedService(log: (line: string) => void): Promise<Target> {
+export async function startEmbeddedService(log: (line: string) => void, root = REPO_ROOT): Promise<Target> {
   const metricsToken = randomBytes(24).toString('hex');
   const problems: string[] = [];
-  const { child, port, redisUrl, dataDir } = await spawnService(metricsToken, {}, problems);
+  const { child, port, redisUrl, dataDir } = await spawnService(metricsToken, {}, problems, root);
   log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${redisUrl ?? 'unknown'}, data in ${dataDir}`);
   return {
     kind: 'embedded',

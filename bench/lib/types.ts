@@ -45,6 +45,10 @@ export type BenchOptions = {
   cluster: boolean;
   /** An earlier run's JSON to render instead of running. */
   report?: string;
+  /** A git ref whose service is measured in turns with the work tree's (swipes, messages, feed). */
+  compare?: string;
+  /** Rounds of --compare: each measures the ref, then the work tree. */
+  compareRounds: number;
 };
 
 export type Ceilings = {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
  * two swipes in flight at once, as with the Node generator.
  *
  * Arguments after `--`: the agents file (one line per agent: `<token> <target id> <target id> …`), the kind
- * (`pass`, or `mixed` for 50% like, 45% pass, 5% super_like) and the number of threads. BENCH_WRK_PORTS
+ * (`pass`, `like`, or `mixed` for 50% like, 45% pass, 5% super_like) and the number of threads. BENCH_WRK_PORTS
  * (comma-separated) spreads the threads over several processes of the target on the same host.
  *
  * done() prints one line `WRK_RESULT <json>`: requests, duration, errors (wrk counts a status above 399 as a
@@ -44,7 +44,7 @@ local function cpu_seconds()
 end
 
 local agents = {}
-local count, turn, mixed = 0, 0, false
+local count, turn, mode = 0, 0, "pass"
 
 local function read_agents(file, share, of)
   local list, index = {}, 0
@@ -66,7 +66,7 @@ local function read_agents(file, share, of)
 end
 
 function init(args)
-  mixed = args[2] == "mixed"
+  mode = args[2] or "pass"
   local of = tonumber(args[3]) or 1
   agents = read_agents(args[1], id % of, of)
   if #agents == 0 then agents = read_agents(args[1], -1, 1) end
@@ -80,8 +80,8 @@ function request()
   local agent = agents[turn]
   local at = agent.at % #agent.targets + 1
   agent.at = at
-  local kind = "pass"
-  if mixed then
+  local kind = mode == "like" and "like" or "pass"
+  if mode == "mixed" then
     local roll = math.random()
     if roll < 0.5 then kind = "like" elseif roll >= 0.95 then kind = "super_like" end
   end
@@ -101,6 +101,8 @@ function done(summary, latency, requests)
     latency:percentile(99), latency:percentile(99.9), cpu_end < 0 and -1 or cpu_end - cpu_begin))
 end
 `;
+
+export type WrkKind = 'pass' | 'like' | 'mixed';
 
 /** One agent as wrk sees it: a bearer token and the target ids it swipes, in order (then again from the start). */
 export type WrkAgent = { token: string; targets: number[] };

@@ -3,7 +3,7 @@ import { delimiter, join } from 'node:path';
 import { spawnTracked } from './children.js';
 import type { LatencySummary } from './histogram.js';
 import type { OperationStats } from './recorder.js';
-import type { WrkScript } from './wrk-script.js';
+import type { WrkKind, WrkScript } from './wrk-script.js';
 
 /**
  * wrk, the C load generator, as a second generator beside the bench's own: the same requests from a process
@@ -46,7 +46,7 @@ export type WrkLoad = {
   agentsFile: string;
   host: string;
   ports: readonly number[];
-  kind: 'pass' | 'mixed';
+  kind: WrkKind;
   threads: number;
   connections: number;
   durationMs: number;

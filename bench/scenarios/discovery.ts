@@ -73,7 +73,7 @@ export const discoveryScenario: Scenario = {
 };
 
 /** Waits (at most 15 s) until a sample of the agents have a non-empty feed: ranking runs in the worker. */
-async function waitForFeeds(ctx: BenchContext, agents: BenchAgent[]) {
+export async function waitForFeeds(ctx: BenchContext, agents: BenchAgent[]) {
   const sample = agents.filter((_, i) => i % Math.max(1, Math.floor(agents.length / 10)) === 0).slice(0, 10);
   const started = performance.now();
   let ready = 0;

@@ -1,0 +1,96 @@
+import { waitForFeeds } from '../scenarios/discovery.js';
+import { bearer, loadPhase, wrkPhase } from './phase.js';
+import type { BenchAgent } from './population.js';
+import { isSuccess } from './recorder.js';
+import type { BenchContext, PhaseResult } from './types.js';
+
+const FEED = '/api/v1/discovery/feed';
+const MAX_PAIRS = 16;
+
+/** What one side needs for its turns: wrk's agents files, chatting matches and feed readers, made once. */
+export type SidePlan = { passFile: string; likeFile: string; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[] };
+
+/**
+ * Registers the side's agents through its API: `--agents` swipers that pass, as many that like (matches form
+ * as each pair likes both ways), and up to 16 matched pairs that chat. Each swiper walks every other in turn
+ * (agent a: a+1, a+2, … of its group), so both sides get the same swipes.
+ */
+export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
+  if (!('script' in ctx.wrk)) throw new Error(`--compare loads the swipes with wrk: ${ctx.wrk.missing}`);
+  const script = ctx.wrk.script;
+  const walk = (group: BenchAgent[]) => script.writeAgents(group.map((agent, a) => ({ token: agent.token, targets: group.map((_, k) => group[(a + k) % group.length]!.id).slice(1) })));
+  const passers = await ctx.population.take(ctx.options.agents, 'the pass swipes');
+  const likers = await ctx.population.take(ctx.options.agents, 'the like swipes');
+  const pairs = Math.max(1, Math.min(MAX_PAIRS, ctx.options.pairs));
+  const chatters = await ctx.population.take(pairs * 2, 'the messages');
+  const chats: SidePlan['chats'] = [];
+  for (let i = 0; i < pairs; i++) {
+    const [a, b] = [chatters[2 * i]!, chatters[2 * i + 1]!];
+    await ctx.api.post(`/api/v1/likes/${b.id}?kind=like`, { token: a.token });
+    const match = await ctx.api.post(`/api/v1/likes/${a.id}?kind=like`, { token: b.token });
+    const matchId = match.body?.match?.id as number | undefined;
+    if (matchId === undefined) throw new Error(`pair ${i} did not match: ${match.status} ${match.text.slice(0, 200)}`);
+    chats.push({ sender: a, matchId }, { sender: b, matchId });
+  }
+  await waitForFeeds(ctx, passers);
+  return { passFile: walk(passers), likeFile: walk(likers), chats, readers: passers };
+}
+
+/** One turn on one side: passes and likes from wrk, then messages and feed reads from the Node generator. */
+export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string): Promise<Record<string, number>> {
+  const figures: Record<string, number> = {};
+  const add = (key: string, phase: PhaseResult, tag: string) => Object.assign(figures, phaseFigures(key, phase, tag));
+  const swipe = async (kind: 'pass' | 'like', agentsFile: string) =>
+    (await wrkPhase(ctx, { name: `${label} ${kind}`, description: `POST /api/v1/likes/{id}?kind=${kind} (wrk)`, tag: 'POST like', agentsFile, kind })).phase;
+  add('pass', await swipe('pass', plan.passFile), 'POST like');
+  if (ctx.aborted()) return figures;
+  add('like', await swipe('like', plan.likeFile), 'POST like');
+  if (ctx.aborted()) return figures;
+
+  let sent = 0;
+  const { phase: messages } = await loadPhase(ctx, {
+    name: `${label} message`,
+    description: 'POST /api/v1/matches/{id}/messages, each client one side of a match',
+    label: `${label}: message`,
+    connections: plan.chats.length,
+    client: (i) => {
+      const { sender, matchId } = plan.chats[i % plan.chats.length]!;
+      const headers = { ...bearer(sender.token), 'Content-Type': 'application/json' };
+      return {
+        localAddress: ctx.addresses.next(),
+        next: () => ({ method: 'POST', path: `/api/v1/matches/${matchId}/messages`, headers, body: JSON.stringify({ body: `compare message ${++sent}` }), tag: 'POST message' }),
+      };
+    },
+  });
+  add('message', messages, 'POST message');
+  if (ctx.aborted()) return figures;
+
+  const { phase: feed } = await loadPhase(ctx, {
+    name: `${label} feed`,
+    description: `GET ${FEED}?limit=20 by the passing agents`,
+    label: `${label}: feed`,
+    connections: ctx.options.connections,
+    client: (i) => {
+      const request = { method: 'GET', path: `${FEED}?limit=20`, headers: bearer(plan.readers[i % plan.readers.length]!.token), tag: 'GET feed' };
+      return { localAddress: ctx.addresses.next(), next: () => request };
+    },
+  });
+  add('feed', feed, 'GET feed');
+  return figures;
+}
+
+/** Throughput, p50, p99, failures and the server's CPU per request of one phase's operation. */
+export function phaseFigures(key: string, phase: PhaseResult, tag: string): Record<string, number> {
+  const stats = phase.operations[tag];
+  if (!stats) return {};
+  const figures: Record<string, number> = {
+    [`${key}_req_s`]: stats.throughput,
+    [`${key}_p50_ms`]: stats.latency.p50,
+    [`${key}_p99_ms`]: stats.latency.p99,
+  };
+  const window = phase.window;
+  // CPU per request holds up better than wall-clock figures when other work shares the cores.
+  if (window?.cpu.server !== undefined && stats.count > 0) figures[`${key}_server_cpu_us`] = ((window.cpu.server / 100) * window.seconds * 1e6) / stats.count;
+  figures[`${key}_failures`] = Object.entries(stats.outcomes).reduce((n, [outcome, count]) => (isSuccess(outcome) ? n : n + count), 0);
+  return figures;
+}
