@@ -264,6 +264,33 @@ describe('reading a feed', () => {
   });
 });
 
+describe("a feed page's accounts", () => {
+  it('leaves out those a block keeps from the reader (the page fills past them), says who liked the reader, and shows no suspended account', async () => {
+    const pool = 'agent';
+    const viewer = 7000;
+    const ranked = range(7001, 7012);
+    await redis.zadd(keys.feed(pool, viewer), ...ranked.flatMap((id) => [1000 - id, id]));
+    await redis.hset(keys.hidden(pool, viewer), '7002', '1', '7005', '2');
+    await redis.zadd(keys.likers(pool, viewer), 1, '7003', 2, '7009');
+    const page = await feeds.read(pool, viewer, 5, undefined, 5_000);
+    expect(page.rows.map((row) => row.id)).toEqual([7001, 7003, 7004, 7006, 7007]);
+    expect([...page.likedBy]).toEqual([7003]);
+
+    const card = (id: number) => `["chess"]\x1eAgent ${id}\x1f19900101\x1f0\x1f\x1f\x1f\x1f1\x1f0\x1esecret@example.com\x1fhash`;
+    for (const id of [viewer, 7001, 7003, 7004]) await redis.hset(keys.accounts(pool, indexPartition(id)), String(id), card(id));
+    await redis.hset(keys.suspensions(pool, indexPartition(7003)), '7003', '{}');
+    await redis.hset(keys.rankTraits(pool, indexPartition(7004)), 'a:7004', '123');
+    const cards = await feeds.cards(pool, [7001, 7003, 7004, 7006]);
+    expect([...cards.keys()].sort()).toEqual([7001, 7004]);
+    expect(cards.get(7004)).toMatchObject({ card: { id: 7004, displayName: 'Agent 7004', interests: ['chess'] }, traits: { lastActiveMs: 123 } });
+    expect(JSON.stringify([...cards.values()])).not.toContain('secret@example.com');
+    expect(await feeds.reader(pool, viewer)).toMatchObject({ reader: { card: { id: viewer } } });
+    expect((await feeds.reader(pool, viewer)).rankedAt).toBeUndefined();
+    await redis.zadd(keys.rankedFeeds(pool, indexPartition(viewer)), 1234, String(viewer));
+    expect((await feeds.reader(pool, viewer)).rankedAt).toBe(1234);
+  });
+});
+
 describe('reading a feed while accounts are spread into it', () => {
   it('shows a newly spread account in the ranked part or in the rest, never in neither', async () => {
     const pool = 'agent';

@@ -49,6 +49,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   rank_feed: { slots: 'one-slot' },
   rate_limit: { slots: 'one-slot' },
   read_feed: { slots: 'one-slot' },
+  read_feed_cards: { slots: 'one-slot' },
   read_standing: { slots: 'one-slot' },
   read_visible_account: { slots: 'one-slot' },
   replay_window: { slots: 'one-slot' },

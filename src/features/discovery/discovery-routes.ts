@@ -8,6 +8,7 @@ import { pageQuery, pageQuerySchema, pageRequest, toPage } from '../../platform/
 import { queryParams } from '../../platform/http/params.js';
 import { json, type Route } from '../../platform/http/types.js';
 import { page } from '../../platform/http/response-schemas.js';
+import type { PageRequest } from '../../platform/core/page.js';
 import { publicProfileSchema } from '../accounts/index.js';
 
 type Deps = { discovery: DiscoveryService; limits: AccountLimits };
@@ -73,10 +74,18 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
         errors: [400, 401, 429],
       },
       handler: async (req) => {
-        await limits.take('discovery', req.auth);
-        const { limit, after: c } = pageQuery(req.query, isFeedCursor);
+        // Counted while the feed's first reads are sent (DiscoveryService.feed waits on it before any other).
+        const admitted = limits.take('discovery', req.auth);
+        let query: PageRequest<FeedCursor>;
+        try {
+          query = pageQuery(req.query, isFeedCursor);
+        } catch (error) {
+          await admitted; // a caller over its limit is answered 429 first, as for any other request
+          throw error;
+        }
+        const { limit, after: c } = query;
         const after: FeedPosition | undefined = c ? { part: c.p, score: c.s, id: c.i } : undefined;
-        const result = await discovery.feed(req.auth, { limit, after });
+        const result = await discovery.feed(req.auth, { limit, after }, admitted);
         const { remaining, exhausted } = result;
         return json(200, { ...toPage(result, (next): FeedCursor => ({ p: next.part, s: next.score, i: next.id })), remaining, exhausted });
       },

@@ -1,10 +1,10 @@
 import { birthRange, type BrowseFilters } from './browse-schemas.js';
 import { displayScore, RANKED_FEED_SIZE, type ScoreBreakdown } from './discovery-scoring.js';
-import { explainScores } from './score-breakdowns.js';
+import { explainScores, interestWeights } from './score-breakdowns.js';
 import { sharedInterests } from '../accounts/index.js';
 import { publicProfile, type ProfileSource, type PublicProfile } from '../accounts/index.js';
 import { filterGroups, type DiscoveryIndex } from './discovery-index-repository.js';
-import type { FeedPosition, FeedStore } from './feed-repository.js';
+import type { FeedCard, FeedPosition, FeedStore } from './feed-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
@@ -65,32 +65,49 @@ export class DiscoveryService {
    * whose ranked part has been swiped down gets a new ranking queued, to refill it with the next best.
    * While Redis is full a ranking cannot be stored: the page is served unranked (newest first).
    * Passes older than the expiry leave first (a bounded step per read), so their targets may return.
+   *
+   * Two round trips when the ranked part fills the page: first, sent together, the passes' expiry, the
+   * page's ranked part, the reader's own card and ranking time, and the pool's size, while `admitted` (the
+   * caller's rate limit) is counted: nothing more is sent unless it admits the request; then the page's
+   * cards, one call per index partition they lie in.
    */
-  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>): Promise<FeedPage> {
+  async feed({ pool, userId }: Principal, { limit, after }: PageRequest<FeedPosition>, admitted: Promise<void> = Promise.resolve()): Promise<FeedPage> {
     const { scanLimit } = this.limits;
     const touched = this.feeds.traits.touch(pool, userId).catch(() => {}); // activity is a hint: the page is served either way
-    const [{ swiped, hidden }, poolSize] = await Promise.all([this.settlePasses(pool, userId), this.index.discoverableCount(pool)]);
-    let rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
-    if (rows.rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
+    // Sent in this order on the viewer's shard, so the page is read with the expired passes gone.
+    const settled = this.settlePasses(pool, userId);
+    const firstRead = this.feeds.firstRead(pool, userId, limit + 1, after);
+    const [, { swiped, hidden }, first, { rankedAt, reader }, poolSize] = await Promise.all([
+      admitted,
+      settled,
+      firstRead,
+      this.feeds.reader(pool, userId),
+      this.index.discoverableCount(pool),
+    ]);
+    let rows = await this.feeds.rest(pool, userId, limit + 1, after, scanLimit, first);
+    if (rankedAt === undefined && (await this.rankUnlessFull(pool, userId))) {
       rows = await this.feeds.read(pool, userId, limit + 1, after, scanLimit);
-    } else if (rows.rankedSize < TOP_UP_BELOW && rows.rankedAt !== undefined && Date.now() - rows.rankedAt > TOP_UP_AFTER_MS) {
+    } else if (rows.rankedSize < TOP_UP_BELOW && rankedAt !== undefined && Date.now() - rankedAt > TOP_UP_AFTER_MS) {
       this.scheduler.schedule(pool, userId).catch(() => {}); // best effort: the page is served either way
     }
 
     const shown = rows.rows.slice(0, limit);
-    const found = shown.map((row) => row.card);
-    const mine = rows.viewer?.interests ?? [];
-    const entries = shown.flatMap((row, i) => {
-      const user = found[i];
-      return user ? [{ row, user, shared: sharedInterests(mine, user.interests) }] : [];
+    const [found, weights] = await Promise.all([
+      reader ? this.feeds.cards(pool, shown.map((row) => row.id)) : new Map<number, FeedCard>(),
+      reader ? interestWeights(this.index, pool, reader.card.interests) : new Map<string, number>(),
+    ]);
+    const mine = reader?.card.interests ?? [];
+    const entries = shown.flatMap((row) => {
+      const entry = found.get(row.id);
+      return entry ? [{ row, entry, shared: sharedInterests(mine, entry.card.interests), likedYou: rows.likedBy.has(row.id) }] : [];
     });
-    const parts = rows.viewer ? await explainScores(this.index, this.feeds.traits, pool, rows.viewer, entries.map(({ user, shared }) => ({ card: user, shared }))) : [];
     const now = new Date();
-    const items = entries.flatMap(({ row, user, shared }, i) => {
+    const parts = reader ? explainScores(weights, reader, entries, now) : [];
+    const items = entries.flatMap(({ row, entry, shared }, i) => {
       const breakdown = parts[i];
       if (!breakdown) return [];
       // A ranked entry keeps the score it was ranked with (its order); the breakdown is as of now.
-      return [{ user: publicProfile(user, now), score: row.part === 'r' ? displayScore(row.score) : breakdown.total, score_breakdown: breakdown, shared_interests: shared }];
+      return [{ user: publicProfile(entry.card, now), score: row.part === 'r' ? displayScore(row.score) : breakdown.total, score_breakdown: breakdown, shared_interests: shared }];
     });
     await touched;
 

@@ -1,7 +1,6 @@
-import { hiddenFrom } from '../accounts/index.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
-import { RankTraits, type Traits } from './rank-traits-repository.js';
+import { decodeTraits, RankTraits, type Traits } from './rank-traits-repository.js';
 import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -13,16 +12,16 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { decodeCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import type { StoredFeedCard } from '../../platform/redis/script-replies.js';
 import { DAY_MS } from '../../platform/core/dates.js';
 
 export type { FeedPosition };
-/** `card` is undefined when the account has none (every account gets one when it is created): the row is skipped. */
-export type FeedRow = FeedPosition & { card?: ProfileSource };
-/**
- * A page's rows, and the viewer's own card. `rankedAt` (ms) is when the feed was last ranked, undefined
- * when never; `rankedSize` how many entries its ranked part still holds.
- */
-export type FeedRows = { rankedAt?: number; rankedSize: number; viewer?: ProfileSource; rows: FeedRow[]; stop?: FeedPosition };
+/** What lua/read_feed-4.lua answers: `rankedSize` is how many entries the feed's ranked part still holds. */
+export type FeedReply = { rankedSize: number; positions: FeedPosition[]; likedBy: number[] };
+/** A page's rows (positions: an account without a card keeps its row and is not shown), and which of them liked the viewer. */
+export type FeedRows = { rankedSize: number; rows: FeedPosition[]; likedBy: Set<number>; stop?: FeedPosition };
+/** What a feed entry shows of an account: its public card and its ranking traits. */
+export type FeedCard = { card: ProfileSource; traits: Traits };
 export type SpreadEntry = { owner: number; score: number };
 
 /**
@@ -270,71 +269,84 @@ export class FeedStore {
   }
 
   /**
-   * Up to `want` feed entries strictly after `after`, with their cards and the viewer's, in single-slot
-   * steps: the ranked part from the viewer's shard (lua/read_feed-2.lua), with the time it was ranked from
-   * the viewer's partition alongside; when that does not fill the page, the rest of the pool newest first
-   * is gathered across the partitions (each probes at most its share of `scanLimit` ids after the
-   * position, and the merge is cut where a partition may hold more, see newestAccounts), and the page is
-   * read again whole with those candidates, so the ranked part and the rest's exclusions come from one
-   * instant (an account spread into the ranked part meanwhile is in one of them); then the cards, one
-   * HMGET per partition.
+   * Up to `want` feed entries strictly after `after`: `firstRead`, then `rest` when the ranked part left
+   * the page short.
    */
   async read(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number): Promise<FeedRows> {
-    const page = (candidates: readonly number[] = []) =>
-      this.scripts.runHot('read_feed', [keys.feed(pool, id), keys.swipes(pool, id)], [
-        id,
-        want,
-        after?.part ?? '',
-        after?.score ?? '',
-        after?.id ?? '',
-        ...candidates,
-      ]);
-    const [ranked, rankedAt] = await Promise.all([page(), this.redis.zscore(keys.rankedFeeds(pool, indexPartition(id)), String(id))]);
-    let reply = ranked;
+    return this.rest(pool, id, want, after, scanLimit, await this.firstRead(pool, id, want, after));
+  }
+
+  /**
+   * The page's ranked part, in one call on the viewer's shard (lua/read_feed-4.lua): never the viewer, an
+   * account it swiped, or one a block keeps from it; with which of the entries liked the viewer.
+   */
+  firstRead(pool: Pool, id: number, want: number, after: FeedPosition | undefined): Promise<FeedReply> {
+    return this.page(pool, id, want, after, []);
+  }
+
+  /**
+   * When `first` does not fill the page, the rest of the pool newest first is gathered across the
+   * partitions (each probes at most its share of `scanLimit` ids after the position, and the merge is cut
+   * where a partition may hold more, see newestAccounts), and the page is read again whole with those
+   * candidates, so the ranked part and the rest's exclusions come from one instant (an account spread
+   * into the ranked part meanwhile is in one of them).
+   */
+  async rest(pool: Pool, id: number, want: number, after: FeedPosition | undefined, scanLimit: number, first: FeedReply): Promise<FeedRows> {
+    let reply = first;
     let stop: FeedPosition | undefined;
     if (reply.positions.length < want) {
       const share = Math.max(1, Math.ceil(scanLimit / INDEX_PARTITIONS));
       const newest = await newestAccounts(this.redis, pool, id, after?.part === 't' ? after.id : undefined, share);
-      if (newest.ids.length > 0) reply = await page(newest.ids);
+      if (newest.ids.length > 0) reply = await this.page(pool, id, want, after, newest.ids);
       // Short, with partitions holding more below: the page ends where the walk may resume.
       if (reply.positions.length < want && newest.stop !== undefined) stop = { part: 't', score: 0, id: newest.stop };
     }
-    const { positions, rankedSize } = reply;
-    const shownIds = positions.map((row) => row.id);
-    const [cards, hidden] = await Promise.all([this.cards(pool, [id, ...shownIds]), hiddenFrom(this.redis, pool, id, shownIds)]);
-    const viewer = cards.get(id);
-    return {
-      ...(rankedAt !== null ? { rankedAt: Number(rankedAt) } : {}),
-      rankedSize,
-      ...(viewer ? { viewer } : {}),
-      // An account hidden by a block keeps its row (the page's position) without its card: it is not shown.
-      rows: positions.map((row) => {
-        const card = hidden.has(row.id) ? undefined : cards.get(row.id);
-        return { ...row, ...(card ? { card } : {}) };
-      }),
-      ...(stop ? { stop } : {}),
-    };
+    return { rankedSize: reply.rankedSize, rows: reply.positions, likedBy: new Set(reply.likedBy), ...(stop ? { stop } : {}) };
+  }
+
+  private page(pool: Pool, id: number, want: number, after: FeedPosition | undefined, candidates: readonly number[]): Promise<FeedReply> {
+    return this.scripts.runHot('read_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id), keys.likers(pool, id)], [
+      id,
+      want,
+      after?.part ?? '',
+      after?.score ?? '',
+      after?.id ?? '',
+      ...candidates,
+    ]);
+  }
+
+  /** The reader's own card and traits, and when its feed was last ranked: one call on its partition. */
+  async reader(pool: Pool, id: number): Promise<{ rankedAt?: number; reader?: FeedCard }> {
+    const part = indexPartition(id);
+    const { rankedAt, cards } = await this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), [id, id]);
+    const reader = shownCard(id, cards[0]);
+    return { ...(rankedAt !== undefined ? { rankedAt } : {}), ...(reader ? { reader } : {}) };
   }
 
   /**
-   * The profile cards of `ids` (each read in its partition, with the partition's suspensions): id → card,
-   * for those that have one and are not suspended (others' ranked feeds may still hold a suspended account).
+   * The cards and traits of a page's `ids`, one call per partition they lie in (lua/read_feed_cards-4.lua),
+   * sent together: id → card, for those that have one and are not suspended (others' ranked feeds may
+   * still hold a suspended account).
    */
-  private async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, ProfileSource>> {
-    const groups = byPartition(ids.map(String));
-    const replies = await Promise.all(
-      [...groups].map(([part, members]) => Promise.all([this.scripts.hmgetHot(keys.accounts(pool, part), members), this.scripts.hmgetHot(keys.suspensions(pool, part), members)])),
-    );
-    const out = new Map<number, ProfileSource>();
-    [...groups.values()].forEach((members, g) => {
-      const [cards, suspended] = replies[g]!;
+  async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, FeedCard>> {
+    const groups = [...byPartition(ids.map(String))];
+    const replies = await Promise.all(groups.map(([part, members]) => this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), ['', ...members])));
+    const out = new Map<number, FeedCard>();
+    groups.forEach(([, members], g) => {
       members.forEach((member, i) => {
-        const card = cards[i];
-        if (card && !suspended[i]) out.set(Number(member), decodeCard(Number(member), card));
+        const card = shownCard(Number(member), replies[g]!.cards[i]);
+        if (card) out.set(Number(member), card);
       });
     });
     return out;
   }
+}
+
+const feedCardKeys = (pool: Pool, part: number) => [keys.accounts(pool, part), keys.suspensions(pool, part), keys.rankTraits(pool, part), keys.rankedFeeds(pool, part)];
+
+function shownCard(id: number, stored: StoredFeedCard | undefined): FeedCard | undefined {
+  if (!stored?.card) return undefined;
+  return { card: decodeCard(id, stored.card), traits: decodeTraits(stored.profile, stored.taste, stored.active) };
 }
 
 /** Ids grouped by their index partition. */

@@ -80,20 +80,14 @@ export class RankTraits {
     return this.redis.zrange(keys.likers(pool, id), '0', '-1');
   }
 
-  /** Which of `ids` liked the account (and are among its newest likers). */
-  async likedBy(pool: Pool, id: number, ids: readonly number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const scores = await this.redis.zmscore(keys.likers(pool, id), ...ids.map(String));
-    return new Set(ids.filter((_, i) => scores[i] != null));
-  }
-
   /** Records the like in the target's likers and lifts the liker in its feed (lua/lift_liker-3.lua). */
   async liftLiker(pool: Pool, target: number, liker: number, bonus: number, feedSize: number, nowMs = Date.now()): Promise<boolean> {
     return this.scripts.run('lift_liker', [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)], [liker, bonus, feedSize, LIKERS_KEPT, nowMs]);
   }
 }
 
-function decodeTraits(profile: string | null | undefined, taste: string | null | undefined, active: string | null | undefined): Traits {
+/** Traits from their three stored fields (keys.rankTraits: `p:<id>`, `t:<id>`, `a:<id>`). */
+export function decodeTraits(profile: string | null | undefined, taste: string | null | undefined, active: string | null | undefined): Traits {
   const out: Traits = { taste: taste ? decodeTaste(taste) : NO_TASTE };
   if (profile) {
     const [mass, gender, birth] = profile.split(',').map(Number);

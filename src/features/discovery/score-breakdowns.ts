@@ -1,14 +1,13 @@
 import type { Pool } from '../../platform/core/pool.js';
-import { GENDERS, type ProfileSource } from '../accounts/index.js';
+import { GENDERS } from '../accounts/index.js';
 import { interestMass, interestWeight, scoreBreakdown, sharedScore, type ScoreBreakdown } from './discovery-scoring.js';
 import type { DiscoveryIndex } from './discovery-index-repository.js';
-import type { RankTraits } from './rank-traits-repository.js';
 import { pairInputs, sideOf, type Side } from './reciprocal-scorer.js';
 import { birthdateNumber } from './browse-schemas.js';
-import { RANK_STEP } from './feed-repository.js';
+import type { FeedCard } from './feed-repository.js';
 import { ReadCache } from '../../platform/core/read-cache.js';
 
-export type ExplainedEntry = { card: ProfileSource; shared: readonly string[] };
+export type ExplainedEntry = { entry: FeedCard; shared: readonly string[]; likedYou: boolean };
 
 /**
  * Interest weights drift only as the pool changes: each interest's weight (an SCARD per partition, and
@@ -17,7 +16,8 @@ export type ExplainedEntry = { card: ProfileSource; shared: readonly string[] };
 const WEIGHTS_KEPT_MS = 60_000;
 const weightReads = new ReadCache(WEIGHTS_KEPT_MS, 10_000);
 
-async function weightsOf(index: DiscoveryIndex, pool: Pool, interests: readonly string[]): Promise<Map<string, number>> {
+/** The weights of the viewer's interests, as a ranking reads them (shared for a minute: weightReads). */
+export async function interestWeights(index: DiscoveryIndex, pool: Pool, interests: readonly string[]): Promise<Map<string, number>> {
   const weights = await Promise.all(
     interests.map((interest) =>
       weightReads.get(`${pool}:${interest}`, async () => {
@@ -30,37 +30,22 @@ async function weightsOf(index: DiscoveryIndex, pool: Pool, interests: readonly 
 }
 
 /**
- * The parts of each entry's score as of now (discovery-scoring.ts), for a page of the viewer's feed: the
- * weights of the viewer's interests (as a ranking reads them, shared for a minute: weightReads), the
- * traits of the viewer and the page's accounts (one HMGET per partition), and which of them liked the viewer
- * (one ZMSCORE). Gender and age come from the cards the page already holds.
+ * The parts of each entry's score as of now (discovery-scoring.ts), for a page of the viewer's feed, from
+ * what the page's reads brought: the weights of the viewer's interests (interestWeights), the traits of the
+ * viewer and of the page's accounts, and whether each liked the viewer. Gender and age come from the cards.
  */
-export async function explainScores(
-  index: DiscoveryIndex,
-  traits: RankTraits,
-  pool: Pool,
-  viewer: ProfileSource,
-  entries: readonly ExplainedEntry[],
-): Promise<ScoreBreakdown[]> {
-  if (entries.length === 0) return [];
-  const ids = entries.map((entry) => entry.card.id);
-  const [weights, known, likers] = await Promise.all([
-    weightsOf(index, pool, viewer.interests),
-    traits.read(pool, [viewer.id, ...ids].map(String), RANK_STEP),
-    traits.likedBy(pool, viewer.id, ids),
-  ]);
-  const now = new Date();
-  const side = (card: ProfileSource, mass?: number): Side =>
-    sideOf(known.get(String(card.id)), now, {
-      mass: mass ?? known.get(String(card.id))?.mass ?? 0,
+export function explainScores(weights: ReadonlyMap<string, number>, viewer: FeedCard, entries: readonly ExplainedEntry[], now = new Date()): ScoreBreakdown[] {
+  const side = ({ card, traits }: FeedCard, mass?: number): Side =>
+    sideOf(traits, now, {
+      mass: mass ?? traits.mass ?? 0,
       gender: GENDERS.indexOf(card.gender),
       birth: birthdateNumber(card.birthdate),
     });
   const me = side(viewer, interestMass([...weights.values()]));
-  return entries.map(({ card, shared }) => {
-    const other = side(card);
+  return entries.map(({ entry, shared, likedYou }) => {
+    const other = side(entry);
     if (!other.mass) other.mass = me.mass;
     const sum = sharedScore(shared, (interest) => weights.get(interest) ?? 0);
-    return scoreBreakdown(pairInputs(me, other, sum, likers.has(card.id), now.getTime()));
+    return scoreBreakdown(pairInputs(me, other, sum, likedYou, now.getTime()));
   });
 }

@@ -80,6 +80,7 @@ export const SCRIPT_REPLIES = {
     return { allowed: allowed === 1, hits: Number(hits), waitMs: Number(waitMs) };
   },
   read_feed: (raw) => feedPage(list(raw)),
+  read_feed_cards: (raw) => feedCards(list(raw)),
   record_swipe: (raw) => recordSwipe(list(raw)),
   release_webhook_ping: (raw) => raw === 1,
   remove_block: (raw) => raw === 1,
@@ -183,13 +184,27 @@ function markRead([status, mark, unread, pending]: unknown[]): MarkReadReply {
   return { status, readUpTo: Number(mark), unreadCount: Number(unread), ...(pending ? { pendingRecord: text(pending) } : {}) };
 }
 
-/** lua/read_feed-2.lua: the ranked part's size, how many ranked entries follow (id, score), then the rest's ids. */
-function feedPage([rankedSize, rankedCount, ...flat]: unknown[]): { rankedSize: number; positions: FeedPosition[] } {
+/**
+ * lua/read_feed-4.lua: the ranked part's size, how many ranked entries follow (id, score), which of the
+ * returned ids liked the account, then the entries and the rest's ids.
+ */
+function feedPage([rankedSize, rankedCount, liked, ...flat]: unknown[]): { rankedSize: number; positions: FeedPosition[]; likedBy: number[] } {
   const positions: FeedPosition[] = [];
   const rankedEnd = 2 * Number(rankedCount);
   for (let i = 0; i + 1 < rankedEnd; i += 2) positions.push({ part: 'r', id: Number(flat[i]), score: Number(flat[i + 1]) });
   for (let i = rankedEnd; i < flat.length; i++) positions.push({ part: 't', id: Number(flat[i]), score: 0 });
-  return { rankedSize: Number(rankedSize), positions };
+  return { rankedSize: Number(rankedSize), positions, likedBy: list(liked).map(Number) };
+}
+
+/** What lua/read_feed_cards-4.lua read of each id, as stored (null when absent). */
+export type StoredFeedCard = { card: string | null; profile: string | null; taste: string | null; active: string | null };
+
+/** lua/read_feed_cards-4.lua: when the reader's feed was ranked (ms, undefined when never or not asked), then four values per id. */
+function feedCards([rankedAt, ...flat]: unknown[]): { rankedAt?: number; cards: StoredFeedCard[] } {
+  const cards: StoredFeedCard[] = [];
+  const value = (v: unknown) => (v === null || v === undefined ? null : text(v));
+  for (let i = 0; i + 3 < flat.length; i += 4) cards.push({ card: value(flat[i]), profile: value(flat[i + 1]), taste: value(flat[i + 2]), active: value(flat[i + 3]) });
+  return { ...(rankedAt === null || rankedAt === undefined ? {} : { rankedAt: Number(rankedAt) }), cards };
 }
 
 /** What lua/undo_pass-3.lua did (see its header), with the ms until the swipe limit's window ends. */
