@@ -7,11 +7,20 @@ import { startStack } from '../support/stack.js';
 
 const MESSAGES = 10_000;
 /**
- * What "costs no more than a few milliseconds" means here: Redis's slow log keeps every call over this.
- * The one time bound in the suite, and far from both sides: before, one call took 31–57 ms here; now
- * every call of the unmatch is constant work of about 0.1 ms.
+ * What "costs no more than a few milliseconds" means here: the CPU Redis's main thread spends on the whole
+ * unmatch, read from Redis itself (INFO cpu), so time it spent waiting for a core on a busy machine does not
+ * count (its slow log, wall-clock, showed calls of constant work at 7 ms with one core kept busy). The one
+ * time bound in the suite, and far from both sides: before, one call took 31–57 ms here; now every call of
+ * the unmatch is constant work of about 0.1 ms.
  */
 const SLOW_MICROS = 5_000;
+
+/** The CPU time Redis's main thread has used, in µs. */
+async function mainThreadCpuMicros(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return Math.round((field('used_cpu_user_main_thread') + field('used_cpu_sys_main_thread')) * 1e6);
+}
 let stack: Awaited<ReturnType<typeof startStack>>;
 const sockets: EventSocket[] = [];
 beforeAll(async () => {
@@ -23,7 +32,7 @@ afterAll(async () => {
 });
 
 describe('unmatching a long thread', () => {
-  it(`holds Redis no longer than ${SLOW_MICROS / 1000} ms in any call with ${MESSAGES.toLocaleString('en')} messages, and the thread is gone for both users and spectators at once`, async () => {
+  it(`holds Redis's CPU no longer than ${SLOW_MICROS / 1000} ms for the whole unmatch with ${MESSAGES.toLocaleString('en')} messages, and the thread is gone for both users and spectators at once`, async () => {
     const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     await stack.app.swipeService.swipe({ pool: 'agent', userId: a.user_id }, b.user_id, 'like');
     const matchId = (await stack.app.swipeService.swipe({ pool: 'agent', userId: b.user_id }, a.user_id, 'like')).match!.id;
@@ -41,11 +50,14 @@ describe('unmatching a long thread', () => {
     const redis = stack.app.redis as Redis;
     await redis.config('SET', 'slowlog-log-slower-than', String(SLOW_MICROS));
     await redis.slowlog('RESET');
-    // The unmatch answers once its outbox steps are done: every call it made is in the log by then.
+    // The unmatch answers once its outbox steps are done: every call it made was served by then.
+    const before = await mainThreadCpuMicros(redis);
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: a.token })).status).toBe(204);
+    const spent = (await mainThreadCpuMicros(redis)) - before;
     const slow = (await redis.slowlog('GET', 128)) as Array<[number, number, number, string[]]>;
     await redis.config('SET', 'slowlog-log-slower-than', '10000');
-    expect(slow.map(([, , micros, command]) => `${micros} µs: ${command.slice(0, 4).join(' ')}`)).toEqual([]);
+    const slowCalls = slow.map(([, , micros, command]) => `${micros} µs: ${command.slice(0, 4).join(' ')}`);
+    expect(spent, `Redis CPU for the unmatch (calls over ${SLOW_MICROS} µs of wall-clock: ${slowCalls.join('; ') || 'none'})`).toBeLessThan(SLOW_MICROS);
 
     // At once: the thread is gone, and no replay serves a message of the match.
     expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
