@@ -18,6 +18,7 @@ const SINGLE_ONLY = [
   'test/http/recovery.test.ts',
   'test/http/redis-full.test.ts',
   'test/http/redis-stall.test.ts',
+  'test/http/replica-acknowledgement.test.ts',
   'test/realtime/crash-events.test.ts',
   'test/realtime/relay-recovery.test.ts',
   'test/services/ranking-steps.test.ts',

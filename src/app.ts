@@ -29,7 +29,8 @@ import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close
 import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './platform/redis/redis.js';
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
 import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js';
-import { Scripts } from './platform/redis/scripts.js';
+import { replicaLagReader } from './platform/redis/replica-lag.js';
+import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
 import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
 import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
@@ -98,7 +99,11 @@ export class Application {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
     this.scriptConnection = createHotConnection(options.redis, options.config.REDIS_TIMEOUT_MS);
-    this.scripts = new Scripts(this.redis, this.scriptConnection);
+    this.scripts = new Scripts(this.redis, this.scriptConnection, LUA_DIRS, {
+      replicas: options.config.REDIS_MIN_REPLICAS_ACK,
+      timeoutMs: options.config.REDIS_REPLICA_ACK_TIMEOUT_MS,
+      onBehind: this.metrics.count('redis_replica_ack_timeouts_total', 'Writes answered 503 because fewer replicas than REDIS_MIN_REPLICAS_ACK confirmed them in time.'),
+    });
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
 
@@ -112,6 +117,9 @@ export class Application {
 
   async start(): Promise<this> {
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
+    const replicaLag = replicaLagReader(this.redis);
+    this.metrics.gauge('redis_replicas_online', async () => (await replicaLag()).replicas, 'The fewest replicas online that any Redis master has.');
+    this.metrics.gauge('redis_replica_lag_bytes', async () => (await replicaLag()).behindBytes, 'The most bytes of writes any online replica has yet to confirm (-1: Redis did not answer).');
     await this.connectRedis();
     await this.startAccounts();
     const discoveryIndex = await this.startDiscovery();

@@ -103,6 +103,8 @@ const settingsSchema = z.object({
   THREAD_MAX_AGE_DAYS: int(1, 3_650).default(30),
   OUTBOX_MAX_ATTEMPTS: int(1, 1_000).default(20),
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
+  REDIS_MIN_REPLICAS_ACK: int(0, 5).default(0),
+  REDIS_REPLICA_ACK_TIMEOUT_MS: int(10, 60_000).default(500),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_ALLOWED_PORTS: portList.optional(),
   WEBHOOK_MAX_PER_ACCOUNT: int(1, 100).default(5),
@@ -121,6 +123,11 @@ const configSchema = settingsSchema
   .refine((config) => !(config.REDIS_URL && config.REDIS_CLUSTER_NODES), {
     path: ['REDIS_CLUSTER_NODES'],
     error: 'cannot be set together with REDIS_URL: set one of them',
+  })
+  // WAIT holds the connection's later calls: past the command timeout the connection would count as stalled.
+  .refine((config) => config.REDIS_REPLICA_ACK_TIMEOUT_MS < config.REDIS_TIMEOUT_MS, {
+    path: ['REDIS_REPLICA_ACK_TIMEOUT_MS'],
+    error: 'must be below REDIS_TIMEOUT_MS',
   })
   // Allowing private destinations trusts every destination (tests, the bench, local receivers on any port),
   // unless the operator names the ports as well.

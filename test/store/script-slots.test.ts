@@ -22,6 +22,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   append_event: { slots: 'one-slot' },
   add_block: { slots: 'one-slot' },
   adjust_pool_size: { slots: 'one-slot' },
+  reserve_ids: { slots: 'one-slot' },
   advance_epoch: { slots: 'one-slot' },
   append_message: { slots: 'one-slot' },
   block_pair: { slots: 'one-slot' },

@@ -73,7 +73,7 @@ export class UserRepository {
 
   /** Creates the account; undefined when the e-mail is already taken. */
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
-    const id = await this.redis.incr(keys.userSeq(user.pool));
+    const id = await this.scripts.runAcknowledged('reserve_ids', [keys.userSeq(user.pool)], [1]);
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
     if (!(await this.reserveEmail(user.pool, user.email, reservation, now.getTime()))) return undefined;
@@ -81,7 +81,7 @@ export class UserRepository {
     const { sets, roster, bucket, offset, code } = this.filing.entries(user.pool, id, record);
     let created: boolean;
     try {
-      created = await this.scripts.run(
+      created = await this.scripts.runAcknowledged(
         'create_user',
         [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
         [id, encodeAccount(record, record), code, bucket, offset],
@@ -227,7 +227,7 @@ export class UserRepository {
 
   /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; true when it did. */
   private claimEmail(field: string, email: string, expected: string, next: string): Promise<boolean> {
-    return this.scripts.run('claim_email', [keys.emails(emailBucket(email))], [field, expected, next]);
+    return this.scripts.runAcknowledged('claim_email', [keys.emails(emailBucket(email))], [field, expected, next]);
   }
 }
 

@@ -25,7 +25,7 @@ export class BlockRepository {
 
   /** The blocker's side: listed (within the cap), hidden from the blocker, out of the blocker's feed. */
   add(pool: Pool, blocker: number, blocked: number, now: Date): Promise<AddedBlock> {
-    return this.scripts.run('add_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker), keys.feed(pool, blocker)], [blocked, now.getTime(), this.maxPerAccount]);
+    return this.scripts.runAcknowledged('add_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker), keys.feed(pool, blocker)], [blocked, now.getTime(), this.maxPerAccount]);
   }
 
   /** Whether the blocker blocks the account. */
@@ -35,17 +35,17 @@ export class BlockRepository {
 
   /** The blocker's side of an unblock; false when there was no such block. */
   remove(pool: Pool, blocker: number, blocked: number): Promise<boolean> {
-    return this.scripts.run('remove_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker)], [blocked]);
+    return this.scripts.runAcknowledged('remove_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker)], [blocked]);
   }
 
   /** The blocked account's side: the blocker hidden from it (and out of its feed), or no longer. */
   async markBlockedBy(pool: Pool, blocked: number, blocker: number, on: boolean): Promise<void> {
-    await this.scripts.run('mark_blocked_by', [keys.hidden(pool, blocked), keys.feed(pool, blocked)], [blocker, on ? 1 : 0]);
+    await this.scripts.runAcknowledged('mark_blocked_by', [keys.hidden(pool, blocked), keys.feed(pool, blocked)], [blocker, on ? 1 : 0]);
   }
 
   /** Sets or clears the blocker's flag on the pair; answers the pair's match state (a match id, "ended:<id>", or ''). */
   flagPair(pool: Pool, blocker: number, blocked: number, on: boolean): Promise<string> {
-    return this.scripts.run('block_pair', [keys.pair(pool, blocker, blocked)], [blocker, on ? 1 : 0]);
+    return this.scripts.runAcknowledged('block_pair', [keys.pair(pool, blocker, blocked)], [blocker, on ? 1 : 0]);
   }
 
   /** The blocker's blocks, newest first. */

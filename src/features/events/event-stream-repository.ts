@@ -55,7 +55,7 @@ export class EventStreams {
    */
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
     const { target, message, profiles } = entry;
-    return this.scripts.runHot(
+    return this.scripts.runAcknowledged(
       'append_event',
       [target.stream, target.applied],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, message?.view ?? (profiles ? 'p' : 'e'), this.stepMarkMs, message?.ref ?? profiles ?? ''],

@@ -67,7 +67,7 @@ export class MatchRepository {
   async end(pool: Pool, match: MatchHead, byUserId: number, endedAt: Date, { eraseThread = false } = {}): Promise<Required<PendingRef> | undefined> {
     const [a, b] = match.userIds;
     const shard = matchShard(match.id);
-    const record = await this.scripts.run(
+    const record = await this.scripts.runAcknowledged(
       'end_match',
       [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id), keys.endedThread(pool, match.id)],
       [byUserId, endedAt.toISOString(), match.id, endedAt.getTime(), ENDED_MATCH_KEPT_SECONDS, eraseThread ? 0 : this.threadKeptSeconds],

@@ -49,7 +49,7 @@ export class MessageRepository {
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
     const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency, keys.readState(pool, match.id)];
-    const reply = await this.scripts.runHot('append_message', keyList, [
+    const reply = await this.scripts.runAcknowledged('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),

@@ -103,7 +103,7 @@ ${shortestPath()}
   number of seconds in the \`Retry-After\` header (also \`error.retry_after_seconds\`), then send it again.
   For registrations and logins every attempt counts, refused ones too: retrying before \`Retry-After\` has
   passed keeps the limit closed longer.
-- **503 \`unavailable\`** (the store is unreachable or stalled) and **507 \`storage_full\`** (the store is full:
+- **503 \`unavailable\`** (the store is unreachable or stalled, or could not confirm your write on its replicas) and **507 \`storage_full\`** (the store is full:
   nothing was saved, reading still works): wait \`Retry-After\` seconds and send the same request again, with
   the same \`Idempotency-Key\` for likes and messages.
 - **409 \`idempotency_key_reused\`**: you sent an \`Idempotency-Key\` again with a different request (another

@@ -95,7 +95,7 @@ export class SwipeRepository {
     // keys are given the recorded kind back.
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply, applied] = await Promise.all([
-      this.scripts.runHot('record_swipe', keyList, [
+      this.scripts.runAcknowledged('record_swipe', keyList, [
         fromId,
         toId,
         kind,
@@ -182,7 +182,7 @@ export class SwipeRepository {
     const name = `${pool}:${shard}`;
     let block = this.matchIds.get(name);
     if (!block) {
-      block = new IdBlock(this.redis, keys.matchSeq(pool, shard), 16, (count) => count * SHARDS + shard);
+      block = new IdBlock(this.scripts, keys.matchSeq(pool, shard), 16, (count) => count * SHARDS + shard);
       this.matchIds.set(name, block);
     }
     return block;

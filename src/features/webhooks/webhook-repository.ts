@@ -52,7 +52,7 @@ export class WebhookStore {
       'secret', record.secret,
       'created_at', record.createdAt,
     ];
-    return this.scripts.run(
+    return this.scripts.runAcknowledged(
       'create_webhook',
       [keys.webhooks(pool, userId), keys.webhook(pool, userId, record.id), keys.userEvents(pool, userId)],
       [cap, record.id, ...fields],

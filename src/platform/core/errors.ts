@@ -163,6 +163,14 @@ export const errors = {
     new AppError('unavailable', 'The service cannot reach its data store right now; retry in a few seconds.', undefined, {
       retryAfterSeconds: 2,
     }),
+  /** A write Redis ran but too few of its replicas confirmed in time (REDIS_MIN_REPLICAS_ACK): not acknowledged, as a failover could lose it. */
+  notReplicated: () =>
+    new AppError(
+      'unavailable',
+      'The data store could not confirm your write on its replicas in time, so it may not be kept; retry it (with the same Idempotency-Key, if you sent one) in a second.',
+      undefined,
+      { retryAfterSeconds: 1 },
+    ),
   /** Redis reached its memory limit and refuses writes (nothing of the request was stored); reads still work. */
   storageFull: (retryAfterSeconds = 30) =>
     new AppError(

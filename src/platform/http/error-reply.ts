@@ -1,7 +1,7 @@
 import type { HttpResponse } from 'uWebSockets.js';
 import { AppError, errors } from '../core/errors.js';
 import type { Logger } from '../logger.js';
-import { isConnectionError, isStoreFullError } from '../redis/redis-errors.js';
+import { isConnectionError, isStoreFullError, ReplicasBehindError } from '../redis/redis-errors.js';
 import type { Reply } from './types.js';
 
 /**
@@ -37,14 +37,19 @@ export function errorReply(error: AppError): Reply {
 }
 
 /**
- * The catalogued error for anything thrown: an AppError as it is, a lost or stalled store as 503, a full
- * store as 507, anything else as 500 (logged with `context`, it is a bug).
+ * The catalogued error for anything thrown: an AppError as it is, a lost or stalled store and a write its
+ * replicas did not confirm in time as 503, a full store as 507, anything else as 500 (logged with
+ * `context`, it is a bug).
  */
 export function toAppError(error: unknown, logger: Logger, context: Record<string, unknown>): AppError {
   if (error instanceof AppError) return error;
   if (isConnectionError(error)) {
     logger.warn({ ...context, err: (error as Error).message }, 'store unreachable');
     return errors.unavailable();
+  }
+  if (error instanceof ReplicasBehindError) {
+    logger.warn({ ...context, err: error.message }, 'write not confirmed by replicas in time');
+    return errors.notReplicated();
   }
   if (isStoreFullError(error)) {
     logger.warn(context, 'store full: write refused');

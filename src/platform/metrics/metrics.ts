@@ -55,15 +55,21 @@ export class Metrics {
   }
 
   /** A gauge read when metrics are scraped. */
-  gauge(name: string, read: () => number, help = name.replaceAll('_', ' ')) {
+  gauge(name: string, read: () => number | Promise<number>, help = name.replaceAll('_', ' ')) {
     new Gauge({
       name,
       help,
       registers: [this.registry],
-      collect() {
-        this.set(read());
+      async collect() {
+        this.set(await read());
       },
     });
+  }
+
+  /** A counter without labels, counted by the caller through the function returned. */
+  count(name: string, help: string): () => void {
+    const counter = new Counter({ name, help, registers: [this.registry] });
+    return () => counter.inc();
   }
 
   /** A counter with one label, counted by the caller through the function returned. */

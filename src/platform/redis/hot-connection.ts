@@ -7,6 +7,7 @@ import { SlotRoutedConnection } from './slot-routed-connection.js';
 export type HotConnection = {
   connect(): Promise<void>;
   evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown>;
+  evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number): Promise<unknown>;
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>>;
   quit(): Promise<void>;

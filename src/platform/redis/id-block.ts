@@ -1,16 +1,17 @@
-import type { RedisClient } from './redis.js';
+import type { Scripts } from './scripts.js';
 
 /**
  * Ids reserved from a Redis counter in blocks, handed out one per caller. A script that may create a
  * record is told the record's id (and so its key) before it runs; an id it did not use is given back
- * for the next caller. Blocks are disjoint between processes, so ids stay unique; gaps are harmless.
+ * for the next caller. Blocks are disjoint between processes, so ids stay unique; gaps are harmless. A
+ * block is reserved as an acknowledged write (lua/reserve_ids-1.lua), so a failover cannot hand its ids out again.
  */
 export class IdBlock {
   private readonly free: number[] = [];
   private refill?: Promise<void>;
 
   constructor(
-    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
     private readonly counterKey: string,
     private readonly blockSize = 64,
     /** The id given out for the counter's n-th value (ids may encode more than a count). */
@@ -37,7 +38,7 @@ export class IdBlock {
   }
 
   private async reserve() {
-    const last = await this.redis.incrby(this.counterKey, this.blockSize);
+    const last = await this.scripts.runAcknowledged('reserve_ids', [this.counterKey], [this.blockSize]);
     // Pushed highest first, so the lowest id is taken first.
     for (let count = last; count > last - this.blockSize; count--) this.free.push(this.idOf(count));
   }

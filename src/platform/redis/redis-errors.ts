@@ -13,3 +13,19 @@ export function isConnectionError(error: unknown): boolean {
 export function isStoreFullError(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith('OOM ');
 }
+
+/**
+ * A write Redis ran and answered, but fewer replicas than asked confirmed holding it in time (WAIT): a
+ * failover now could lose it, so it is not acknowledged. Retrying it with the same Idempotency-Key gives
+ * the one outcome.
+ */
+export class ReplicasBehindError extends Error {
+  override name = 'ReplicasBehindError';
+
+  constructor(
+    readonly confirmed: number,
+    readonly wanted: number,
+  ) {
+    super(`${confirmed < 0 ? 'no answer' : `${confirmed} replicas`} confirmed the write, ${wanted} wanted`);
+  }
+}

@@ -2,6 +2,7 @@ import { connect, isIP, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { Queue } from './queue.js';
 import { reconnectDelay } from './reconnect-delay.js';
+import { ReplicasBehindError } from './redis-errors.js';
 import { encode, encodeScriptCall, ReplyError, RespReader, type Word } from './resp.js';
 
 export type ScriptSource = { lua: string; sha: string };
@@ -48,6 +49,8 @@ export class ScriptConnection {
   private readonly waiters = new Queue<Waiter>();
   private out = '';
   private flushScheduled = false;
+  /** The WAIT in the batch not yet written, which every write answered before it is written shares. */
+  private batchWait?: { replicas: number; timeoutMs: number; answer: Promise<number> };
   private readonly reader = new RespReader();
   private reconnectTimer?: NodeJS.Timeout;
   private readonly timeoutTimer: NodeJS.Timeout;
@@ -80,6 +83,14 @@ export class ScriptConnection {
     });
   }
 
+  /** Like `evalsha`, answered only once `replicas` replicas hold what it wrote (see `replicated`); else ReplicasBehindError. */
+  async evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number, asking = false): Promise<unknown> {
+    const reply = await this.evalsha(script, keys, args, asking);
+    const confirmed = await this.replicated(replicas, timeoutMs).catch(() => -1);
+    if (confirmed < replicas) throw new ReplicasBehindError(confirmed, replicas);
+    return reply;
+  }
+
   /** Fields of a hash (HGET, HMGET): the plain reads of the request path that go with its scripts. */
   hget(key: string, field: string): Promise<string | null> {
     return this.call(['HGET', key, field]) as Promise<string | null>;
@@ -95,6 +106,19 @@ export class ScriptConnection {
       if (asking) this.asking();
       this.send({ resolve, reject, sentAt: performance.now() }, encode(words));
     });
+  }
+
+  /**
+   * How many replicas hold every write this connection has had answered (WAIT `replicas` `timeoutMs`): sent
+   * behind them on this connection, as WAIT must be. Writes answered in the same turn share one WAIT, and
+   * Redis holds the connection's later calls until it answers, so `timeoutMs` stays below the command timeout.
+   */
+  replicated(replicas: number, timeoutMs: number): Promise<number> {
+    const shared = this.batchWait;
+    if (shared && shared.replicas === replicas && shared.timeoutMs === timeoutMs) return shared.answer;
+    const answer = this.call(['WAIT', replicas, timeoutMs]) as Promise<number>;
+    if (this.ready) this.batchWait = { replicas, timeoutMs, answer };
+    return answer;
   }
 
   /** Lets calls in flight finish, then closes for good. */
@@ -172,6 +196,7 @@ export class ScriptConnection {
 
   private flush() {
     this.flushScheduled = false;
+    this.batchWait = undefined;
     const out = this.out;
     this.out = '';
     if (out && this.connected) this.socket!.write(out);
@@ -203,6 +228,7 @@ export class ScriptConnection {
     this.ready = false;
     this.socket = undefined;
     this.out = '';
+    this.batchWait = undefined;
     this.reader.reset();
     this.failAll(new Error(CLOSED));
     if (this.stopped) return;

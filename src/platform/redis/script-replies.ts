@@ -26,6 +26,8 @@ export const SCRIPT_REPLIES = {
     return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1, heldBy: held === null || held === undefined ? undefined : text(held), hidden: hidden === 1 };
   },
   /** The count after the change, undefined when the count is not built yet. */
+  /** The counter after the reservation (the last value reserved). */
+  reserve_ids: (raw) => Number(raw),
   adjust_pool_size: (raw) => (raw === null || raw === undefined ? undefined : Number(raw)),
   browse: (raw) => {
     const [stop, examined, ...ids] = list(raw);

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RedisClient } from './redis.js';
 import type { HotConnection } from './hot-connection.js';
+import { ReplicasBehindError } from './redis-errors.js';
 import { loadScripts, type LoadedScript } from './script-loader.js';
 import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
 
@@ -20,6 +21,13 @@ export const LUA_DIRS: readonly string[] = ['features', 'platform'].flatMap((lay
 export const SHARED_LUA_DIR = join(SOURCE_ROOT, 'platform', 'redis', 'lua');
 
 export type { ScriptName, ScriptReply };
+
+/**
+ * How many replicas must hold an acknowledged write before it is answered (REDIS_MIN_REPLICAS_ACK; 0: none
+ * asked, as on a Redis without replicas), how long they have (REDIS_REPLICA_ACK_TIMEOUT_MS), and who hears
+ * of a write they did not confirm in time.
+ */
+export type ReplicaAcknowledgement = { replicas: number; timeoutMs: number; onBehind?: () => void };
 
 /**
  * The Lua scripts of `lua/` (loaded by src/platform/redis/script-loader.ts), called by name, each sent by SHA
@@ -42,6 +50,7 @@ export class Scripts {
     private readonly redis: RedisClient,
     private readonly lean?: HotConnection,
     dirs: readonly string[] = LUA_DIRS,
+    private readonly acknowledgement: ReplicaAcknowledgement = { replicas: 0, timeoutMs: 0 },
   ) {
     this.sources = loadScripts(dirs, SHARED_LUA_DIR);
     const missing = Object.keys(SCRIPT_REPLIES).filter((name) => !this.sources.has(name));
@@ -68,6 +77,23 @@ export class Scripts {
   async runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     if (!this.lean) return this.run(name, keyList, args);
     return decodeReply(name, await this.lean.evalsha(this.source(name, keyList), keyList, args));
+  }
+
+  /**
+   * Like `runHot`, for the writes an answer acknowledges (an account, a match, a message, an unmatch, a
+   * block, a leave, a webhook, an event appended for a committed write): with replicas asked for, the script
+   * is followed on its own connection by WAIT, and a write fewer replicas confirmed in time throws
+   * ReplicasBehindError (503) rather than be acknowledged and lost to a failover.
+   */
+  async runAcknowledged<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
+    const { replicas, timeoutMs, onBehind } = this.acknowledgement;
+    if (!this.lean || replicas === 0) return this.runHot(name, keyList, args);
+    try {
+      return decodeReply(name, await this.lean.evalshaReplicated(this.source(name, keyList), keyList, args, replicas, timeoutMs));
+    } catch (error) {
+      if (error instanceof ReplicasBehindError) onBehind?.();
+      throw error;
+    }
   }
 
   /** HGET and HMGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */

@@ -42,6 +42,11 @@ export class SlotRoutedConnection {
     return this.route(keys[0], (connection, asking) => connection.evalsha(script, keys, args, asking));
   }
 
+  /** On the master of the keys' slot, WAIT on the very connection the script ran on (see ScriptConnection.replicated). */
+  evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number): Promise<unknown> {
+    return this.route(keys[0], (connection, asking) => connection.evalshaReplicated(script, keys, args, replicas, timeoutMs, asking));
+  }
+
   hget(key: string, field: string): Promise<string | null> {
     return this.route(key, (connection, asking) => connection.call(['HGET', key, field], asking)) as Promise<string | null>;
   }

@@ -11,7 +11,7 @@ import type { Message } from '../../matches/index.js';
 import type { Outbox, Known } from '../events.js';
 import type { EffectHandler } from './effect-handlers.js';
 import { buildEvents, isPendingEvent, messagesNeeded, profilesNeeded, type PendingEvent } from '../pending-events.js';
-import { isConnectionError, isStoreFullError } from '../../../platform/redis/redis-errors.js';
+import { isConnectionError, isStoreFullError, ReplicasBehindError } from '../../../platform/redis/redis-errors.js';
 import { streamAppends } from '../stream-appends.js';
 
 const SWEEP_BATCH = 200;
@@ -123,8 +123,8 @@ export class OutboxRunner implements Outbox {
   /** Counts a failed sweep of a record; at the last attempt, moves the record to the dead letter. */
   private async failed(pool: Pool, shard: number, pendingId: string, record: string, error: unknown): Promise<void> {
     const context = { err: error, pool, shard, pendingId };
-    if (isConnectionError(error) || isStoreFullError(error)) {
-      this.logger.warn(context, 'could not complete pending outbox steps: Redis is unreachable or full; the next sweep retries');
+    if (isConnectionError(error) || isStoreFullError(error) || error instanceof ReplicasBehindError) {
+      this.logger.warn(context, 'could not complete pending outbox steps: Redis is unreachable, full or its replicas behind; the next sweep retries');
       return;
     }
     try {

@@ -5,7 +5,11 @@
 ]]
 local function idempotency_record(key, lifetime)
   if tonumber(lifetime) == 0 then return false end
-  return redis.call('GET', key)
+  local found = redis.call('GET', key)
+  -- A replay writes the record again, unchanged: a master's replicas take its writes in order, so the
+  -- replay's acknowledgement (WAIT) covers the first request's write too, whichever process made it.
+  if found then redis.call('SET', key, found, 'KEEPTTL') end
+  return found
 end
 
 local function keep_idempotency_record(key, lifetime, record)
