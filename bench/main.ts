@@ -83,7 +83,7 @@ async function main(): Promise<number> {
     }
   });
 
-  if (options.compare) {
+  if (options.compare || options.replicaAck) {
     try {
       return await compareMain(options, progress, startedAt, () => aborted);
     } finally {

@@ -81,6 +81,9 @@ Options:
                         turns (ref, tree, ref, tree…), each on its own embedded redis-server: pass and like
                         swipes (wrk), messages and feed reads; prints both, with tree/ref, and no scenario runs
   --compare-rounds N    rounds of --compare, each measuring the ref then the tree (default 3, at least 2)
+  --replica-ack         the --compare phases on the work tree's service twice, each on a redis-server with one
+                        replica: REDIS_MIN_REPLICAS_ACK=0 (as "ref") and =1 (as "tree"), in turns: what the
+                        replicas' confirmation of each acknowledged write costs
   --report FILE.json    run nothing: print the table of an earlier run and rewrite its HTML report
   --quick               short run: --duration ${QUICK.duration} --soak ${QUICK.soak} --agents ${QUICK.agents} --registrations ${QUICK.registrations}
                         --pairs ${QUICK.pairs} --spectators ${QUICK.spectators} --scale-agents ${QUICK.scaleAgents}
@@ -92,6 +95,7 @@ Examples:
   npm run bench -- swipes --duration 20       # one scenario
   npm run bench -- --cluster                  # swipes and push latency: single Redis, then a Redis Cluster
   npm run bench -- --compare main --duration 5 # before a hot-path change lands: main and the work tree, in turns
+  npm run bench -- --replica-ack --duration 5  # swipes, messages and feed reads with and without replicas' confirmation
   npm run bench -- --url http://127.0.0.1:8080 --redis-url redis://127.0.0.1:6379 discovery
 `;
 }
@@ -135,6 +139,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       report: { type: 'string' },
       compare: { type: 'string' },
       'compare-rounds': { type: 'string' },
+      'replica-ack': { type: 'boolean' },
     },
   });
   if (values.help) return undefined;
@@ -158,9 +163,11 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     }
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
-  if (values.compare !== undefined) {
-    if (values.url || values.cluster || values.seed) throw new UsageError('--compare starts both services itself: it cannot be combined with --url, --cluster or --seed');
-    if (requested.length > 0) throw new UsageError('--compare runs its own phases (swipes, messages, feed): name no scenario');
+  if (values['replica-ack'] && values.compare !== undefined) throw new UsageError('--replica-ack compares the work tree with itself: it cannot be combined with --compare');
+  if (values.compare !== undefined || values['replica-ack']) {
+    const flag = values['replica-ack'] ? '--replica-ack' : '--compare';
+    if (values.url || values.cluster || values.seed) throw new UsageError(`${flag} starts both services itself: it cannot be combined with --url, --cluster or --seed`);
+    if (requested.length > 0) throw new UsageError(`${flag} runs its own phases (swipes, messages, feed): name no scenario`);
   }
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));
   const spectatorClient = values['spectator-client'] ?? 'lean';
@@ -194,5 +201,6 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     report: values.report,
     compare: values.compare,
     compareRounds: Math.round(number('compare-rounds', 3, 2, 100)),
+    replicaAck: values['replica-ack'] ?? false,
   };
 }

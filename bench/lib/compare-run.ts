@@ -10,7 +10,7 @@ import { sleep } from './phase.js';
 import { Population } from './population.js';
 import type { Progress } from './progress.js';
 import { waitReady } from './service-ready.js';
-import { startEmbeddedService, type Target } from './target.js';
+import { startEmbeddedService, startReplicatedService, type Target } from './target.js';
 import type { BenchContext, BenchOptions } from './types.js';
 import { findWrk } from './wrk.js';
 import { WrkScript } from './wrk-script.js';
@@ -20,15 +20,17 @@ type SideRun = { ctx: BenchContext; plan?: SidePlan; close(): Promise<void> };
 /**
  * --compare: the ref's service (from a temporary worktree) and the work tree's, each on its own embedded
  * redis-server with the bench's settings, measured in turns; the worktree and both services are gone
- * afterwards, however the run ends.
+ * afterwards, however the run ends. --replica-ack: the work tree's service twice, each on a redis-server
+ * with one replica, without ("ref") and with ("tree") the replicas' confirmation of acknowledged writes.
  */
 export async function runCompare(options: BenchOptions, progress: Progress, aborted: () => boolean): Promise<{ run: CompareRun; problems: string[] }> {
   const wrkPath = options.wrk ? findWrk() : undefined;
   if (!wrkPath) throw new Error(options.wrk ? '--compare loads the swipes with wrk, which is not on PATH (Debian package wrk)' : '--compare loads the swipes with wrk: drop --no-wrk');
-  const ref = options.compare!;
+  const replicaAck = options.replicaAck;
+  const ref = replicaAck ? 'REDIS_MIN_REPLICAS_ACK=0' : options.compare!;
   const run: CompareRun = {
     ref,
-    refCommit: resolveCommit(REPO_ROOT, ref),
+    refCommit: resolveCommit(REPO_ROOT, replicaAck ? 'HEAD' : ref),
     treeCommit: resolveCommit(REPO_ROOT, 'HEAD'),
     treeDirty: isDirty(REPO_ROOT),
     installed: 'shared',
@@ -43,13 +45,22 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
   const sides = new Map<Side, SideRun>();
   let tree: RefTree | undefined;
   try {
-    progress.section(`checking out ${ref} (${run.refCommit.slice(0, 10)}) in a temporary worktree`);
-    tree = checkoutRef(REPO_ROOT, ref, (line) => progress.info(line));
-    run.installed = tree.installed;
-    progress.info(`${tree.dir} (node_modules: ${tree.installed === 'shared' ? "the work tree's, same package-lock.json" : 'npm ci'})`);
-    for (const [side, root] of [['ref', tree.dir], ['tree', REPO_ROOT]] as const) {
-      progress.section(`starting the ${side === 'ref' ? `service of ${ref}` : "work tree's service"} (embedded default)`);
-      const target = await startEmbeddedService((line) => progress.info(line), root);
+    if (!replicaAck) {
+      progress.section(`checking out ${ref} (${run.refCommit.slice(0, 10)}) in a temporary worktree`);
+      tree = checkoutRef(REPO_ROOT, ref, (line) => progress.info(line));
+      run.installed = tree.installed;
+      progress.info(`${tree.dir} (node_modules: ${tree.installed === 'shared' ? "the work tree's, same package-lock.json" : 'npm ci'})`);
+    }
+    for (const [side, root] of [['ref', tree?.dir ?? REPO_ROOT], ['tree', REPO_ROOT]] as const) {
+      const log = (line: string) => progress.info(line);
+      let target: Target;
+      if (replicaAck) {
+        progress.section(`starting the work tree's service on a Redis with a replica, REDIS_MIN_REPLICAS_ACK=${side === 'ref' ? 0 : 1}`);
+        target = await startReplicatedService(log, side === 'ref' ? 0 : 1);
+      } else {
+        progress.section(`starting the ${side === 'ref' ? `service of ${ref}` : "work tree's service"} (embedded default)`);
+        target = await startEmbeddedService(log, root);
+      }
       const sideRun = openSide(target, { options, progress, addresses, runId: `${runId}${side}`, aborted, wrk: { path: wrkPath, script } });
       sides.set(side, sideRun);
       await waitReady(sideRun.ctx.api);

@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
 import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { startRedisCluster } from '../../src/platform/redis-server/redis-cluster-process.js';
+import { RedisProcess } from '../../src/platform/redis-server/redis-process.js';
+import { startRedisReplica } from '../../src/platform/redis-server/redis-replica-process.js';
 import { REPO_ROOT, spawnTs, stopChild, waitForLine } from './children.js';
 
 /** The service under test: started by the bench (embedded default, or two processes on a Redis Cluster) or reached at a given URL. */
@@ -149,6 +151,48 @@ export async function startEmbeddedService(log: (line: string) => void, root = R
       await stopChild(child, 8_000);
       if (redisUrl) await shutdownOrphanRedis(redisUrl);
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The work tree's service on a redis-server of its own (append-only, `everysec`, as the embedded default)
+ * with one replica, asking `replicasAck` replicas to confirm each acknowledged write (REDIS_MIN_REPLICAS_ACK):
+ * `--replica-ack` measures the service with 0 and with 1 in turns. Both servers are stopped with it.
+ */
+export async function startReplicatedService(log: (line: string) => void, replicasAck: number): Promise<Target> {
+  const redisDir = mkdtempSync(join(tmpdir(), 'agent-match-bench-redis-'));
+  const master = await new RedisProcess({ dir: redisDir, persist: true }).start();
+  const replica = await startRedisReplica(master.port).catch(async (error: Error) => {
+    await master.stop();
+    throw error;
+  });
+  const metricsToken = randomBytes(24).toString('hex');
+  const problems: string[] = [];
+  const env = { REDIS_URL: master.url, REDIS_MIN_REPLICAS_ACK: String(replicasAck) };
+  const { child, port, dataDir } = await spawnService(metricsToken, env, problems).catch(async (error: Error) => {
+    await replica.stop();
+    await master.stop();
+    throw error;
+  });
+  log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${master.url} with a replica on ${replica.port}, REDIS_MIN_REPLICAS_ACK=${replicasAck}`);
+  return {
+    kind: 'embedded',
+    baseUrl: `http://127.0.0.1:${port}`,
+    host: '127.0.0.1',
+    port,
+    baseUrls: [`http://127.0.0.1:${port}`],
+    ports: [port],
+    redisUrl: master.url,
+    pid: child.pid,
+    metricsToken,
+    problems,
+    stop: async () => {
+      await stopChild(child, 8_000);
+      await replica.stop();
+      await master.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(redisDir, { recursive: true, force: true });
     },
   };
 }

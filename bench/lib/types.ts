@@ -49,6 +49,8 @@ export type BenchOptions = {
   compare?: string;
   /** Rounds of --compare: each measures the ref, then the work tree. */
   compareRounds: number;
+  /** --replica-ack: the compare phases on the work tree with REDIS_MIN_REPLICAS_ACK=0 ("ref") and =1 ("tree"), each Redis with a replica. */
+  replicaAck: boolean;
 };
 
 export type Ceilings = {

@@ -48,6 +48,12 @@ describe('bench: --compare', () => {
     expect(() => parseCli(['--compare', 'main', 'swipes'], ['swipes'], ['swipes'])).toThrow(/no scenario/);
   });
 
+  it('takes --replica-ack alone: the work tree against itself', () => {
+    expect(parseCli(['--replica-ack'], ['swipes'], ['swipes'])).toMatchObject({ replicaAck: true, compareRounds: 3 });
+    expect(() => parseCli(['--replica-ack', '--compare', 'main'], ['swipes'], ['swipes'])).toThrow(/--compare/);
+    expect(() => parseCli(['--replica-ack', '--cluster'], ['swipes'], ['swipes'])).toThrow(/--cluster/);
+  });
+
   it('checks the ref out in a temporary worktree sharing node_modules, and removes it without a trace', () => {
     const registered = () => execFileSync('git', ['worktree', 'list', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const tree = checkoutRef(REPO_ROOT, 'HEAD', () => {});

@@ -1,11 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/platform/redis-server/free-port.js';
-import { startRedisWatchdog } from '../../src/platform/redis-server/redis-watchdog.js';
+import { startRedisReplica, type RedisReplica } from '../../src/platform/redis-server/redis-replica-process.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { register, registrationBody } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
@@ -18,30 +13,24 @@ const ACK_TIMEOUT_MS = 300;
 const METRICS_TOKEN = 'replica-metrics-token';
 
 let master: Awaited<ReturnType<typeof startRedis>>;
-let replica: ChildProcess;
-// The replica's copy of the data set (its first sync) is written here, not in the working directory.
-const replicaDir = mkdtempSync(join(tmpdir(), 'agent-match-replica-'));
+let replica: RedisReplica;
 let replicaClient: Redis;
 let server: TestApp;
 let paused = false;
 const pauseReplica = () => {
-  process.kill(replica.pid!, 'SIGSTOP');
+  process.kill(replica.pid, 'SIGSTOP');
   paused = true;
 };
 const resumeReplica = () => {
-  if (paused) process.kill(replica.pid!, 'SIGCONT');
+  if (paused) process.kill(replica.pid, 'SIGCONT');
   paused = false;
 };
 
 beforeAll(async () => {
   master = await startRedis();
-  const port = await freePort();
-  replica = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', replicaDir, '--replicaof', '127.0.0.1', String(master.port)], { stdio: 'ignore' });
-  const watchdog = startRedisWatchdog(replica.pid!);
-  replica.once('exit', () => watchdog.kill('SIGKILL'));
-  replicaClient = new Redis({ port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50 });
+  replica = await startRedisReplica(master.port);
+  replicaClient = new Redis({ port: replica.port, host: '127.0.0.1', lazyConnect: true, retryStrategy: () => 50 });
   replicaClient.on('error', () => {});
-  await eventually('the replica in sync', async () => expect(await replicaClient.info('replication')).toContain('master_link_status:up'));
   server = await startApp(master.url, { REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: ACK_TIMEOUT_MS, METRICS_TOKEN });
 });
 
@@ -49,9 +38,8 @@ afterAll(async () => {
   resumeReplica();
   await server?.stop();
   replicaClient?.disconnect();
-  replica?.kill('SIGKILL');
+  await replica?.stop();
   await master?.cleanup();
-  rmSync(replicaDir, { recursive: true, force: true });
 });
 
 async function matched() {

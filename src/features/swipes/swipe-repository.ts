@@ -95,7 +95,9 @@ export class SwipeRepository {
     // keys are given the recorded kind back.
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
     const [reply, applied] = await Promise.all([
-      this.scripts.runAcknowledged('record_swipe', keyList, [
+      // A like is acknowledged once replicas hold it (a failover must not lose the like a match needs); a
+      // pass lost to one only shows the target again, and is not worth the replicas' round trip.
+      this.scripts[kind === 'pass' ? 'runHot' : 'runAcknowledged']('record_swipe', keyList, [
         fromId,
         toId,
         kind,
