@@ -125,9 +125,9 @@ const configSchema = settingsSchema
     error: 'cannot be set together with REDIS_URL: set one of them',
   })
   // WAIT holds the connection's later calls: past the command timeout the connection would count as stalled.
-  .refine((config) => config.REDIS_REPLICA_ACK_TIMEOUT_MS < config.REDIS_TIMEOUT_MS, {
+  .refine((config) => config.REDIS_MIN_REPLICAS_ACK === 0 || config.REDIS_REPLICA_ACK_TIMEOUT_MS < config.REDIS_TIMEOUT_MS, {
     path: ['REDIS_REPLICA_ACK_TIMEOUT_MS'],
-    error: 'must be below REDIS_TIMEOUT_MS',
+    error: 'must be below REDIS_TIMEOUT_MS when REDIS_MIN_REPLICAS_ACK is set',
   })
   // Allowing private destinations trusts every destination (tests, the bench, local receivers on any port),
   // unless the operator names the ports as well.

@@ -1,11 +1,11 @@
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/platform/redis/keys.js';
 import { matchedPair, sendMessage } from '../support/matched-pair.js';
+import { RedisMonitor } from '../support/redis-monitor.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-let monitor: Redis | undefined;
+let monitor: RedisMonitor | undefined;
 const seen: string[][] = [];
 
 beforeAll(async () => {
@@ -18,7 +18,7 @@ afterAll(async () => {
 
 /** The reads of a match's newest message (`ZRANGE <thread> -1 -1`), among the calls Redis saw while `act` ran. */
 async function newestMessageReads(threadKey: string, act: () => Promise<unknown>): Promise<string[][]> {
-  monitor ??= await new Redis(stack.redis.url!).monitor();
+  monitor ??= await RedisMonitor.open(stack.redis.url!);
   monitor.removeAllListeners('monitor');
   seen.length = 0;
   monitor.on('monitor', (_time: string, args: string[]) => seen.push(args.map(String)));

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisReplica, type RedisReplica } from '../../src/platform/redis-server/redis-replica-process.js';
+import { loadConfig } from '../../src/config.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { register, registrationBody } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
@@ -94,5 +95,10 @@ describe('with REDIS_MIN_REPLICAS_ACK=1', () => {
     expect(res.text).toMatch(/^redis_replica_ack_timeouts_total [1-9]/m);
     expect(res.text).toMatch(/^redis_replicas_online 1$/m);
     expect(res.text).toMatch(/^redis_replica_lag_bytes \d+$/m);
+  });
+
+  it('refuses a confirmation timeout that is not below REDIS_TIMEOUT_MS: WAIT holds its connection that long', () => {
+    expect(() => loadConfig({ REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: 1_000, REDIS_TIMEOUT_MS: 1_000 })).toThrow(/REDIS_REPLICA_ACK_TIMEOUT_MS.*below REDIS_TIMEOUT_MS/);
+    expect(loadConfig({ REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: 999, REDIS_TIMEOUT_MS: 1_000 }).REDIS_MIN_REPLICAS_ACK).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import { loadScripts } from '../../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
 import { startStore } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
+import { RedisMonitor } from '../support/redis-monitor.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
@@ -52,7 +53,8 @@ async function state() {
 /** The commands (with their arguments) Redis runs while `during` runs, scripts' own calls included. */
 async function watch(during: () => Promise<unknown>): Promise<Array<{ args: string[]; fromScript: boolean }>> {
   // MONITOR sees one node: this file is single-only (vitest.config.ts).
-  const monitor = await (redis as Redis).monitor();
+  const { host, port } = (redis as Redis).options;
+  const monitor = await RedisMonitor.open(`redis://${host}:${port}`);
   const seen: Array<{ args: string[]; fromScript: boolean }> = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args: args.map(String), fromScript: source === 'lua' }));
   // Markers around `during`: the monitor sees commands in the order Redis runs them.

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import keySlot from 'cluster-key-slot';
-import { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../src/platform/redis/keys.js';
@@ -10,6 +9,7 @@ import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
+import { RedisMonitor } from '../support/redis-monitor.js';
 import { startStack } from '../support/stack.js';
 
 /**
@@ -72,29 +72,6 @@ const LOADED = loadScripts(LUA_DIRS, SHARED_LUA_DIR);
 /** Script name by the SHA1 of its source, as src/platform/redis/scripts.ts loads them. */
 const scriptsBySha = () => new Map([...LOADED.values()].map((script) => [script.sha, script.name]));
 
-const ESCAPES: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, a: 0x07, b: 0x08 };
-
-/**
- * An argument as MONITOR shows it (Redis quotes it: `\n`, `\"`, `\xhh` for any byte outside printable
- * ASCII), back to its text. ioredis has already turned each `\"` into `"`. Script bodies sent with EVAL
- * (after a NOSCRIPT) have newlines and quotes, so their SHA matches only after this.
- */
-function unquote(shown: string): string {
-  const bytes: number[] = [];
-  for (let i = 0; i < shown.length; i++) {
-    const char = shown[i]!;
-    if (char !== '\\' || i + 1 >= shown.length) {
-      bytes.push(...Buffer.from(char));
-      continue;
-    }
-    const next = shown[++i]!;
-    if (next === 'x') {
-      bytes.push(parseInt(shown.slice(i + 1, i + 3), 16));
-      i += 2;
-    } else bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
-  }
-  return Buffer.from(bytes).toString('utf8');
-}
 
 type ScriptCall = { name: string; keys: string[]; slots: Set<number> };
 
@@ -104,16 +81,16 @@ class ScriptCallRecorder {
   private readonly seen = new Set<string>();
   private readonly bySha = scriptsBySha();
 
-  private constructor(private readonly monitor: Redis) {
+  private constructor(private readonly monitor: RedisMonitor) {
     monitor.on('monitor', (_time: string, args: string[]) => this.record(args));
   }
 
   static async start(url: string): Promise<ScriptCallRecorder> {
-    return new ScriptCallRecorder(await new Redis(url).monitor());
+    return new ScriptCallRecorder(await RedisMonitor.open(url));
   }
 
   private record(shown: string[]) {
-    const args = shown.map(unquote);
+    const args = shown;
     const command = args[0]?.toLowerCase();
     if (command === 'echo') this.seen.add(args[1] ?? '');
     const bySha = command === 'evalsha' || command === 'evalsha_ro';
