@@ -103,6 +103,8 @@ const settingsSchema = z.object({
   THREAD_MAX_AGE_DAYS: int(1, 3_650).default(30),
   OUTBOX_MAX_ATTEMPTS: int(1, 1_000).default(20),
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
+  // Redis promotes a replica 1-3 s after cluster-node-timeout: 10 s rides out a failover under a node timeout of up to 7 s.
+  REDIS_FAILOVER_MS: int(0, 300_000).default(10_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_ALLOWED_PORTS: portList.optional(),
   WEBHOOK_MAX_PER_ACCOUNT: int(1, 100).default(5),
