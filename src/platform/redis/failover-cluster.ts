@@ -1,4 +1,5 @@
 import { Cluster, type ClusterNode, type ClusterOptions, type Redis } from 'ioredis';
+import { clusterName, joinSlotMapNews, mastersSignature } from './slot-map-news.js';
 
 /** The wait before a call refused during a failover is tried again, the slot map read anew (as ioredis waits by default). */
 export const FAILOVER_RETRY_MS = 100;
@@ -41,9 +42,10 @@ type FailoverOptions = {
  * and reconnects fails its calls with MaxRetriesPerRequestError, never sent again, on a fail-fast client.)
  *
  * The slot map is read again whenever a node connection reports an error (a dead master refusing
- * reconnections) and every SLOT_MAP_REFRESH_MS, so a client notices a promotion without waiting for one of
- * its calls to be refused; the calls queued on a dead master's connection then fail and are sent to the new
- * master (see endWhileReconnecting). `duplicate()` (BullMQ's worker takes its blocking connection so) keeps
+ * reconnections), whenever another client of the cluster in this process found new masters
+ * (slot-map-news.ts), and every SLOT_MAP_REFRESH_MS, so a client notices a promotion without waiting for
+ * one of its calls to be refused; the calls queued on a dead master's connection then fail and are sent to
+ * the new master (see endWhileReconnecting). `duplicate()` (BullMQ's worker takes its blocking connection so) keeps
  * all this. ioredis offers no hooks for these: its methods are wrapped on the instance.
  */
 export function failoverCluster(seeds: ClusterNode[], options: ClusterOptions, failover: FailoverOptions): Cluster {
@@ -58,10 +60,11 @@ export function failoverCluster(seeds: ClusterNode[], options: ClusterOptions, f
       slotsRefreshInterval: SLOT_MAP_REFRESH_MS,
     }),
     failover,
+    clusterName(seeds.map((seed) => (typeof seed === 'object' ? `${seed.host}:${seed.port}` : String(seed)))),
   );
 }
 
-function follow(cluster: Cluster, failover: FailoverOptions): Cluster {
+function follow(cluster: Cluster, failover: FailoverOptions, seeds: string): Cluster {
   const handleError = cluster.handleError.bind(cluster);
   cluster.handleError = (error: Error, retry: RetryState, handlers: ErrorHandlers) => {
     if (waitsForFailover(error)) {
@@ -71,14 +74,22 @@ function follow(cluster: Cluster, failover: FailoverOptions): Cluster {
     handleError(error, retry, handlers);
   };
   const duplicate = cluster.duplicate.bind(cluster) as (...args: unknown[]) => Cluster;
-  (cluster as unknown as { duplicate: (...args: unknown[]) => Cluster }).duplicate = (...args) => follow(duplicate(...args), failover);
+  (cluster as unknown as { duplicate: (...args: unknown[]) => Cluster }).duplicate = (...args) => follow(duplicate(...args), failover, seeds);
   cluster.on('+node', (node: Redis) => {
     endWhileReconnecting(node);
     if (failover.neverResend) failSentCallsApart(node);
   });
   // ioredis coalesces the reads asked while one is under way.
   cluster.on('node error', () => cluster.refreshSlotsCache());
+  shareSlotMapChanges(cluster, seeds);
   return cluster;
+}
+
+/** Joins the slot map news of the cluster (slot-map-news.ts): reads the slot map when another client found new masters, and tells them when it does. */
+function shareSlotMapChanges(cluster: Cluster, seeds: string) {
+  const member = joinSlotMapNews(seeds, () => cluster.refreshSlotsCache());
+  cluster.on('refresh', () => member.saw(mastersSignature((slot) => cluster.slots[slot]?.[0])));
+  cluster.once('end', member.leave);
 }
 
 /**

@@ -3,6 +3,7 @@ import { isRetryLater, nodeUrl, redirectionOf, slotOwners } from './cluster-slot
 import type { Word } from './resp.js';
 import { DEFAULT_REDIS_FAILOVER_MS } from './redis.js';
 import { ConnectionClosedError, neverSent, ScriptConnection, type ScriptSource } from './script-connection.js';
+import { clusterName, joinSlotMapNews, mastersSignature } from './slot-map-news.js';
 
 /** Redirections (MOVED, ASK) a call follows one after another before it fails with the last one (as many as ioredis follows). */
 const MAX_REDIRECTIONS = 16;
@@ -33,12 +34,16 @@ export class SlotRoutedConnection {
   private readonly nodes = new Map<string, Node>();
   private refreshing?: Promise<void>;
   private stopped = false;
+  /** Reads the slot map when another client of this cluster in the process found new masters, and tells them when this one does. */
+  private readonly news: ReturnType<typeof joinSlotMapNews>;
 
   constructor(
     private readonly seeds: readonly string[],
     private readonly commandTimeoutMs = 1_000,
     private readonly failoverMs = DEFAULT_REDIS_FAILOVER_MS,
-  ) {}
+  ) {
+    this.news = joinSlotMapNews(clusterName(seeds), () => this.dropped());
+  }
 
   /** Reads the slot map and connects to every master; rejects if no node answers for the map. */
   async connect(): Promise<void> {
@@ -61,11 +66,13 @@ export class SlotRoutedConnection {
   /** Lets calls in flight finish, then closes every node connection for good. */
   async quit(): Promise<void> {
     this.stopped = true;
+    this.news.leave();
     await Promise.allSettled([...this.nodes.values()].map((node) => node.connection.quit()));
   }
 
   disconnect() {
     this.stopped = true;
+    this.news.leave();
     for (const node of this.nodes.values()) node.connection.disconnect();
   }
 
@@ -164,6 +171,7 @@ export class SlotRoutedConnection {
   private use(owners: string[]) {
     if (this.stopped) return;
     this.owners = owners;
+    this.news.saw(mastersSignature((slot) => owners[slot]));
     const masters = new Set(owners.filter(Boolean));
     for (const address of masters) this.node(address);
     for (const [address, node] of this.nodes) {
