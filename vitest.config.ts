@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm test` runs the suite twice: against a single redis-server, then (`TEST_REDIS_TOPOLOGY=cluster`,
- * `npm run test:cluster`) against a three-master Redis Cluster of each file's own (test/support/stack.ts).
+ * `npm run test:cluster`) against a Redis Cluster of each file's own, three masters with a replica each (test/support/stack.ts).
  */
 const cluster = process.env.TEST_REDIS_TOPOLOGY === 'cluster';
 
@@ -31,7 +31,7 @@ const SINGLE_ONLY = [
 /** Tests that use no Redis: the cluster run has nothing to add to them. */
 const NO_REDIS = ['test/domain/**', 'test/client/**', 'test/support/loopback.test.ts', 'test/bench/**', 'test/layers/**', 'test/http/body-reader.test.ts', 'test/http/bearer.test.ts', 'test/store/resp.test.ts', 'test/store/cluster-slot-map.test.ts'];
 
-/** What only a cluster can show (a master restarted under writes). */
+/** What only a cluster can show (a master restarted under writes, a replica promoted in place of a master). */
 const CLUSTER_ONLY = ['test/cluster/**'];
 
 export default defineConfig({

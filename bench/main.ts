@@ -262,8 +262,8 @@ async function runScenarios(ctx: BenchContext): Promise<ScenarioResult[]> {
  */
 async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[], singleUsedMemory: number | undefined): Promise<ClusterRun> {
   const { progress } = single;
-  progress.section('starting a three-master Redis Cluster and two service processes on it');
-  const target = await startClusterService((line) => progress.info(line));
+  progress.section(`starting a three-master Redis Cluster${single.options.clusterReplicas > 0 ? ` with ${single.options.clusterReplicas} replica(s) each` : ''} and two service processes on it`);
+  const target = await startClusterService((line) => progress.info(line), { replicas: single.options.clusterReplicas });
   const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
   const monitor = new Monitor(target.baseUrl, target.pid, undefined, target.metricsToken);
   try {

@@ -93,12 +93,13 @@ export class Application {
   private socketLeases?: SocketLeases;
 
   constructor(private readonly options: AppOptions) {
-    this.redis = createRedis(options.redis, {}, options.config.REDIS_TIMEOUT_MS);
-    this.subscriber = createSubscriberRedis(options.redis);
+    const { REDIS_TIMEOUT_MS, REDIS_FAILOVER_MS } = options.config;
+    this.redis = createRedis(options.redis, {}, REDIS_TIMEOUT_MS, REDIS_FAILOVER_MS);
+    this.subscriber = createSubscriberRedis(options.redis, REDIS_FAILOVER_MS);
     for (const client of [this.redis, this.subscriber]) {
       client.on('error', (error: Error) => options.logger.debug({ err: error.message }, 'redis connection error'));
     }
-    this.scriptConnection = createHotConnection(options.redis, options.config.REDIS_TIMEOUT_MS);
+    this.scriptConnection = createHotConnection(options.redis, REDIS_TIMEOUT_MS, REDIS_FAILOVER_MS);
     this.scripts = new Scripts(this.redis, this.scriptConnection, LUA_DIRS, {
       replicas: options.config.REDIS_MIN_REPLICAS_ACK,
       timeoutMs: options.config.REDIS_REPLICA_ACK_TIMEOUT_MS,
@@ -166,7 +167,7 @@ export class Application {
     const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
-    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
+    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue, undefined, config.PASS_EXPIRY_DAYS * DAY_MS);
     this.swipeSignals = new SwipeSignals(discoveryIndex, feeds, logger);
@@ -289,7 +290,7 @@ export class Application {
     const { config, logger } = this.options;
     const store = new WebhookStore(this.redis, this.scripts);
     const retry = webhookRetry(config);
-    this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS), retry, logger });
+    this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
     const chains = new WebhookChains(store, this.webhookJobs.queue);
     this.outbox.onUserEvents(chains);
     const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');

@@ -105,6 +105,8 @@ const settingsSchema = z.object({
   REDIS_TIMEOUT_MS: int(100, 60_000).default(1_000),
   REDIS_MIN_REPLICAS_ACK: int(0, 5).default(0),
   REDIS_REPLICA_ACK_TIMEOUT_MS: int(10, 60_000).default(500),
+  // Redis promotes a replica 1-3 s after cluster-node-timeout: 10 s rides out a failover under a node timeout of up to 7 s.
+  REDIS_FAILOVER_MS: int(0, 300_000).default(10_000),
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   WEBHOOK_ALLOWED_PORTS: portList.optional(),
   WEBHOOK_MAX_PER_ACCOUNT: int(1, 100).default(5),

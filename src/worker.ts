@@ -10,14 +10,14 @@ import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSend
 
 /** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
 export async function startWorkers(config: Config, topology: RedisTopology, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const redis = createRedis(topology, {}, config.REDIS_TIMEOUT_MS);
+  const redis = createRedis(topology, {}, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS);
   redis.on('error', (error: Error) => logger.debug({ err: error.message }, 'redis connection error'));
   try {
     await redis.connect();
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
-    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), ranker, logger, worker: true });
+    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: true });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {
       stop: async () => {
@@ -36,7 +36,7 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
 async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
   const store = new WebhookStore(redis, scripts);
   const retry = webhookRetry(config);
-  const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS), retry, logger });
+  const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
   const sender = webhookSender(config);
   const chains = new WebhookChains(store, jobs.queue);
   const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);

@@ -48,6 +48,8 @@ Options:
   --cluster             run the chosen scenarios (default: ${CLUSTER_SCENARIOS.join(' ')}) on the embedded default, then
                         again on a three-master Redis Cluster with two service processes sharing the load
                         (REDIS_CLUSTER_NODES); reports both side by side, with used_memory and keys per master
+  --cluster-replicas N  replicas of each master of the --cluster run's Redis Cluster (default 0: masters only;
+                        1 is what docker-compose.yml's cluster profile runs)
   --url URL             load a running service at URL instead of starting one (loopback or given host only)
   --redis-url URL       the Redis of the --url service (memory and CPU figures, --seed); optional
                         (the --url service's server figures need its METRICS_TOKEN in the bench's environment)
@@ -112,6 +114,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
       help: { type: 'boolean', short: 'h' },
       quick: { type: 'boolean' },
       cluster: { type: 'boolean' },
+      'cluster-replicas': { type: 'string' },
       url: { type: 'string' },
       'redis-url': { type: 'string' },
       scenarios: { type: 'string' },
@@ -163,6 +166,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     }
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
+  if (values['cluster-replicas'] !== undefined && !values.cluster) throw new UsageError('--cluster-replicas is the --cluster run\'s: give --cluster too');
   if (values['replica-ack'] && values.compare !== undefined) throw new UsageError('--replica-ack compares the work tree with itself: it cannot be combined with --compare');
   if (values.compare !== undefined || values['replica-ack']) {
     const flag = values['replica-ack'] ? '--replica-ack' : '--compare';
@@ -198,6 +202,7 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     maxMinutes: number('max-minutes', base.maxMinutes, 1, 24 * 60),
     out: values.out ?? base.out,
     cluster: values.cluster ?? false,
+    clusterReplicas: Math.round(number('cluster-replicas', 0, 0, 5)),
     report: values.report,
     compare: values.compare,
     compareRounds: Math.round(number('compare-rounds', 3, 2, 100)),

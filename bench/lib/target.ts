@@ -200,13 +200,17 @@ export async function startReplicatedService(log: (line: string) => void, replic
 /**
  * `processes` service processes, each with its in-process ranking worker, pointed with REDIS_CLUSTER_NODES at
  * the cluster of `nodes` (left running at stop()), or at a three-master Redis Cluster of their own (AOF with
- * `appendfsync everysec`, as the embedded default) stopped with them.
+ * `appendfsync everysec`, as the embedded default; `replicas` replicas of each master, none by default)
+ * stopped with them.
  */
-export async function startClusterService(log: (line: string) => void, options: { processes?: number; nodes?: string[] } = {}): Promise<Target> {
+export async function startClusterService(
+  log: (line: string) => void,
+  options: { processes?: number; nodes?: string[]; replicas?: number } = {},
+): Promise<Target> {
   const processes = options.processes ?? 2;
-  const own = options.nodes ? undefined : await startRedisCluster({ appendfsync: 'everysec' });
+  const own = options.nodes ? undefined : await startRedisCluster({ appendfsync: 'everysec', replicas: options.replicas ?? 0 });
   const nodes = options.nodes ?? own!.nodes;
-  if (own) log(`Redis Cluster started: masters ${nodes.join(', ')}`);
+  if (own) log(`Redis Cluster started: masters ${nodes.join(', ')}${own.replicas.length > 0 ? `, replicas ${own.replicas.map((r) => `${r.port} (of ${r.master})`).join(', ')}` : ''}`);
   const metricsToken = randomBytes(24).toString('hex');
   const problems: string[] = [];
   const services: ServiceProcess[] = [];

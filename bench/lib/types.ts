@@ -43,6 +43,8 @@ export type BenchOptions = {
   out: string;
   /** Then the same scenarios again on a three-master Redis Cluster with two service processes. */
   cluster: boolean;
+  /** Replicas of each master of that cluster (0: masters only). */
+  clusterReplicas: number;
   /** An earlier run's JSON to render instead of running. */
   report?: string;
   /** A git ref whose service is measured in turns with the work tree's (swipes, messages, feed). */

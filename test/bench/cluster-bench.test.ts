@@ -50,6 +50,10 @@ describe('bench on several service processes', () => {
     expect(parseCli(['--cluster', 'auth'], ['swipes', 'agent-life', 'auth'], ['auth'])!.scenarios).toEqual(['auth']);
     expect(parseCli([], ['auth'], ['auth'])!.cluster).toBe(false);
     expect(() => parseCli(['--cluster', '--url', 'http://127.0.0.1:8080'], ['auth'], ['auth'])).toThrow(UsageError);
+    // The cluster's masters run alone unless replicas are asked for.
+    expect(options.clusterReplicas).toBe(0);
+    expect(parseCli(['--cluster', '--cluster-replicas', '1'], ['auth'], ['auth'])!.clusterReplicas).toBe(1);
+    expect(() => parseCli(['--cluster-replicas', '1'], ['auth'], ['auth'])).toThrow(/--cluster too/);
   });
 
   it('puts the single-node and cluster figures of one run side by side', () => {

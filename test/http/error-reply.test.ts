@@ -37,6 +37,15 @@ describe('error replies', () => {
     expect(toAppError(own, logger, {})).toBe(own);
     const down = Object.assign(new Error('Connection is closed.'), {});
     expect(toAppError(down, logger, {}).code).toBe('unavailable');
+    // A Redis Cluster failover that outlasted REDIS_FAILOVER_MS: Redis unreachable, not a bug.
+    for (const failover of [
+      'CLUSTERDOWN The cluster is down',
+      'TRYAGAIN Multiple keys request during rehashing of slot',
+      'Too many Cluster redirections. Last error: ReplyError: MOVED 3999 127.0.0.1:7001',
+      'Connection is closed (the call was sent and may have run, so it is not sent again).',
+    ]) {
+      expect(toAppError(new Error(failover), logger, {}).code, failover).toBe('unavailable');
+    }
     expect(toAppError(new Error("OOM command not allowed when used memory > 'maxmemory'."), logger, {}).code).toBe('storage_full');
     expect(toAppError(new TypeError('oops'), logger, {}).code).toBe('internal');
     expect(toAppError('a string', logger, {})).toBeInstanceOf(AppError);

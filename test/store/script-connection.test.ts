@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/platform/redis/redis.js';
-import { ScriptConnection } from '../../src/platform/redis/script-connection.js';
+import { ConnectionClosedError, ScriptConnection } from '../../src/platform/redis/script-connection.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR, Scripts, type ScriptReply } from '../../src/platform/redis/scripts.js';
 import { startRedis } from '../support/stack.js';
@@ -85,20 +85,22 @@ describe('ScriptConnection', () => {
     await impatient.quit();
   });
 
-  it('fails a call in flight when the connection drops, without sending it again', async () => {
+  it('fails a call in flight when the connection drops, without sending it again, as one that was sent', async () => {
     // Held until the test has found and killed its connection, however long that takes.
     await client.client('PAUSE', 60_000, 'WRITE');
     // Its outcome is taken at once: the drop may reject it before the test gets to look at it.
     const outcome = rateLimit('rl:dropped').then(
       () => 'answered',
-      (error: Error) => error.message,
+      (error: Error) => error,
     );
     try {
       // The paused call shows as a client blocked (flags=b) in EVALSHA.
       const held = async () => ((await client.client('LIST')) as string).split('\n').find((l) => /flags=b .*cmd=evalsha/.test(l));
       await eventually('a connection held', async () => (await held()) !== undefined);
       await client.client('KILL', 'ID', /\bid=(\d+)/.exec((await held())!)![1]!);
-      expect(await outcome).toBe('Connection is closed.');
+      // Told apart from a call never sent: this one may have run.
+      expect(await outcome).toBeInstanceOf(ConnectionClosedError);
+      expect(await outcome).toMatchObject({ message: 'Connection is closed.', sent: true });
     } finally {
       await client.client('UNPAUSE');
     }
@@ -106,9 +108,10 @@ describe('ScriptConnection', () => {
     expect(await client.zcard('rl:dropped')).toBe(0);
   });
 
-  it('fails at once while Redis is away, then reconnects by itself', async () => {
+  it('fails at once while Redis is away, as a call never sent, then reconnects by itself', async () => {
     await redis.stop();
-    await expect(rateLimit('rl:away')).rejects.toThrow('Connection is closed.');
+    // Never sent: sending it elsewhere (a Redis Cluster's promoted replica) could not run it twice.
+    await expect(rateLimit('rl:away')).rejects.toMatchObject({ message: 'Connection is closed.', sent: false });
     await redis.start();
     await eventually('scripts back', async () => rateLimit('rl:back').then(() => true, () => false));
   });

@@ -27,8 +27,8 @@ export async function startRedis(options: { persist?: boolean } = {}): Promise<R
 }
 
 /**
- * The Redis of a test file, in the topology this run tests (`TEST_REDIS_TOPOLOGY=cluster`: a three-master
- * Redis Cluster of the file's own; otherwise a single redis-server). Tests of what only a single node can
+ * The Redis of a test file, in the topology this run tests (`TEST_REDIS_TOPOLOGY=cluster`: a Redis Cluster
+ * of the file's own, three masters with a replica each; otherwise a single redis-server). Tests of what only a single node can
  * show (stopping or pausing it, filling it, its refusal at start-up) use `startRedis` and are listed as
  * single-only in vitest.config.ts.
  */
@@ -57,9 +57,16 @@ export async function onEveryMaster<T>(client: RedisClient, command: (node: Redi
   return Promise.all(client.nodes('master').map(command));
 }
 
+/**
+ * The suite's cluster: a replica for every master, as a deployment runs it. Its node timeout (Redis's own is
+ * 15 s) is short enough for the nodes to exchange their slots within a start's 2 s (each node pings every
+ * other at least every half node timeout), long enough that a busy machine never makes a master look dead.
+ */
+export const TEST_CLUSTER = { replicas: 1, nodeTimeoutMs: 3_000 } as const;
+
 export async function startTestRedis(): Promise<TestRedis> {
   if (testTopologyKind() === 'cluster') {
-    const cluster = await startRedisCluster();
+    const cluster = await startRedisCluster(TEST_CLUSTER);
     const topology: RedisTopology = { kind: 'cluster', nodes: cluster.nodes };
     return { topology, env: { REDIS_CLUSTER_NODES: cluster.nodes.join(','), REDIS_URL: '' }, client: () => connectClient(topology), cleanup: cluster.cleanup };
   }

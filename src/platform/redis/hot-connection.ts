@@ -14,7 +14,12 @@ export type HotConnection = {
   disconnect(): void;
 };
 
-/** One ScriptConnection on a single Redis; on a Redis Cluster, one per master, routed by slot. */
-export function createHotConnection(topology: RedisTopology, commandTimeoutMs: number): HotConnection {
-  return topology.kind === 'single' ? new ScriptConnection(topology.url, commandTimeoutMs) : new SlotRoutedConnection(topology.nodes, commandTimeoutMs);
+/**
+ * One ScriptConnection on a single Redis; on a Redis Cluster, one per master, routed by slot, whose calls
+ * refused during a failover wait for the new master up to `failoverMs`.
+ */
+export function createHotConnection(topology: RedisTopology, commandTimeoutMs: number, failoverMs?: number): HotConnection {
+  return topology.kind === 'single'
+    ? new ScriptConnection(topology.url, commandTimeoutMs)
+    : new SlotRoutedConnection(topology.nodes, commandTimeoutMs, failoverMs);
 }

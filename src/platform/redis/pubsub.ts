@@ -37,6 +37,9 @@ export class PubSub {
       // One master's subscriber connection ended; ioredis replaces it once the slot map is read again and
       // then says `subscribersReady` (also after a failed attempt: the restore's own SSUBSCRIBE tells).
       subscriber.on('-node', lost);
+      // A subscriber connection dropped because its master no longer serves the slots (a replica was promoted
+      // while the old master hung without closing the connection): ioredis closes it without `-node`.
+      subscriber.on('-subscriber', lost);
       subscriber.on('subscribersReady', back);
     }
   }

@@ -1,9 +1,13 @@
-/** True for errors that mean "Redis is unreachable", as opposed to a bug in a command. */
+/**
+ * True for errors that mean "Redis is unreachable", as opposed to a bug in a command. On a Redis Cluster that
+ * includes a failover outlasting REDIS_FAILOVER_MS: CLUSTERDOWN and TRYAGAIN refusals, and redirections that
+ * never settled.
+ */
 export function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const message = error.message;
   return (
-    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY/i.test(
+    /Stream isn't writeable|Connection is closed|ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|Command timed out|Socket timeout|max retries|MaxRetriesPerRequest|LOADING|MASTERDOWN|READONLY|CLUSTERDOWN|TRYAGAIN|Too many Cluster redirections/i.test(
       message,
     ) || error.name === 'MaxRetriesPerRequestError'
   );

@@ -25,6 +25,24 @@ const CLOSED = 'Connection is closed.';
 const ASKING = encode(['ASKING']);
 
 /**
+ * "Connection is closed." (so isConnectionError counts it as Redis unreachable), saying whether the call
+ * was written to the connection: `sent` may have run and is never sent again; a call never sent (the
+ * connection was not ready, or closed before the call went out) may be sent elsewhere, e.g. to the replica
+ * promoted in place of a dead master.
+ */
+export class ConnectionClosedError extends Error {
+  constructor(
+    readonly sent: boolean,
+    detail = '',
+  ) {
+    super(detail ? `${CLOSED} ${detail}` : CLOSED);
+  }
+}
+
+/** True for a call that failed without ever being written to a connection: sending it elsewhere cannot run it twice. */
+export const neverSent = (error: unknown): boolean => error instanceof ConnectionClosedError && !error.sent;
+
+/**
  * A lean connection to one Redis node that runs Lua scripts (EVALSHA, then EVAL once on NOSCRIPT) and
  * plain commands, for the busiest calls of the request path (on a Redis Cluster, one per master behind
  * SlotRoutedConnection). With 16 calls in flight a call costs 2-7 µs of this process's CPU, a string
@@ -32,8 +50,9 @@ const ASKING = encode(['ASKING']);
  * chain and a timer per call, a pipeline object per batch, a general reply decoder; bench/README.md,
  * *Redis clients*). Calls made in the same turn of the event loop go out in one write. It behaves like
  * the main client where it matters: no offline queue (while Redis is away a call fails at once with
- * "Connection is closed."), a command timeout, and reconnection forever with a capped back-off. A call in
- * flight when the connection drops fails and is not resent (a script is not idempotent). A connection is
+ * "Connection is closed.", a ConnectionClosedError not `sent`), a command timeout, and reconnection forever
+ * with a capped back-off. A call in flight when the connection drops fails (`sent`: it may have run) and is
+ * not resent (a script is not idempotent). A connection is
  * ready only once Redis has answered a PING on it, so while Redis is connected but stalled (a call timed
  * out, the connection was dropped and the new one waits for its PONG) calls fail at once instead of each
  * waiting out the timeout.
@@ -48,6 +67,8 @@ export class ScriptConnection {
   private attempt = 0;
   private readonly waiters = new Queue<Waiter>();
   private out = '';
+  /** The waiters at the queue's end whose commands are still in `out`, not yet written. */
+  private unwritten = 0;
   private flushScheduled = false;
   /** The WAIT in the batch not yet written, which every write answered before it is written shares. */
   private batchWait?: { replicas: number; timeoutMs: number; answer: Promise<number> };
@@ -182,12 +203,13 @@ export class ScriptConnection {
   }
 
   private send(waiter: Waiter, command: string) {
-    if (!this.ready) return waiter.reject(new Error(CLOSED));
+    if (!this.ready) return waiter.reject(new ConnectionClosedError(false));
     this.push(waiter, command);
   }
 
   private push(waiter: Waiter, command: string) {
     this.waiters.push(waiter);
+    this.unwritten++;
     this.out += command;
     if (this.flushScheduled) return;
     this.flushScheduled = true;
@@ -199,6 +221,7 @@ export class ScriptConnection {
     this.batchWait = undefined;
     const out = this.out;
     this.out = '';
+    this.unwritten = 0;
     if (out && this.connected) this.socket!.write(out);
   }
 
@@ -230,13 +253,18 @@ export class ScriptConnection {
     this.out = '';
     this.batchWait = undefined;
     this.reader.reset();
-    this.failAll(new Error(CLOSED));
+    // The calls written (the queue's head) may have run; those still in `out` (its tail) never left.
+    const waiters = this.waiters.drain();
+    const written = waiters.length - this.unwritten;
+    this.unwritten = 0;
+    waiters.forEach((waiter, at) => waiter.reject(new ConnectionClosedError(at < written)));
     if (this.stopped) return;
     this.options.onDrop?.();
     this.reconnectTimer = setTimeout(() => this.open(), reconnectDelay(this.attempt++));
   }
 
   private failAll(error: Error) {
+    this.unwritten = 0;
     for (const waiter of this.waiters.drain()) waiter.reject(error);
   }
 

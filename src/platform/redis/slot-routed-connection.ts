@@ -1,11 +1,13 @@
 import keySlot from 'cluster-key-slot';
 import { isRetryLater, nodeUrl, redirectionOf, slotOwners } from './cluster-slot-map.js';
 import type { Word } from './resp.js';
-import { ScriptConnection, type ScriptSource } from './script-connection.js';
+import { DEFAULT_REDIS_FAILOVER_MS } from './redis.js';
+import { ConnectionClosedError, neverSent, ScriptConnection, type ScriptSource } from './script-connection.js';
+import { clusterName, joinSlotMapNews, mastersSignature } from './slot-map-news.js';
 
-/** Redirections a call follows before it fails with the last one (as many as ioredis follows). */
+/** Redirections (MOVED, ASK) a call follows one after another before it fails with the last one (as many as ioredis follows). */
 const MAX_REDIRECTIONS = 16;
-/** The wait before asking again after TRYAGAIN or CLUSTERDOWN (ioredis waits as long). */
+/** The wait before asking again a call refused before it ran (no master ready for its slot, TRYAGAIN, CLUSTERDOWN), as ioredis waits. */
 const RETRY_LATER_MS = 100;
 
 type Node = { connection: ScriptConnection; opened: Promise<void> };
@@ -16,9 +18,15 @@ type Send = (connection: ScriptConnection, asking: boolean) => Promise<unknown>;
  * of its key's slot (the keys of a call share one slot). The slot map is read with CLUSTER SLOTS from a
  * master already connected or else a seed node, at start, on MOVED, and whenever a node connection drops
  * or fails to reconnect. A call answered MOVED goes to the new master (the map takes the slot at once,
- * then is read again whole); ASK sends it once to the importing node behind ASKING, the map unchanged;
- * TRYAGAIN and CLUSTERDOWN are asked again after 100 ms. These are refusals before running, so following
- * them is safe; a call whose connection drops still fails and is not resent, as on a single Redis.
+ * then is read again whole); ASK sends it once to the importing node behind ASKING, the map unchanged.
+ *
+ * A failover: a call that could not be sent (no master known for its slot, or its master's connection not
+ * ready: the master died or stalled and no replica has taken over yet), or was refused with TRYAGAIN or
+ * CLUSTERDOWN (the cluster electing a replica), is asked again every 100 ms with the slot map read anew,
+ * until a master for its slot takes it or `failoverMs` have passed since its first refusal; then it fails
+ * with the last refusal ("Connection is closed." or CLUSTERDOWN: Redis unreachable, a 503). These are
+ * refusals before running, so following them is safe. A call whose connection dropped after it was sent
+ * (ConnectionClosedError `sent`) fails and is never sent again, as on a single Redis: it may have run.
  */
 export class SlotRoutedConnection {
   /** The master of each slot, `host:port`; '' where none is known. */
@@ -26,11 +34,16 @@ export class SlotRoutedConnection {
   private readonly nodes = new Map<string, Node>();
   private refreshing?: Promise<void>;
   private stopped = false;
+  /** Reads the slot map when another client of this cluster in the process found new masters, and tells them when this one does. */
+  private readonly news: ReturnType<typeof joinSlotMapNews>;
 
   constructor(
     private readonly seeds: readonly string[],
     private readonly commandTimeoutMs = 1_000,
-  ) {}
+    private readonly failoverMs = DEFAULT_REDIS_FAILOVER_MS,
+  ) {
+    this.news = joinSlotMapNews(clusterName(seeds), () => this.dropped());
+  }
 
   /** Reads the slot map and connects to every master; rejects if no node answers for the map. */
   async connect(): Promise<void> {
@@ -58,36 +71,50 @@ export class SlotRoutedConnection {
   /** Lets calls in flight finish, then closes every node connection for good. */
   async quit(): Promise<void> {
     this.stopped = true;
+    this.news.leave();
     await Promise.allSettled([...this.nodes.values()].map((node) => node.connection.quit()));
   }
 
   disconnect() {
     this.stopped = true;
+    this.news.leave();
     for (const node of this.nodes.values()) node.connection.disconnect();
   }
 
   private route(key: string | undefined, send: Send): Promise<unknown> {
     const slot = key === undefined ? 0 : keySlot(key);
     const address = this.owners[slot];
-    if (!address) {
-      this.dropped();
-      return Promise.reject(new Error(`Connection is closed. No master is known for slot ${slot}.`));
-    }
-    return send(this.node(address).connection, false).catch((error: unknown) => this.redirected(error, slot, address, send));
+    if (!address) return this.retried(new ConnectionClosedError(false, `No master is known for slot ${slot}.`), slot, '', send);
+    return send(this.node(address).connection, false).catch((error: unknown) => this.retried(error, slot, address, send));
   }
 
-  /** Follows MOVED, ASK, TRYAGAIN and CLUSTERDOWN, up to MAX_REDIRECTIONS; any other error is the call's. */
-  private async redirected(error: unknown, slot: number, answeredBy: string, send: Send): Promise<unknown> {
-    for (let redirections = 1; redirections <= MAX_REDIRECTIONS; redirections++) {
+  /**
+   * Follows MOVED and ASK (up to MAX_REDIRECTIONS in a row), and asks again a call refused before it ran
+   * (never sent, TRYAGAIN, CLUSTERDOWN) every RETRY_LATER_MS until `failoverMs` after its first refusal;
+   * any other error, a call sent on a connection that dropped among them, is the call's.
+   */
+  private async retried(error: unknown, slot: number, answeredBy: string, send: Send): Promise<unknown> {
+    let deadline: number | undefined;
+    for (let redirections = 0; ; ) {
       const redirection = redirectionOf(error, answeredBy);
-      if (redirection && !redirection.ask) {
-        this.owners[redirection.slot] = redirection.address;
+      if (redirection) {
+        if (++redirections > MAX_REDIRECTIONS) throw error;
+        if (!redirection.ask) this.owners[redirection.slot] = redirection.address;
+      } else if ((neverSent(error) || isRetryLater(error)) && !this.stopped) {
+        redirections = 0;
+        deadline ??= Date.now() + this.failoverMs;
+        if (Date.now() + RETRY_LATER_MS > deadline) throw error;
         this.dropped();
-      } else if (!redirection) {
-        if (!isRetryLater(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_LATER_MS));
+      } else {
+        throw error;
       }
-      answeredBy = redirection?.address ?? (this.owners[slot] || answeredBy);
+      if (redirection && !redirection.ask) this.dropped();
+      answeredBy = redirection?.address ?? this.owners[slot] ?? '';
+      if (!answeredBy) {
+        error = new ConnectionClosedError(false, `No master is known for slot ${slot}.`);
+        continue;
+      }
       const node = this.node(answeredBy);
       await node.opened;
       try {
@@ -96,7 +123,6 @@ export class SlotRoutedConnection {
         error = next;
       }
     }
-    throw error;
   }
 
   private node(address: string): Node {
@@ -150,6 +176,7 @@ export class SlotRoutedConnection {
   private use(owners: string[]) {
     if (this.stopped) return;
     this.owners = owners;
+    this.news.saw(mastersSignature((slot) => owners[slot]));
     const masters = new Set(owners.filter(Boolean));
     for (const address of masters) this.node(address);
     for (const [address, node] of this.nodes) {
