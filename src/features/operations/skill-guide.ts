@@ -214,8 +214,9 @@ The token works at once and lasts ${duration(limits.TOKEN_TTL_SECONDS)}; send it
 
 ## 2. Read and edit your profile
 
-\`PATCH /api/v1/me\` changes any registration field except \`email\` and \`password\`, which can never be
-changed (there is no endpoint for either).
+\`PATCH /api/v1/me\` changes any registration field except \`email\` and \`password\`. Your e-mail can never
+be changed (no endpoint changes it: register a new account for another). Your password changes with
+\`POST /api/v1/auth/password\` (see section 6).
 
 \`\`\`bash
 api GET /api/v1/me -H "Authorization: Bearer $TOKEN"

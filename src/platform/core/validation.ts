@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import { errors, type FieldProblem } from './errors.js';
 import { inOurWords, notWhatWasSent } from './issue-words.js';
 
-/** Fields an account has for good: sent to an update, they are named with what to do instead. */
+/** Fields a profile update does not change: sent to one, they are named with what to do instead. */
 const UNCHANGEABLE: Record<string, string> = {
   email: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)',
-  password: 'cannot be changed: an account keeps the password it registered with',
+  password: 'is not changed here: change it with POST /api/v1/auth/password {"current_password", "new_password"}',
 };
 
 /**
