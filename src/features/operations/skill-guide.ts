@@ -98,7 +98,9 @@ ${shortestPath()}
 
 - Success is a 2xx. Every error is \`{"error": {"code", "message", "details"}}\` with a 4xx or 5xx status:
   read \`message\` (it says what to do), and fix each field listed in \`details\` (\`[{"field", "message"}]\`,
-  \`[]\` when no field is at fault).
+  \`[]\` when no field is at fault). A few codes carry one more field beside these, as data:
+  \`retry_after_seconds\` (429, 507), \`ended_at\` (410), \`reason\` (409 \`cannot_undo\`), \`scope\` (409
+  \`too_many_open_reports\`); the \`Error\` schema of the OpenAPI document lists them all.
 - **429 \`rate_limited\`**: you are over a limit (table below); nothing of the request was done. Wait the
   number of seconds in the \`Retry-After\` header (also \`error.retry_after_seconds\`), then send it again.
   For registrations and logins every attempt counts, refused ones too: retrying before \`Retry-After\` has
