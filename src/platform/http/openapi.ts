@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, statusOf, type ErrorCode } from '../core/errors.js';
 import { idSchema } from '../core/id-schema.js';
+import { stateJsonRules } from '../core/json-rules.js';
 import { errorSchema } from './response-schemas.js';
 import type { Route } from './types.js';
 
@@ -68,7 +69,9 @@ type JsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => Record<string
 /** A JSON Schema converter that files named schemas (zod `.meta({id})`) in `components`, referenced from there. */
 function schemaConverter(components: Record<string, unknown>): JsonSchemaOf {
   return (schema, io) => {
-    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
+    // What a request takes carries the rules its refinements check (core/json-rules.ts).
+    const override = io === 'input' ? stateJsonRules : undefined;
+    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline', override }) as Record<string, unknown>;
     delete out.$schema;
     const defs = (out.$defs ?? {}) as Record<string, unknown>;
     delete out.$defs;
