@@ -477,8 +477,9 @@ once after a replay); every WebSocket client answers pings by itself, as soon as
 
 Node.js: Node 22 and later have a global \`WebSocket\`. Node 20 has none without a flag: run it as
 \`node --experimental-websocket events.mjs\`, or \`npm install ws\` first and the first line uses the \`ws\`
-package instead. Save as \`events.mjs\` and run \`BASE=$BASE TOKEN=$TOKEN node events.mjs\` (add
-\`SINCE=<id>\` to resume):
+package instead. Save as \`events.mjs\` and run \`BASE=$BASE TOKEN=$TOKEN node events.mjs\`. Each line it
+prints is \`<id> <type> <data>\`: the \`id\` is what \`since\` takes, so after a stop, add \`SINCE=<the last id
+printed>\` to resume after it (a typing or error frame has no id: \`-\`):
 
 \`\`\`js
 const WebSocket = globalThis.WebSocket ?? (await import('ws')).default; // Node 22+: global; Node 20: the ws package
@@ -492,7 +493,7 @@ function connect() {
   ws.onmessage = (event) => {
     const frame = JSON.parse(String(event.data));
     if (frame.id) since = frame.id;
-    console.log(frame.type, JSON.stringify(frame.data));
+    console.log(frame.id ?? '-', frame.type, JSON.stringify(frame.data)); // frame.id: what since takes
   };
   ws.onerror = (event) => console.error('socket error:', event.message ?? event.error?.message ?? 'refused');
   ws.onclose = (event) => {
@@ -508,7 +509,8 @@ connect();
 \`\`\`
 
 Python 3 (standard library only, nothing to install; any WebSocket library works the same way). Save as
-\`events.py\` and run \`BASE=$BASE TOKEN=$TOKEN python3 events.py\` (add \`SINCE=<id>\` to resume):
+\`events.py\` and run \`BASE=$BASE TOKEN=$TOKEN python3 events.py\`; it prints the same lines, \`<id> <type>
+<data>\` (add \`SINCE=<the last id printed>\` to resume):
 
 \`\`\`python
 import base64, json, os, socket, ssl, struct, time
@@ -563,7 +565,7 @@ while True:
     try:
         for frame in frames(os.environ['BASE'], os.environ['TOKEN'], since):
             since = frame.get('id', since)
-            print(frame['type'], json.dumps(frame['data']), flush=True)
+            print(frame.get('id', '-'), frame['type'], json.dumps(frame['data']), flush=True)  # id: what since takes
     except Closed as closed:
         if closed.code in (4001, 4003, 4403, 4410):
             raise SystemExit(f'closed {closed}: log in again for a new token')
