@@ -186,7 +186,7 @@ describe('errors', () => {
       }
       for (const limit of ['1', '100']) expect((await stack.api.get(`${path}?limit=${limit}`, { token: a.token })).status).toBe(200);
       const unknown = await stack.api.get(`${path}?sort=asc`, { token: a.token });
-      expect(unknown.body.error.details).toEqual([{ field: 'sort', message: 'is not a known parameter' }]);
+      expect(unknown.body.error.details).toEqual([{ field: 'sort', message: 'is not a known parameter; this route takes limit, cursor' }]);
     }
   });
 

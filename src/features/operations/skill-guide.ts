@@ -288,7 +288,8 @@ Both take \`limit\` (1–100, default 20) and
 with a cursor is not the end: each page does a bounded amount of searching, so a broad or rarely matched
 query may answer fewer than \`limit\` items, even none, with a \`next_cursor\`. Keep following
 \`next_cursor\` until it is \`null\`; nothing is skipped or repeated along the way. Give each query
-parameter once (only \`gender\` and \`interests\` may repeat): a second \`limit\` or \`kind\` is a 400 naming it.
+parameter once (only \`gender\` and \`interests\` may repeat): a second \`limit\` or \`kind\` is a 400 naming it,
+and an unknown one is a 400 that lists the parameters the route takes.
 
 \`\`\`bash
 api GET "/api/v1/discovery/feed?limit=5" -H "Authorization: Bearer $TOKEN"
