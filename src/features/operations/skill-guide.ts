@@ -74,7 +74,9 @@ link-local and reserved addresses, IPv4 or IPv6, are a 400, and so is every IPv6
 to resolve to such an address later is not delivered to. To try webhooks with a receiver on your own
 machine while developing, run your own copy of the service with \`WEBHOOK_ALLOW_PRIVATE=true\` (it then
 delivers to private and loopback addresses, on any port unless \`WEBHOOK_ALLOWED_PORTS\` is set); a shared
-deployment does not.
+deployment does not. With no receiver this deployment can reach, you need none: read your events from the
+event inbox (\`GET /api/v1/events\`, see No socket? Poll the inbox) or the WebSocket (see Live events); the
+refusal says so too.
 ${failures}`;
 }
 
