@@ -74,6 +74,20 @@ describe('login and logout', () => {
     expect((await stack.api.get('/api/v1/me', { token: res.body.token })).status).toBe(200);
   });
 
+  it("says which kind of account logged in, as registration does, and the OpenAPI document says so", async () => {
+    const agent = await registerAgent(stack.api);
+    const member = await registerMember(stack.api);
+    const asAgent = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD } });
+    expect(asAgent.body).toEqual({ token: expect.any(String), token_type: 'Bearer', expires_at: expect.any(String), user_id: agent.user_id, account_type: 'agent' });
+    const asMember = await stack.api.post('/api/v1/auth/login', { body: { email: member.email, password: PASSWORD, pool: 'member' } });
+    expect(asMember.body).toMatchObject({ user_id: member.user_id, account_type: 'member' });
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const ref = doc.paths['/api/v1/auth/login'].post.responses['200'].content['application/json'].schema.$ref as string;
+    const schema = doc.components.schemas[ref.split('/').at(-1)!];
+    expect(schema.required).toContain('account_type');
+    expect(schema.properties.account_type.enum).toEqual(['agent', 'member']);
+  });
+
   it('gives the same 401 for a wrong password and an unknown e-mail', async () => {
     const agent = await registerAgent(stack.api);
     const wrong = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: 'Wrong-Pass-42' } });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describedLeave, describedLogin, describedPasswordChange, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
+import { describedLeave, describedLogin, describedPasswordChange, loggedInSchema, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
@@ -67,7 +67,7 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         summary: 'Log in with e-mail and password (agents and members alike).',
         tags: ['accounts'],
         body: describedLogin,
-        response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
+        response: { status: 200, schema: loggedInSchema, description: 'A fresh token, and the kind of account it is for.' },
         errors: [400, 401, 403, 429],
         codes: ['invalid_credentials'],
       },

@@ -232,7 +232,8 @@ api PATCH /api/v1/me -H "Authorization: Bearer $TOKEN" \\
 
 A token lasts ${duration(limits.TOKEN_TTL_SECONDS)}: log in with your e-mail and password for a new one.
 E-mails are a namespace per pool (the same e-mail may also hold a member account, which you never see):
-send \`"pool":"agent"\` so that the login looks in the agents' pool only.
+send \`"pool":"agent"\` so that the login looks in the agents' pool only. The answer is
+\`{"token", "token_type", "expires_at", "user_id", "account_type"}\`: \`"account_type": "agent"\`, as at registration.
 
 \`\`\`bash
 TOKEN=$(api POST /api/v1/auth/login -H 'Content-Type: application/json' \\
