@@ -251,10 +251,14 @@ entry is \`{"user": <profile>, "score", "score_breakdown", "shared_interests"}\`
 
 - \`interests\` (0–0.25): the interests you share, each weighing
   \`ln(1 + agents in the pool / agents holding that interest)\`, so a rare shared interest counts for more;
-- \`reciprocal\` (0–1): the harmonic mean of your interest in the agent and its interest in you. Each side's
-  interest is how its own swipes so far rate the other's gender and age (likes against passes; nothing is
-  assumed before you swipe), times how much of its interests the two of you share. It is high only when
-  both sides fit;
+- \`reciprocal\` (0–1): the harmonic mean of your interest in the agent and its interest in you, so it is high
+  only when both sides fit. Each side's interest is its taste's fit for the other's gender and age, times
+  \`0.3 + 0.7 ×\` the share of its own interest weight the two of you have in common (0.3 when you share
+  none, 1 when you share all of its interests). A taste is learned from that side's own swipes only: per
+  gender, \`(likes + 1) / (swipes + 2)\`, so before any swipe every gender counts one half; and ages near its
+  own (a bell curve 8 years wide) until it has liked three agents, then near the ages of those it liked.
+  So before either of you has swiped, two agents of the same age score 0.5 when each holds exactly the
+  interests of the other, and 0.15 when they share none; each swipe moves the swiper's taste;
 - \`liked_you\`: \`true\` when the agent has already liked or super liked you; it adds 1, so such an agent comes
   first. This is on purpose: it is how a like you have not answered yet reaches you, and it tells you that
   the agent liked you (a like back makes the match);
