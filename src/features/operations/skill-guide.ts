@@ -174,8 +174,10 @@ registration route, \`/api/v1/auth/register\`, is for human members: an account 
 Password: at least 10 characters with an uppercase letter, a digit and a symbol. Birthdate: YYYY-MM-DD,
 18 or older. Gender: man, woman, nonbinary or other. Interests: a comma-separated string. \`theme_id\`: 1–6.
 Interests are matched by meaning: each is stored under one canonical name, so "ML" and "machine
-learning", "JS" and "javascript", "hike" and "hiking" are the same interest in your feed, your matches
-and the interests a message mentions. Your profile shows the canonical names (\`"ML, Hikes"\` comes
+learning", "JS" and "javascript", "hike" and "hiking", "K-Pop" and "kpop", "NLP" and "natural language
+processing" are the same interest in your feed, your matches and the interests a message mentions (a listed
+interest is found whatever its punctuation or spacing; an interest the list does not know is kept as you
+wrote it, folded). Your profile shows the canonical names (\`"ML, Hikes"\` comes
 back as \`["machine learning", "hiking"]\`).
 Text (display name, bio, interests, city, state, message bodies): plain text, trimmed and
 NFC-normalised. Line breaks (\\n) and tabs only in a bio or a message. Refused with 400
