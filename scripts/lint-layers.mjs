@@ -10,7 +10,7 @@
  * the API document.
  *
  * It calls dependency-cruiser's API rather than its `depcruise` command because that command refuses to
- * start on Node 20, which this project supports; the API runs there and checks the same rules.
+ * start on some Node.js releases; the API runs there and checks the same rules.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -1,3 +1,5 @@
+// First, before anything else is loaded: an older Node.js stops here with one line saying what to do.
+import './node-version.js';
 import { resolve } from 'node:path';
 import { Application } from './app.js';
 import { startWorkers } from './worker.js';

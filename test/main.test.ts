@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { freePort } from '../src/platform/redis-server/free-port.js';
-import { killChildren, spawnTsx } from './support/child-process.js';
+import { NODE_MAJOR } from '../src/node-version.js';
+import { killChildren, run as runToEnd, spawnTsx } from './support/child-process.js';
 
 afterEach(killChildren);
 
@@ -89,6 +90,34 @@ describe('npm start (the embedded default)', () => {
     const proc = run({ PORT: String(await freePort()), REDIS_URL: '', PATH: '/nonexistent', DATA_DIR: mkdtempSync(join(tmpdir(), 'agent-match-nopath-')) });
     expect(await proc.exited).toBe(1);
     expect(proc.output()).toMatch(/redis-server is not on PATH: install Redis/);
+  });
+});
+
+describe('on another Node.js than 22', () => {
+  /** Node.js as a child that believes it is `version` from its first line on (before tsx and the service load). */
+  const otherNode = (version: string, args: string[]) =>
+    runToEnd(process.execPath, ['--import', `data:text/javascript,Object.defineProperty(process.versions, "node", { value: "${version}" })`, '--import', 'tsx', ...args], { LOG_LEVEL: 'info', REDIS_URL: 'redis://127.0.0.1:1' });
+
+  it('stops at once, before anything starts, with one line naming the version needed and how to get it', async () => {
+    for (const command of ['serve', 'worker']) {
+      const { code, stdout, stderr } = await otherNode('20.20.2', ['src/main.ts', command]);
+      expect(code, command).toBe(1);
+      expect(stdout, command).toBe('');
+      expect(stderr.trim().split('\n'), command).toEqual([
+        `agent-match needs Node.js ${NODE_MAJOR} (an older one lacks what it uses, such as the global WebSocket), and this is Node.js 20.20.2: install Node.js ${NODE_MAJOR} (nvm install ${NODE_MAJOR} && nvm use ${NODE_MAJOR}, or https://nodejs.org/en/download), then run npm ci and start again.`,
+      ]);
+    }
+    // a later line, which uWebSockets.js has no binary for, is told so the same way
+    const later = await otherNode('24.1.0', ['src/main.ts', 'serve']);
+    expect(later.code).toBe(1);
+    expect(later.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^agent-match needs Node\.js 22 \(uWebSockets\.js ships no binary for a later one\), and this is Node\.js 24\.1\.0: install Node\.js 22 /)]);
+  });
+
+  it('is refused by npm ci too: engine-strict, with the same release line in package.json', () => {
+    const root = join(import.meta.dirname, '..');
+    expect(readFileSync(join(root, '.npmrc'), 'utf8')).toMatch(/^engine-strict=true$/m);
+    expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).engines.node).toBe(`^${NODE_MAJOR}.0.0`);
+    expect(Number(process.versions.node.split('.')[0])).toBeGreaterThanOrEqual(NODE_MAJOR);
   });
 });
 

@@ -74,6 +74,20 @@ describe('login and logout', () => {
     expect((await stack.api.get('/api/v1/me', { token: res.body.token })).status).toBe(200);
   });
 
+  it("says which kind of account logged in, as registration does, and the OpenAPI document says so", async () => {
+    const agent = await registerAgent(stack.api);
+    const member = await registerMember(stack.api);
+    const asAgent = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD } });
+    expect(asAgent.body).toEqual({ token: expect.any(String), token_type: 'Bearer', expires_at: expect.any(String), user_id: agent.user_id, account_type: 'agent' });
+    const asMember = await stack.api.post('/api/v1/auth/login', { body: { email: member.email, password: PASSWORD, pool: 'member' } });
+    expect(asMember.body).toMatchObject({ user_id: member.user_id, account_type: 'member' });
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body;
+    const ref = doc.paths['/api/v1/auth/login'].post.responses['200'].content['application/json'].schema.$ref as string;
+    const schema = doc.components.schemas[ref.split('/').at(-1)!];
+    expect(schema.required).toContain('account_type');
+    expect(schema.properties.account_type.enum).toEqual(['agent', 'member']);
+  });
+
   it('gives the same 401 for a wrong password and an unknown e-mail', async () => {
     const agent = await registerAgent(stack.api);
     const wrong = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: 'Wrong-Pass-42' } });
@@ -122,15 +136,31 @@ describe('profile', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.details).toEqual(
       expect.arrayContaining([
-        // no other endpoint changes them either: the answer names none
+        // no endpoint changes the e-mail; the password has its own, which the answer names
         { field: 'email', message: expect.stringMatching(/^cannot be changed: an account keeps the e-mail it registered with/) },
-        { field: 'password', message: expect.stringMatching(/^cannot be changed: an account keeps the password/) },
+        { field: 'password', message: expect.stringMatching(/^is not changed here: change it with POST \/api\/v1\/auth\/password/) },
         { field: 'theme_id', message: expect.any(String) },
       ]),
     );
   });
 
-  it('shows public profiles within a pool without private fields', async () => {
+  it('says where the password changes, as the refusal of a profile update and the guide do, and the change works there', async () => {
+    const agent = await registerAgent(stack.api);
+    const refused = await stack.api.patch('/api/v1/me', { token: agent.token, body: { password: 'Other-Pass-42' } });
+    expect(refused.body.error.message).toContain('POST /api/v1/auth/password');
+    expect(refused.body.error.message).not.toMatch(/keeps the password/);
+    const guide = (await stack.api.get('/skill.md')).text;
+    expect(guide).not.toMatch(/no endpoint for either/);
+    const profileSection = guide.slice(guide.indexOf('## 2. Read and edit your profile'), guide.indexOf('## 3.'));
+    expect(profileSection).toContain('`POST /api/v1/auth/password`');
+    expect(profileSection).toMatch(/e-mail can never\s+be changed/);
+    // the route the refusal and the guide name does change it
+    const changed = await stack.api.post('/api/v1/auth/password', { token: agent.token, body: { current_password: PASSWORD, new_password: 'Other-Pass-42' } });
+    expect(changed.status).toBe(204);
+    expect((await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: 'Other-Pass-42' } })).status).toBe(200);
+  });
+
+    it('shows public profiles within a pool without private fields', async () => {
     const a = await registerAgent(stack.api);
     const b = await registerAgent(stack.api, { display_name: 'Bee' });
     const res = await stack.api.get(`/api/v1/users/${b.user_id}`, { token: a.token });

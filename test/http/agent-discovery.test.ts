@@ -99,7 +99,20 @@ describe('GET /llms.txt', () => {
     for (const section of sections) expect(text).toContain(`- [${section}](${stack.baseUrl}/skill.md#`);
   });
 
-  it('links only to addresses of this service that answer 200', async () => {
+  it('lists the report route and every public spectator JSON read, each linked to its operation', async () => {
+    const listed = new Set(links().flatMap((link) => namedRoutes(link.title)));
+    const documented = [...(await operations()).keys()];
+    const spectatorReads = documented.filter((route) => route.startsWith('GET /api/v1/spectator/') && route !== 'GET /api/v1/spectator/stream');
+    expect(spectatorReads.length).toBeGreaterThanOrEqual(5);
+    expect([...spectatorReads, 'POST /api/v1/reports'].filter((route) => !listed.has(route))).toEqual([]);
+    expect(text).toMatch(/^## Report$/m);
+    expect(text).toMatch(/^## Watch \(public, no token\)$/m);
+    // the agent card names reporting as a skill too
+    const card = (await stack.api.get('/.well-known/agent-card.json')).body;
+    expect(card.skills.find((skill: { id: string }) => skill.id === 'moderation')?.description).toContain('POST /api/v1/reports');
+  });
+
+    it('links only to addresses of this service that answer 200', async () => {
     const client = new JsonClient(stack.baseUrl);
     try {
       const urls = [...new Set(links().map((link) => link.url.split('#')[0]!))];

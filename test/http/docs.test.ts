@@ -171,7 +171,7 @@ describe('GET /skill.md', () => {
     expect(script).not.toMatch(/\/api\/v1\/webhooks/);
   });
 
-  it('has Node.js and Python clients that print a stream\'s events, resume with since, and stop on a revoked token', async () => {
+  it('has Node.js and Python clients that print a stream\'s events with their ids, resume with since at a printed id, and stop on a revoked token', async () => {
     const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
     const match = (await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match;
@@ -185,14 +185,20 @@ describe('GET /skill.md', () => {
     for (const [command, args] of clients) {
       const token = (await stack.app.tokens.issue(b.user_id, 'agent')).token;
       const client = start(command, args, { BASE: stack.baseUrl, TOKEN: token, SINCE: '0' });
-      // (Python's json.dumps puts a space after ':' and ',')
-      await client.waitFor(/^message\.created .*"body": ?"Hello from the test"/m);
-      expect(client.stdout).toMatch(new RegExp(`^match\\.created \\{"id": ?${match.id}, ?"user": ?\\{"id": ?${a.user_id},`, 'm'));
+      // each line is "<id> <type> <data>" (Python's json.dumps puts a space after ':' and ',')
+      await client.waitFor(/^\d+-\d+ message\.created .*"body": ?"Hello from the test"/m);
+      const created = new RegExp(`^(\\d+-\\d+) match\\.created \\{"id": ?${match.id}, ?"user": ?\\{"id": ?${a.user_id},`, 'm').exec(client.stdout);
+      expect(created, `${command}: ${client.stdout}`).not.toBeNull();
+      // the printed id is what since takes: resumed after it, the client gets the message and not the match again
+      const resumed = start(command, args, { BASE: stack.baseUrl, TOKEN: token, SINCE: created![1]! });
+      await resumed.waitFor(/^\d+-\d+ message\.created .*"body": ?"Hello from the test"/m);
+      expect(resumed.stdout, command).not.toMatch(/match\.created/);
       // logging out revokes the token: the socket is closed with 4003 and the client stops, saying so
       expect((await stack.api.post('/api/v1/auth/logout', { token })).status).toBe(204);
-      const { code, stderr } = await client.exited;
-      expect(code, command).toBe(1);
-      expect(stderr).toMatch(/closed 4003.*log in again/);
+      for (const stopped of [await client.exited, await resumed.exited]) {
+        expect(stopped.code, command).toBe(1);
+        expect(stopped.stderr).toMatch(/closed 4003.*log in again/);
+      }
     }
   });
 });

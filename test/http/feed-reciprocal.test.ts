@@ -55,7 +55,22 @@ describe('GET /discovery/feed, reciprocal ranking', () => {
     expect(feed[at(liker)]!.score).toBeGreaterThan(feed[at(other)]!.score);
   });
 
-  it('lifts a like into the liked account\'s ranked feed at once, before any new ranking', async () => {
+  it('scores, before anyone swiped, exactly what the guide says is assumed: 0.5 for a same-age twin in interests, 0.15 for one sharing none', async () => {
+    const profile = { interests: 'kumihimo, sashiko', birthdate: '1988-09-09' };
+    const viewer = await registerAgent(stack.api, { ...profile, gender: 'woman' });
+    const twin = await registerAgent(stack.api, { ...profile, gender: 'man' });
+    const stranger = await registerAgent(stack.api, { interests: 'theremin', birthdate: '1988-09-09', gender: 'other' });
+    const feed = await feedOf(viewer);
+    const entry = (account: Account) => feed.find((e) => e.user.id === account.user_id);
+    expect(entry(twin)?.score_breakdown.reciprocal).toBe(0.5);
+    expect(entry(stranger)?.score_breakdown.reciprocal).toBe(0.15);
+    const guide = (await stack.api.get('/skill.md')).text;
+    expect(guide).not.toMatch(/nothing is\s+assumed/);
+    expect(guide).toMatch(/before any swipe every gender counts one half/);
+    expect(guide).toMatch(/two agents of the same age score 0\.5 when each holds exactly the\s+interests of the other, and 0\.15 when they share none/);
+  });
+
+    it('lifts a like into the liked account\'s ranked feed at once, before any new ranking', async () => {
     const viewer = await registerAgent(stack.api, { interests: 'falconry' });
     const sharers = [];
     for (let i = 0; i < 3; i++) sharers.push(await registerAgent(stack.api, { interests: 'falconry' }));

@@ -48,7 +48,27 @@ describe('interests matched by meaning', () => {
     expect(sent.body.shared_interests_mentioned).toEqual(['machine learning', 'hiking']);
   });
 
-  it('canonicalises a profile update, and browse finds an interest whichever form the filter uses', async () => {
+  it('makes one interest of forms that differ only in punctuation or spacing, and of the AI field\'s acronyms', async () => {
+    const e = await registerAgent(stack.api, { interests: 'K-Pop, e-sports, stand-up, NLP, LLMs, standup comedy' });
+    const f = await registerAgent(stack.api, { interests: ['kpop', 'eSports', 'Standup', 'natural language processing', 'large language models'] });
+    const names = ['k-pop', 'esports', 'stand up comedy', 'natural language processing', 'large language models'];
+    expect((await stack.api.get('/api/v1/me', { token: e.token })).body.interests).toEqual(names);
+    expect((await stack.api.get('/api/v1/me', { token: f.token })).body.interests).toEqual(names);
+    await eventually('the feed to be ranked by the worker', () => isRanked(e));
+    expect((await feedEntryFor(e, f))?.shared_interests).toEqual(names);
+    // browse finds them whichever form the filter uses
+    for (const filter of ['k pop', 'E-Sports', 'NLP', 'llm', 'stand-up comedy']) {
+      const res = await stack.api.get(`/api/v1/discovery/browse?interests=${encodeURIComponent(filter)}&limit=100`, { token: e.token });
+      expect(res.body.items.map((item: { id: number }) => item.id), filter).toContain(f.user_id);
+    }
+    // and a message mentions them in any of those forms
+    await stack.api.post(`/api/v1/likes/${f.user_id}?kind=like`, { token: e.token });
+    const match = (await stack.api.post(`/api/v1/likes/${e.user_id}?kind=like`, { token: f.token })).body.match;
+    const sent = await stack.api.post(`/api/v1/matches/${match.id}/messages`, { token: e.token, body: { body: 'KPop tonight, then some NLP and e-sports?' } });
+    expect(sent.body.shared_interests_mentioned).toEqual(['k-pop', 'esports', 'natural language processing']);
+  });
+
+    it('canonicalises a profile update, and browse finds an interest whichever form the filter uses', async () => {
     const c = await registerAgent(stack.api, { interests: 'sci-fi, JS' });
     const d = await registerAgent(stack.api, { interests: 'science fiction' });
     const res = await stack.api.get('/api/v1/discovery/browse?interests=SciFi,javascript&interests_mode=any&limit=100', { token: d.token });

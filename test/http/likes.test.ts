@@ -106,7 +106,8 @@ describe('POST /api/v1/likes/{user_id}', () => {
     }
     const extra = await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like&force=1`, { token: a.token });
     expect(extra.status).toBe(400);
-    expect(extra.body.error.details).toEqual([{ field: 'force', message: 'is not a known parameter' }]);
+    // it names what the route takes instead
+    expect(extra.body.error.details).toEqual([{ field: 'force', message: 'is not a known parameter; this route takes kind' }]);
     // kind sent in a JSON body: the answer points to the query parameter
     const inBody = await stack.api.post(`/api/v1/likes/${b.user_id}`, { token: a.token, body: { kind: 'like' } });
     expect(inBody.status).toBe(400);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys, matchPartition } from '../../src/platform/redis/keys.js';
 import { matchShard } from '../../src/platform/redis/key-space.js';
@@ -166,13 +168,30 @@ describe('errors', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
       // a user id passed for a match id is the likely mistake: the answer says where match ids come from
-      expect(res.body.error.message).toMatch(/^No such match of yours with this id\. Pass a match id .*GET \/api\/v1\/matches.*not a user id\.$/);
+      expect(res.body.error.message).toMatch(/^No such match of yours with this id\. Pass a match id .*GET \/api\/v1\/matches.*not a user id or a message id: each is counted apart/);
     }
     expect((await stack.api.get('/api/v1/matches/abc', { token: a.token })).status).toBe(400);
     expect((await stack.api.get(`/api/v1/matches/${matchId}`)).status).toBe(401);
   });
 
-  it('answers 400 to a bad cursor and to a limit out of range', async () => {
+  it('say, with the guide and docs/api.md, that match ids and message ids are separate sequences whose numbers may coincide', async () => {
+    const { a, b } = { a: await registerAgent(stack.api), b: await registerAgent(stack.api) };
+    await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
+    const matchId = (await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match.id as number;
+    const message = (await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body: 'hello' } })).body;
+    // both step by 256 over the same shards: the numbers are alike, and only their kind tells them apart
+    expect(matchId % 256).toBe(message.id % 256);
+    const wrong = await stack.api.get(`/api/v1/matches/${message.id}`, { token: a.token });
+    if (wrong.status === 404) expect(wrong.body.error.message).toMatch(/not a user id or a message id: each is counted apart/);
+    const guide = (await stack.api.get('/skill.md')).text;
+    expect(guide).toMatch(/Match ids, message ids and user ids are \*\*separate sequences\*\*: one number can be/);
+    expect(guide).toMatch(/a new match's id is often its first message's id, and both step by 256/);
+    const api = readFileSync(resolve(import.meta.dirname, '..', '..', 'docs', 'api.md'), 'utf8');
+    expect(api).toMatch(/Each kind has its own sequence, so one number can be a user's, a match's and a\s+message's id at once/);
+    expect(api).toMatch(/Match ids and message ids are separate sequences/);
+  });
+
+    it('answers 400 to a bad cursor and to a limit out of range', async () => {
     for (const path of ['/api/v1/matches', `/api/v1/matches/${matchId}/messages`]) {
       for (const cursor of ['garbage!', 'bm90IGpzb24', Buffer.from('{"x":1}').toString('base64url'), Buffer.from('-4').toString('base64url')]) {
         const res = await stack.api.get(`${path}?cursor=${encodeURIComponent(cursor)}`, { token: a.token });
@@ -186,7 +205,7 @@ describe('errors', () => {
       }
       for (const limit of ['1', '100']) expect((await stack.api.get(`${path}?limit=${limit}`, { token: a.token })).status).toBe(200);
       const unknown = await stack.api.get(`${path}?sort=asc`, { token: a.token });
-      expect(unknown.body.error.details).toEqual([{ field: 'sort', message: 'is not a known parameter' }]);
+      expect(unknown.body.error.details).toEqual([{ field: 'sort', message: 'is not a known parameter; this route takes limit, cursor' }]);
     }
   });
 

@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 type Parameter = { name: string; in: 'path' | 'query'; required?: boolean; schema: SchemaProperty };
-type Operation = { parameters?: Parameter[]; requestBody?: { content: { 'application/json': { schema: { $ref?: string } & ObjectSchema } } }; security?: unknown[] };
+type Operation = { responses?: Record<string, unknown>; parameters?: Parameter[]; requestBody?: { content: { 'application/json': { schema: { $ref?: string } & ObjectSchema } } }; security?: unknown[] };
 type ObjectSchema = { properties?: Record<string, SchemaProperty>; required?: string[] };
 
 /** A real value for a path parameter, so that a request gets as far as its query and body. */
@@ -104,7 +104,16 @@ describe('every route refuses wrong input in the service\'s own words', () => {
           }
         }
         if (parameters.some((p) => p.in === 'query')) {
-          expectRefusal(await request(withQuery([...requiredQuery, 'not_a_parameter=1'])), `${method.toUpperCase()} ${template} with an unknown parameter`);
+          const what = `${method.toUpperCase()} ${template} with an unknown parameter`;
+          const res = await request(withQuery([...requiredQuery, 'not_a_parameter=1']));
+          expectRefusal(res, what);
+          // the refusal names the parameters the route takes, each of them (a WebSocket route answers a plain GET
+          // with "not an upgrade" first)
+          if (!operation.responses?.['101']) {
+            const detail = (res.body.error.details as Array<{ field: string; message: string }>).find((d) => d.field === 'not_a_parameter');
+            const taken = detail?.message.replace(/^is not a known parameter; this route takes /, '').split(', ');
+            expect(taken, `${what}: ${JSON.stringify(res.body)}`).toEqual(parameters.filter((p) => p.in === 'query').map((p) => p.name));
+          }
         }
 
         if (!bodySchema) continue;

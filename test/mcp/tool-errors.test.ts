@@ -83,6 +83,6 @@ describe('MCP tool refusals', () => {
     const browse = await callTool(mcp.client, 'browse', { gender: { man: true } });
     expect(browse.structuredContent.error.details).toEqual([{ field: 'gender', message: 'must be one or more of man, woman, nonbinary, other: a list, or one comma-separated string, not an object' }]);
     const unknown = await callTool(mcp.client, 'get_profile', { verbose: true });
-    expect(unknown.structuredContent.error.details).toEqual([{ field: 'verbose', message: 'is not a known argument' }]);
+    expect(unknown.structuredContent.error.details).toEqual([{ field: 'verbose', message: 'is not a known argument; this tool takes none' }]);
   });
 });

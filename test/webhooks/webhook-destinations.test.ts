@@ -39,6 +39,8 @@ const TRUSTING: DestinationPolicy = { allowPrivate: true, allowedPorts: 'any' };
 const sender = (allowPrivate: boolean, timeoutMs = 10_000) => new WebhookSender({ timeoutMs, maxResponseBytes: 1_024, destinations: allowPrivate ? TRUSTING : ANY_PORT });
 const senderWith = (destinations: DestinationPolicy, resolve?: HostResolver) => new WebhookSender({ timeoutMs: 10_000, maxResponseBytes: 1_024, destinations, resolve });
 const REFUSED_ADDRESS = /^must not point to a private, loopback, link-local or reserved address: \S+ is (a|an|the) /;
+/** What a refused destination says to do instead: read the events where no receiver is needed. */
+const INSTEAD = 'With no receiver this service can reach, read your events from the event inbox instead (GET /api/v1/events, whose wait= holds the answer until one comes) or keep the WebSocket /api/v1/ws open';
 
 /** IPv6 forms of IPv4 addresses, and IPv6 ranges that are not public, each in more than one spelling. */
 const REFUSED_IPV6 = [
@@ -72,6 +74,9 @@ describe('webhook destinations (SSRF)', () => {
       const res = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.details, url).toEqual([{ field: 'url', message: expect.stringMatching(/private|loopback|link-local/) }]);
+      // and says where the events can be read with no receiver at all
+      expect(res.body.error.details[0].message, url).toContain(INSTEAD);
+      expect(res.body.error.message, url).toMatch(/event inbox instead \(GET \/api\/v1\/events[^)]*\) or keep the WebSocket \/api\/v1\/ws open/);
     }
     const changed = await stack.api.get('/api/v1/webhooks', { token: ada.token });
     expect(changed.body.items).toEqual([]);
@@ -87,15 +92,15 @@ describe('webhook destinations (SSRF)', () => {
       expect(res.body.error.details, url).toEqual([{ field: 'url', message: expect.stringMatching(REFUSED_ADDRESS) }]);
     }
     const mapped = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[0:0:0:0:0:FFFF:127.0.0.1]/' } });
-    expect(mapped.body.error.details[0].message).toBe('must not point to a private, loopback, link-local or reserved address: ::ffff:7f00:1 is an IPv4-mapped IPv6 address');
+    expect(mapped.body.error.details[0].message).toBe(`must not point to a private, loopback, link-local or reserved address: ::ffff:7f00:1 is an IPv4-mapped IPv6 address. ${INSTEAD}`);
     const nat64 = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[64:ff9b:1::a00:1]/' } });
-    expect(nat64.body.error.details[0].message).toBe('must not point to a private, loopback, link-local or reserved address: 64:ff9b:1::a00:1 is a NAT64 (local-use) address');
+    expect(nat64.body.error.details[0].message).toBe(`must not point to a private, loopback, link-local or reserved address: 64:ff9b:1::a00:1 is a NAT64 (local-use) address. ${INSTEAD}`);
     // Changing a webhook's URL is checked the same way.
     const hook = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[2606:4700:4700::1111]/hooks' } });
     expect(hook.status).toBe(201);
     const changed = await stack.api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: ada.token, body: { url: 'http://[2002:7f00:1::1]/hooks' } });
     expect(changed.status).toBe(400);
-    expect(changed.body.error.details).toEqual([{ field: 'url', message: 'must not point to a private, loopback, link-local or reserved address: 2002:7f00:1::1 is a 6to4 address' }]);
+    expect(changed.body.error.details).toEqual([{ field: 'url', message: `must not point to a private, loopback, link-local or reserved address: 2002:7f00:1::1 is a 6to4 address. ${INSTEAD}` }]);
     expect((await stack.api.get('/api/v1/webhooks', { token: ada.token })).body.items.map((h: { url: string }) => h.url)).toEqual(['http://[2606:4700:4700::1111]/hooks']);
     // Public addresses, IPv6 (2001:4860:: is beside Teredo's 2001::/32) and IPv4, are taken.
     for (const url of ['http://[2001:4860:4860::8888]/', 'https://8.8.8.8/hooks']) {
@@ -108,7 +113,7 @@ describe('webhook destinations (SSRF)', () => {
     for (const [url, port] of [['http://8.8.8.8:8080/hooks', 8080], ['https://8.8.8.8:22/', 22], ['http://[2606:4700:4700::1111]:6379/', 6379], ['https://8.8.8.8:8443/', 8443]] as const) {
       const res = await stack.api.post('/api/v1/webhooks', { token: bo.token, body: { url } });
       expect(res.status, url).toBe(400);
-      expect(res.body.error, url).toMatchObject({ code: 'validation_failed', details: [{ field: 'url', message: `must use port 80 or 443, not ${port}: webhooks are delivered to no other port` }] });
+      expect(res.body.error, url).toMatchObject({ code: 'validation_failed', details: [{ field: 'url', message: `must use port 80 or 443, not ${port}: webhooks are delivered to no other port. ${INSTEAD}` }] });
     }
     // 80 and 443 whatever the scheme, written or implied.
     const taken = [];
@@ -119,7 +124,7 @@ describe('webhook destinations (SSRF)', () => {
     }
     const changed = await stack.api.patch(`/api/v1/webhooks/${taken[0]}`, { token: bo.token, body: { url: 'http://8.8.8.8:25/' } });
     expect(changed.status).toBe(400);
-    expect(changed.body.error.details).toEqual([{ field: 'url', message: 'must use port 80 or 443, not 25: webhooks are delivered to no other port' }]);
+    expect(changed.body.error.details).toEqual([{ field: 'url', message: `must use port 80 or 443, not 25: webhooks are delivered to no other port. ${INSTEAD}` }]);
     expect((await stack.api.get(`/api/v1/webhooks/${taken[0]}`, { token: bo.token })).body.url).toBe('http://8.8.8.8/');
   });
 

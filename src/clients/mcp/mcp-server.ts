@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AppError } from '../../platform/core/errors.js';
+import { stateJsonRules } from '../../platform/core/json-rules.js';
 import { validate } from '../../platform/core/validation.js';
 import type { ApiSession } from './api-session.js';
 import { ToolFailure, toolFailure, toolSuccess } from './tool-results.js';
@@ -57,7 +58,7 @@ function withoutCredentials(value: unknown): unknown {
 
 /** A tool as tools/list shows it: its input schema is the JSON Schema of what the API accepts. */
 function describeTool(tool: AgentMatchTool): Tool {
-  const schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-7' }) as Tool['inputSchema'] & { properties?: Record<string, Record<string, unknown>> };
+  const schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-7', override: stateJsonRules }) as Tool['inputSchema'] & { properties?: Record<string, Record<string, unknown>> };
   for (const [field, description] of Object.entries(tool.fields ?? {})) {
     const property = schema.properties?.[field];
     if (property && description) property.description = description;

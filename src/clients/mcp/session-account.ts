@@ -1,7 +1,7 @@
 import type { ApiSession } from './api-session.js';
 
-/** What register and login answer with: `{token, token_type, expires_at, user_id, note?}` (docs/api.md). */
-export type IssuedToken = { token: string; expires_at: string; user_id: number; note?: string };
+/** What register and login answer with: `{token, token_type, expires_at, user_id, account_type, note?}` (docs/api.md). */
+export type IssuedToken = { token: string; expires_at: string; user_id: number; account_type?: 'agent' | 'member'; note?: string };
 
 /**
  * What the register and login tools answer: the account the session now acts as, never its token. The

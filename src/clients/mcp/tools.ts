@@ -77,7 +77,8 @@ export const agentMatchTools: AgentMatchTool[] = [
     run: async (args, session) => {
       const issued = await session.call<IssuedToken>('POST', '/api/v1/auth/login', { body: args });
       session.useToken(issued.token);
-      return actAs(session, issued, await accountTypeOf(session));
+      // (a service from before logins said the account's kind is asked)
+      return actAs(session, issued, issued.account_type ?? (await accountTypeOf(session)));
     },
   }),
   tool({

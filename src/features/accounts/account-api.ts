@@ -28,6 +28,15 @@ export const tokenSchema = z
   .object({ token: z.string(), token_type: z.literal('Bearer'), expires_at: z.string(), user_id: z.number().int() })
   .meta({ id: 'Token' });
 
+/** What a login answers: the token, and which kind of account logged in (registration says it too). */
+export const loggedInSchema = tokenSchema
+  .extend({
+    account_type: z
+      .enum(['agent', 'member'])
+      .describe('The kind of account logged in: agent (sees agents only) or member (sees members only); e-mails are a namespace per pool, so send pool to choose.'),
+  })
+  .meta({ id: 'LoggedIn' });
+
 export const publicProfileSchema = profile.publicProfileSchema.meta({ id: 'PublicProfile' });
 
 export const ownProfileSchema = profile.ownProfileSchema.meta({ id: 'OwnProfile' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { describedLeave, describedLogin, describedPasswordChange, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
+import { describedLeave, describedLogin, describedPasswordChange, loggedInSchema, logoutQuery, ownProfileSchema, describedProfileUpdate, publicProfileSchema, describedRegistration, tokenSchema } from './account-api.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
@@ -40,6 +40,7 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         body: describedRegistration,
         response: { status: 201, schema: registeredSchema('agent'), description: 'Registered: an agent account.' },
         errors: [400, 409, 413, 415, 429, 507],
+        codes: ['email_taken'],
       },
       handler: register('agent'),
     },
@@ -54,6 +55,7 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         body: describedRegistration,
         response: { status: 201, schema: registeredSchema('member'), description: 'Registered: a member account.' },
         errors: [400, 409, 413, 415, 429, 507],
+        codes: ['email_taken'],
       },
       handler: register('member'),
     },
@@ -65,8 +67,9 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         summary: 'Log in with e-mail and password (agents and members alike).',
         tags: ['accounts'],
         body: describedLogin,
-        response: { status: 200, schema: tokenSchema, description: 'A fresh token.' },
+        response: { status: 200, schema: loggedInSchema, description: 'A fresh token, and the kind of account it is for.' },
         errors: [400, 401, 403, 429],
+        codes: ['invalid_credentials'],
       },
       handler: async (req) => {
         await limits.take('login', req.ip);
@@ -107,6 +110,7 @@ export function accountRoutes({ accounts, limits, accountLimits, leaving }: Deps
         body: describedPasswordChange,
         response: { status: 204, description: 'Changed.' },
         errors: [400, 401, 413, 415, 429, 507],
+        codes: ['invalid_credentials'],
       },
       handler: async (req) => {
         // Every attempt counts, so the current password cannot be guessed faster than a login.
@@ -170,6 +174,7 @@ function leaveRoute(leaving: Leaving, accountLimits: AccountLimits): Route {
       body: describedLeave,
       response: { status: 204, description: 'Erased: every token of the account is revoked and its sockets closed.' },
       errors: [400, 401, 413, 415, 429, 507],
+      codes: ['invalid_credentials'],
     },
     handler: async (req) => {
       // Counted with password changes: every attempt, so the password cannot be guessed faster there.

@@ -73,7 +73,7 @@ export class AccountService {
    * account of the e-mail, then its member account: the first whose password matches (each pool's
    * password is checked, so an e-mail held in both pools logs into the one the password opens).
    */
-  async login(email: string, password: string, pool?: Pool): Promise<IssuedToken & { user_id: number }> {
+  async login(email: string, password: string, pool?: Pool): Promise<IssuedToken & { user_id: number; account_type: Pool }> {
     const pools: Pool[] = pool ? [pool] : ['agent', 'member'];
     let found = false;
     for (const candidate of pools) {
@@ -84,7 +84,7 @@ export class AccountService {
       if (!(await verifyPassword(user.passwordHash, password))) continue;
       // Told only to whoever knows the password.
       if (await this.suspensions?.find(user.pool, user.id)) throw errors.accountSuspended();
-      return { ...(await this.tokens.issue(user.id, user.pool, epoch)), user_id: user.id };
+      return { ...(await this.tokens.issue(user.id, user.pool, epoch)), user_id: user.id, account_type: user.pool };
     }
     // The same cost whether or not the e-mail exists.
     if (!found) await verifyPassword(await dummyHash(), password);

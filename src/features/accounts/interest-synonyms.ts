@@ -1,14 +1,18 @@
 /**
  * Interests that mean the same thing, written for the domain (hobbies, work, culture, sport): each row is
  * [canonical name, other ways of writing it...]. Entries are folded (lower case, hyphens as spaces) before
- * lookup, and plural and -ing forms are tried against this list, so "hikes" and "hiked" need no row of
- * their own. Ambiguous short words stay as written ("go" is the board game, the language is "golang").
+ * lookup, also without their spaces and dots (so "standup comedy" and "e sports" need no row of their own),
+ * and plural and -ing forms are tried against this list, so "hikes" and "hiked" need none either. Ambiguous short words stay as written ("go" is the board game, the language is "golang").
  */
 export const INTEREST_SYNONYMS: readonly (readonly string[])[] = [
   // Technology
   ['machine learning', 'ml', 'machine-learning', 'statistical learning'],
   ['artificial intelligence', 'ai', 'a.i.'],
   ['deep learning', 'dl', 'neural networks', 'neural nets'],
+  ['natural language processing', 'nlp'],
+  ['large language models', 'llm', 'llms', 'large language model'],
+  ['generative ai', 'genai', 'gen ai'],
+  ['reinforcement learning', 'rl'],
   ['data science', 'datascience', 'data scientist'],
   ['javascript', 'js', 'java script', 'ecmascript', 'es6'],
   ['typescript', 'ts'],
@@ -25,6 +29,7 @@ export const INTEREST_SYNONYMS: readonly (readonly string[])[] = [
   ['cryptocurrency', 'crypto', 'cryptocurrencies', 'bitcoin', 'btc'],
   ['blockchain', 'web3'],
   ['video games', 'gaming', 'videogames', 'video gaming', 'gamer', 'computer games', 'pc gaming'],
+  ['esports', 'e-sports', 'electronic sports', 'competitive gaming'],
   ['virtual reality', 'vr'],
   ['user experience', 'ux', 'ux design'],
   ['cybersecurity', 'cyber security', 'infosec', 'information security', 'security research'],
@@ -89,6 +94,8 @@ export const INTEREST_SYNONYMS: readonly (readonly string[])[] = [
   ['jazz'],
   ['rock music', 'rock', 'rock and roll', "rock 'n' roll", 'rock n roll'],
   ['hip hop', 'hiphop', 'rap', 'hip-hop music'],
+  ['k-pop', 'kpop', 'korean pop'],
+  ['j-pop', 'jpop', 'japanese pop'],
   ['classical music', 'classical', 'orchestral music'],
   ['electronic music', 'edm', 'techno', 'house music'],
   ['guitar', 'guitars', 'guitarist', 'playing guitar'],

@@ -24,8 +24,8 @@ export function blockRoutes({ blocks, limits }: Deps): Route[] {
         response: { status: 201, schema: blockSchema, description: 'Blocked (200: it already was, the same block).' },
         errors: [400, 404, 429, 507],
         errorDescriptions: {
-          400: 'A malformed id, your own id, or you already block as many accounts as an account may (BLOCKS_MAX_PER_ACCOUNT).',
-          404: 'No account of your pool has this id, or it is suspended (the same answer).',
+          400: '`validation_failed`: a malformed id, your own id, or you already block as many accounts as an account may (BLOCKS_MAX_PER_ACCOUNT).',
+          404: '`not_found`: no account of your pool has this id, or it is suspended (the same answer).',
         },
       },
       handler: async (req) => {

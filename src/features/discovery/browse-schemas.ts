@@ -4,6 +4,7 @@ import { latestBirthdateForAge } from '../../platform/core/dates.js';
 import { pageParams, wholeNumberText } from '../../platform/core/page-params.js';
 import { interestEntries, MAX_INTEREST_LENGTH, MAX_INTERESTS, normalizeInterests } from '../accounts/interest-schemas.js';
 import { entryProblems, normalizeText, textProblems } from '../../platform/core/text.js';
+import { withJsonRules } from '../../platform/core/json-rules.js';
 
 export const MAX_FILTER_AGE = 150;
 const MIN_FILTER_AGE = 18;
@@ -50,7 +51,7 @@ const genderList = commaList(GENDER_MESSAGE)
   })
   .transform((list) => list as Gender[]);
 
-const interestList = commaList('must be a list of interests, or one comma-separated string such as "chess, jazz"')
+const interestList = withJsonRules(commaList('must be a list of interests, or one comma-separated string such as "chess, jazz"')
   .superRefine((value, ctx) => {
     for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
   })
@@ -61,9 +62,9 @@ const interestList = commaList('must be a list of interests, or one comma-separa
     if (list.some((entry) => [...entry].length > MAX_INTEREST_LENGTH)) {
       ctx.addIssue({ code: 'custom', message: `each interest must be at most ${MAX_INTEREST_LENGTH} characters` });
     }
-  });
+  }), { minItems: 1, maxItems: MAX_INTERESTS, items: { maxLength: MAX_INTEREST_LENGTH } });
 
-const place = queryText()
+const place = withJsonRules(queryText()
   .superRefine((value, ctx) => {
     if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', message: 'contains an invalid unicode sequence (lone surrogate)' });
     else for (const message of textProblems(normalizeText(value))) ctx.addIssue({ code: 'custom', message });
@@ -71,7 +72,7 @@ const place = queryText()
   .transform(normalizePlace)
   .superRefine((value, ctx) => {
     if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
-  });
+  }), { minLength: 1, maxLength: 100 });
 
 /** The browse filters (without paging), every one optional and combined with AND; features/discovery/browse-query.ts documents them. */
 export const browseFilterFields = {

@@ -22,7 +22,7 @@ const scoreBreakdownSchema = z
     reciprocal: z
       .number()
       .describe(
-        "0–1: the harmonic mean of both sides' interest in each other. Each side's interest is how its own swipes so far rate the other's gender and age, times how much of its interests the two share; it is high only when both sides fit.",
+        "0–1: the harmonic mean of both sides' interest in each other. Each side's interest is its taste's fit for the other's gender and age (per gender (likes + 1) / (swipes + 2), one half before any swipe; a bell curve over age around its own, 8 years wide, until it liked three), times 0.3 + 0.7 × the share of its interest weight the two have in common. Before anyone swiped: 0.5 for two accounts of one age holding the same interests, 0.15 for two sharing none.",
       ),
     liked_you: z.boolean().describe('The candidate has already liked or super liked you; such a candidate gets +1.'),
     recency: z.number().describe('0–0.1: how lately the candidate was active (feed reads, swipes), falling to 0 over 14 days.'),

@@ -87,6 +87,7 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         body: describedNewMessage,
         response: { status: 201, schema: messageSchema, description: 'The message.' },
         errors: [400, 404, 409, 410, 413, 415, 429, 507],
+        codes: ['idempotency_key_reused'],
       },
       handler: async (req) => {
         // The limit is counted while the match is checked, in the same round trip; its refusal still comes first.

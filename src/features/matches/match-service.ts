@@ -131,7 +131,7 @@ export class MatchService {
   }
 }
 
-/** Also answered for a user id passed where a match id belongs (the ids are counted apart). */
+/** Also answered for a user or message id passed where a match id belongs (each kind is counted apart). */
 export const MATCH_NOT_FOUND_HINT =
-  'Pass a match id (the id of an item of GET /api/v1/matches, or match.id in the answer of a like that matched), not a user id.';
+  'Pass a match id (the id of an item of GET /api/v1/matches, or match.id in the answer of a like that matched), not a user id or a message id: each is counted apart, so the same number can name one of each.';
 const notFound = () => errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);

@@ -22,6 +22,7 @@ const AGENT_SKILLS: Record<string, Skill> = {
   matches: { name: 'Matches', examples: ['List my matches, latest activity first', 'Unmatch match 3'] },
   messages: { name: 'Messages', examples: ['Send "Fancy a game of chess?" to match 3', 'Read the conversation of match 3'] },
   blocks: { name: 'Block', examples: ['Block agent 42', 'List the agents I block', 'Unblock agent 42'] },
+  moderation: { name: 'Report', examples: ['Report agent 42 for spam', 'Report the message 7 that agent 42 sent me in match 3 as harassment'] },
   realtime: { name: 'Live events', examples: ['Tell me as soon as someone matches with me or sends me a message'] },
   webhooks: { name: 'Webhooks', examples: ['POST my new matches and messages to https://my-agent.example.com/hooks'] },
 };
@@ -38,13 +39,24 @@ export function firstSentence(summary: string): string {
 /** The route's path as the OpenAPI document writes it (`{name}` for a parameter). */
 export const documentPath = (route: Route) => route.path.replace(/:(\w+)/g, '{$1}');
 
+const agentRoute = (route: Route): AgentRoute => ({
+  method: route.method,
+  path: documentPath(route),
+  summary: firstSentence(route.doc.summary),
+  webSocket: route.doc.response?.status === 101,
+});
+
+/** The public JSON reads of the spectator view (`/api/v1/spectator/…`, no token), which anyone, agents too, may call. */
+export function spectatorJsonRoutes(routes: readonly Route[]): AgentRoute[] {
+  return routes.filter((route) => route.doc.tags?.includes('spectator') && route.path.startsWith('/api/v1/spectator/')).map(agentRoute).filter((route) => !route.webSocket);
+}
+
 /** The agents' routes by tag, each route under the first of its tags that is a skill. */
 export function agentRouteGroups(routes: readonly Route[]): AgentRouteGroup[] {
   const groups = Object.entries(AGENT_SKILLS).map(([tag, skill]): AgentRouteGroup => ({ tag, ...skill, routes: [] }));
   for (const route of routes) {
     const group = groups.find((g) => route.doc.tags?.includes(g.tag));
-    const webSocket = route.doc.response?.status === 101;
-    group?.routes.push({ method: route.method, path: documentPath(route), summary: firstSentence(route.doc.summary), webSocket });
+    group?.routes.push(agentRoute(route));
   }
   return groups.filter((group) => group.routes.length > 0);
 }

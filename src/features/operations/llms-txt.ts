@@ -5,7 +5,7 @@
  */
 import { API_INFO } from '../../platform/http/openapi.js';
 import type { Route } from '../../platform/http/types.js';
-import { agentRouteGroups, documentPath, firstSentence, type AgentRoute } from './agent-skills.js';
+import { agentRouteGroups, documentPath, firstSentence, spectatorJsonRoutes, type AgentRoute } from './agent-skills.js';
 
 /** The `## ` sections of a Markdown text, outside its code blocks: each heading and the first sentence of its prose. */
 function sections(markdown: string): Array<{ heading: string; lead: string }> {
@@ -47,12 +47,10 @@ export function llmsTxt(base: string, routes: readonly Route[], guide: string): 
     '',
     ...sections(guide).map(({ heading, lead }) => `- [${heading}](${base}/skill.md#${anchor(heading)})${lead ? `: ${lead}` : ''}`),
   ];
-  for (const group of agentRouteGroups(routes)) {
-    lines.push('', `## ${group.name}`, '');
-    for (const route of group.routes) {
-      lines.push(`- [${route.method} ${route.path}${route.webSocket ? ' (WebSocket)' : ''}](${operationLink(openapi, route)}): ${route.summary}`);
-    }
-  }
+  const link = (route: AgentRoute) => `- [${route.method} ${route.path}${route.webSocket ? ' (WebSocket)' : ''}](${operationLink(openapi, route)}): ${route.summary}`;
+  for (const group of agentRouteGroups(routes)) lines.push('', `## ${group.name}`, '', ...group.routes.map(link));
+  const watching = spectatorJsonRoutes(routes);
+  if (watching.length > 0) lines.push('', '## Watch (public, no token)', '', ...watching.map(link));
   const page = routes.find((route) => route.path === '/spectator');
   if (page) lines.push('', '## Optional', '', `- [Spectator page](${base}${documentPath(page)}): ${firstSentence(page.doc.summary)}`);
   return `${lines.join('\n')}\n`;

@@ -14,7 +14,8 @@ export function waysIn(base: string): string {
 - **MCP**: the same calls as MCP tools for an MCP client, from a server in the service's repository that
   you run next to the client (\`npm run -s mcp\`, or \`node dist/clients/mcp/main.js\` after \`npm run build\`; see MCP server).
 
-Also for agents: ${base}/llms.txt (a map of these documents and of every route) and
+Also for agents: ${base}/llms.txt (a map of these documents, of every route an agent calls, reports
+included, and of the public spectator reads) and
 ${base}/.well-known/agent-card.json (an A2A agent card: skills and how to get a token).`;
 }
 

@@ -20,6 +20,7 @@ export function swipeRoutes({ swipes }: Deps): Route[] {
         query: describedSwipeQuery,
         response: { status: 200, schema: likeResultSchema, description: 'The swipe, and the match it made or found (match is null otherwise).' },
         errors: [400, 404, 409, 429, 507],
+        codes: ['idempotency_key_reused'],
       },
       handler: async (req) => {
         const targetId = idParam(req.params.user_id, 'user_id');
@@ -37,6 +38,7 @@ export function swipeRoutes({ swipes }: Deps): Route[] {
         tags: ['likes'],
         response: { status: 200, schema: undoResultSchema, description: 'The pass undone.' },
         errors: [400, 404, 409, 429, 507],
+        codes: ['cannot_undo'],
       },
       handler: async (req) => json(200, await swipes.undoPass(req.auth, idParam(req.params.user_id, 'user_id'))),
     },

@@ -23,6 +23,13 @@ const systemResolver: HostResolver = (hostname, options, callback) => dnsLookup(
 
 const REFUSED_ADDRESSES = 'a private, loopback, link-local or reserved address';
 
+/**
+ * What a refused destination adds: how to get the events with no receiver the service may reach (an agent
+ * on a laptop or behind NAT, whose receiver is on localhost or a private port).
+ */
+export const EVENTS_WITHOUT_A_RECEIVER =
+  'With no receiver this service can reach, read your events from the event inbox instead (GET /api/v1/events, whose wait= holds the answer until one comes) or keep the WebSocket /api/v1/ws open';
+
 /** The URL's host without IPv6 brackets. */
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
@@ -52,16 +59,16 @@ export async function checkWebhookUrl(raw: string, policy: DestinationPolicy): P
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedDestination('must use http or https');
   if (url.username || url.password) throw new RefusedDestination('must not carry a user name or password');
   const ports = portsInstead(url, policy);
-  if (ports) throw new RefusedDestination(`must use port ${portsInWords(ports)}, not ${portOf(url)}: webhooks are delivered to no other port`);
+  if (ports) throw new RefusedDestination(`must use port ${portsInWords(ports)}, not ${portOf(url)}: webhooks are delivered to no other port. ${EVENTS_WITHOUT_A_RECEIVER}`);
   if (policy.allowPrivate) return url;
   const host = bareHost(url);
   if (isIP(host)) {
     const kind = refusedAddressKind(host);
-    if (kind) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} is ${kind}`);
+    if (kind) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} is ${kind}. ${EVENTS_WITHOUT_A_RECEIVER}`);
     return url;
   }
   // A name that does not resolve yet is accepted: every delivery connection checks the address it reaches.
-  if ((await resolveAll(host)).some(isRefusedAddress)) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} resolves to one`);
+  if ((await resolveAll(host)).some(isRefusedAddress)) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} resolves to one. ${EVENTS_WITHOUT_A_RECEIVER}`);
   return url;
 }
 

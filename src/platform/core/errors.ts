@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'storage_full'
   | 'internal';
 
+/** The HTTP status each code is answered with. */
 const STATUS: Record<ErrorCode, number> = {
   invalid_json: 400,
   validation_failed: 400,
@@ -40,6 +41,37 @@ const STATUS: Record<ErrorCode, number> = {
   unavailable: 503,
   storage_full: 507,
   internal: 500,
+};
+
+/** Every error code, in the catalogue's order. */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+
+/** The HTTP status a code is answered with. */
+export const statusOf = (code: ErrorCode): number => STATUS[code];
+
+/** Why a swipe cannot be undone (`cannot_undo`'s `reason`). */
+export const UNDO_REFUSALS = ['not_a_pass', 'not_last_pass', 'window_passed'] as const;
+export type UndoRefusal = (typeof UNDO_REFUSALS)[number];
+
+/** Whose open reports are at their cap (`too_many_open_reports`'s `scope`). */
+export const REPORT_CAP_SCOPES = ['reporter', 'pool'] as const;
+export type ReportCapScope = (typeof REPORT_CAP_SCOPES)[number];
+
+/**
+ * The fields an error may carry beside `code`, `message` and `details`: the only ones, so the API document's
+ * `Error` schema (platform/http/response-schemas.ts) can describe every error the service sends.
+ */
+export type ErrorExtras = {
+  /** `rate_limited`, `storage_full`: seconds to wait before retrying (also the `Retry-After` header). */
+  retry_after_seconds?: number;
+  /** `rate_limited` on a cap of open sockets or connections: the cap. */
+  limit?: number;
+  /** `match_ended`: when the match ended. */
+  ended_at?: string;
+  /** `cannot_undo`: why the swipe cannot be undone. */
+  reason?: UndoRefusal;
+  /** `too_many_open_reports`: whose reports are at their cap. */
+  scope?: ReportCapScope;
 };
 
 /** What a client should do next, as data; the HTTP layer turns it into headers (`Retry-After`, `Allow`). */
@@ -62,7 +94,7 @@ export class AppError extends Error {
     message: string,
     readonly details?: FieldProblem[],
     readonly hints: ErrorHints = {},
-    readonly extra?: Record<string, unknown>,
+    readonly extra?: ErrorExtras,
   ) {
     super(message);
     this.status = STATUS[code];
@@ -134,10 +166,10 @@ export const errors = {
    * A swipe that cannot be undone (only the caller's last pass can, within the undo window): `reason`
    * names why as data, `message` says it and what to do instead.
    */
-  cannotUndo: (reason: 'not_a_pass' | 'not_last_pass' | 'window_passed', message: string) =>
+  cannotUndo: (reason: UndoRefusal, message: string) =>
     new AppError('cannot_undo', message, undefined, {}, { reason }),
   /** A report refused because its reporter (`scope` reporter) or its pool has as many reports waiting as it may; nothing was filed. */
-  tooManyOpenReports: (scope: 'reporter' | 'pool', most: number) =>
+  tooManyOpenReports: (scope: ReportCapScope, most: number) =>
     new AppError(
       'too_many_open_reports',
       scope === 'reporter'

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withJsonRules } from './json-rules.js';
 
 /**
  * The text policy, applied to every free-text value an account or message carries (display name, bio,
@@ -81,7 +82,7 @@ export const codePointLength = (s: string) => [...s].length;
  */
 export function text(opts: { min?: number; max: number; multiline?: boolean }) {
   const { min = 0, max, multiline = false } = opts;
-  return z
+  const schema = z
     .string({ error: 'must be a string' })
     .superRefine((value, ctx) => {
       if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', message: 'contains an invalid unicode sequence (lone surrogate)' });
@@ -93,6 +94,7 @@ export function text(opts: { min?: number; max: number; multiline?: boolean }) {
       if (length > max) ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters (got ${length})` });
       for (const message of textProblems(value, { multiline })) ctx.addIssue({ code: 'custom', message });
     });
+  return withJsonRules(schema, { ...(min > 0 ? { minLength: min } : {}), maxLength: max });
 }
 
 /**

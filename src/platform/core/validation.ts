@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import { errors, type FieldProblem } from './errors.js';
 import { inOurWords, notWhatWasSent } from './issue-words.js';
 
-/** Fields an account has for good: sent to an update, they are named with what to do instead. */
+/** Fields a profile update does not change: sent to one, they are named with what to do instead. */
 const UNCHANGEABLE: Record<string, string> = {
   email: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)',
-  password: 'cannot be changed: an account keeps the password it registered with',
+  password: 'is not changed here: change it with POST /api/v1/auth/password {"current_password", "new_password"}',
 };
 
 /**
@@ -35,7 +35,21 @@ function withWhatWasSent(message: string, issue: z.core.$ZodIssue, sent: unknown
 /** Where the input came from: a JSON body, a query string, or the arguments of a tool call (the MCP server's). */
 export type InputSource = 'body' | 'query' | 'arguments';
 
-const UNKNOWN: Record<InputSource, string> = { body: 'is not a known field', query: 'is not a known parameter', arguments: 'is not a known argument' };
+/** An unknown key, named with those `where` takes (so a misspelt or misplaced one is easy to correct). */
+function unknownKey(where: InputSource, known: readonly string[]): string {
+  const list = known.length === 0 ? 'none' : known.join(', ');
+  if (where === 'query') return `is not a known parameter; this route takes ${list}`;
+  if (where === 'arguments') return `is not a known argument; this tool takes ${list}`;
+  return `is not a known field; the body takes ${list}`;
+}
+
+/** The keys an object schema takes, through the wrappers around it (a pipe, optional, a default). */
+function knownKeys(schema: z.core.$ZodType): string[] {
+  const def = schema._zod.def as { type: string; shape?: Record<string, unknown>; in?: z.core.$ZodType; innerType?: z.core.$ZodType };
+  if (def.type === 'object' && def.shape) return Object.keys(def.shape);
+  const inner = def.type === 'pipe' ? def.in : def.innerType;
+  return inner ? knownKeys(inner) : [];
+}
 
 /** A missing argument that takes one of a few values is told them. */
 const requiredArgument = (issue: z.core.$ZodIssue) => (issue.code === 'invalid_value' ? `is required: one of ${issue.values.map(String).join(', ')}` : 'is required');
@@ -53,7 +67,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       for (const key of issue.keys) {
         details.push({
           field: key,
-          message: (where !== 'query' && UNCHANGEABLE[key]) || UNKNOWN[where],
+          message: (where !== 'query' && UNCHANGEABLE[key]) || unknownKey(where, knownKeys(schema)),
         });
       }
       continue;

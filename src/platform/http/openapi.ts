@@ -1,27 +1,64 @@
 import { z } from 'zod';
+import { ERROR_CODES, statusOf, type ErrorCode } from '../core/errors.js';
 import { idSchema } from '../core/id-schema.js';
+import { stateJsonRules } from '../core/json-rules.js';
 import { errorSchema } from './response-schemas.js';
 import type { Route } from './types.js';
 
-const STATUS_DESCRIPTION: Record<number, string> = {
-  400: 'Invalid JSON, or a field or parameter breaks a rule (`invalid_json`, `validation_failed`).',
-  401: 'Missing, invalid, expired or revoked token (`unauthorized`), or wrong credentials; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad).',
-  403: 'The account is suspended by the operators (`account_suspended`): its token and its login are refused until lifted.',
-  404: 'Unknown, or outside the caller\'s pool (`not_found`).',
-  409: 'E-mail already registered in this pool (`email_taken`), an Idempotency-Key sent again with a different request (`idempotency_key_reused`), or a swipe that cannot be undone (`cannot_undo`, with its `reason`).',
-  410: 'The match has ended (`match_ended`; `ended_at` in the error): one of its users unmatched, and its thread is closed.',
-  413: 'Body over 64 KiB (`payload_too_large`).',
-  415: 'Body is not `application/json` (`unsupported_media_type`).',
-  429: 'Over a rate limit (`rate_limited`); see `Retry-After`.',
-  507: 'The data store is full (`storage_full`): nothing was saved; reads still work. Retry after `Retry-After` seconds.',
+/** What each error code means, as a route's error responses say it. */
+const CODE_DESCRIPTION: Record<ErrorCode, string> = {
+  invalid_json: 'the body is not JSON, or not a JSON object',
+  validation_failed: 'a field or parameter breaks a rule; `details` names every one',
+  unauthorized:
+    'the token is missing, malformed, expired or revoked, or its account is gone; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad)',
+  invalid_credentials: 'the e-mail or the password is wrong (the password: not the account\'s current one); nothing was changed',
+  account_suspended: 'the account is suspended by the operators: its tokens and its login are refused until they lift it',
+  not_found: "unknown, or outside the caller's pool",
+  method_not_allowed: 'the path takes other methods (`Allow` lists them)',
+  email_taken: 'an account of this pool already has this e-mail; log in instead, or use another e-mail',
+  idempotency_key_reused: 'the `Idempotency-Key` was sent before with a different request; nothing was done',
+  cannot_undo: 'the swipe cannot be undone; `reason` says why (`not_a_pass`, `not_last_pass`, `window_passed`); nothing was done',
+  too_many_open_reports: 'as many reports are waiting for the operators as may be (`scope`: `reporter` or `pool`); nothing was filed',
+  match_ended: 'the match has ended (`ended_at` says when): one of its users unmatched, and its thread is closed',
+  payload_too_large: 'the body is over 64 KiB',
+  unsupported_media_type: 'the body is not `application/json`',
+  rate_limited: 'over a rate limit, and nothing of the request was done; retry after `Retry-After` seconds (also `retry_after_seconds`)',
+  unavailable: 'the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds',
+  storage_full: 'the data store is full: nothing was saved, reads still work; retry after `Retry-After` seconds',
+  internal: 'a bug on the service\'s side, logged',
 };
+
+/** The codes a route answers with `status`: those the status implies on it, then those its doc names for it. */
+function codesOf(route: Route, status: number): ErrorCode[] {
+  const named = (route.doc.codes ?? []).filter((code) => statusOf(code) === status);
+  const implied = impliedCodes(route, status, named);
+  const codes = [...implied, ...named.filter((code) => !implied.includes(code))];
+  if (codes.length === 0) throw new Error(`${route.method} ${route.path} lists ${status} without its codes (doc.codes)`);
+  return codes;
+}
+
+/**
+ * What a status means on a route without being named: 400 is `validation_failed` (and `invalid_json` where a
+ * body is read), 401 `unauthorized` where a token is checked (a login's is `invalid_credentials`, named), and
+ * a status of one code that code. A 409 has several: the route names its own.
+ */
+function impliedCodes(route: Route, status: number, named: readonly ErrorCode[]): ErrorCode[] {
+  if (status === 400) return route.body ? ['invalid_json', 'validation_failed'] : ['validation_failed'];
+  if (status === 401) return route.auth || named.length === 0 ? ['unauthorized'] : [];
+  const only = ERROR_CODES.filter((code) => statusOf(code) === status);
+  return only.length === 1 ? only : [];
+}
+
+/** A status's description on a route: each of its codes with what it means. */
+function describeCodes(codes: ErrorCode[]): string {
+  const text = codes.map((code) => `\`${code}\`: ${CODE_DESCRIPTION[code]}`).join('. ');
+  return `${text}.`;
+}
 
 const CHALLENGE_HEADER = {
   description: 'The bearer challenge (RFC 6750): `Bearer`, or `Bearer error="invalid_token"` when a token was sent but is malformed, expired or revoked.',
   schema: { type: 'string' },
 };
-
-const UNAVAILABLE = 'The store is unreachable or stalled (`unavailable`); retry after `Retry-After` seconds.';
 
 function resolveRefs(components: Record<string, unknown>): Record<string, unknown> {
   return JSON.parse(JSON.stringify(components).replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
@@ -32,7 +69,9 @@ type JsonSchemaOf = (schema: z.ZodType, io: 'input' | 'output') => Record<string
 /** A JSON Schema converter that files named schemas (zod `.meta({id})`) in `components`, referenced from there. */
 function schemaConverter(components: Record<string, unknown>): JsonSchemaOf {
   return (schema, io) => {
-    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline' }) as Record<string, unknown>;
+    // What a request takes carries the rules its refinements check (core/json-rules.ts).
+    const override = io === 'input' ? stateJsonRules : undefined;
+    const out = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12', reused: 'inline', override }) as Record<string, unknown>;
     delete out.$schema;
     const defs = (out.$defs ?? {}) as Record<string, unknown>;
     delete out.$defs;
@@ -68,8 +107,12 @@ function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
   };
   const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401, 403] : []), 503]);
   for (const status of [...errorStatuses].sort()) {
+    const codes = codesOf(route, status);
+    const description = route.doc.errorDescriptions?.[status] ?? describeCodes(codes);
+    const unnamed = codes.filter((code) => !description.includes(`\`${code}\``));
+    if (unnamed.length > 0) throw new Error(`${route.method} ${route.path}: the description of ${status} does not name ${unnamed.join(', ')}`);
     responses[String(status)] = {
-      description: route.doc.errorDescriptions?.[status] ?? STATUS_DESCRIPTION[status] ?? UNAVAILABLE,
+      description,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       ...(status === 401 ? { headers: { 'WWW-Authenticate': CHALLENGE_HEADER } } : {}),
     };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from '../core/errors.js';
 import type { TokenPrincipal } from '../core/principal.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -33,8 +34,15 @@ export type RouteDoc = {
   body?: z.ZodType;
   query?: z.ZodType;
   response?: { status: number; schema?: z.ZodType; description: string };
+  /** The error statuses the route answers (401 and 403 of a route with a token, and 503, are added). */
   errors?: number[];
-  /** What an error status means on this route, where the general description would promise more than it answers. */
+  /**
+   * The codes the route answers that its statuses do not say by themselves: every 409 code it gives (a 409
+   * may be one of several), and `invalid_credentials` for a 401 that checks a password. Each other status
+   * has its own codes (400: `validation_failed`, and `invalid_json` where a body is read; 401: `unauthorized`).
+   */
+  codes?: ErrorCode[];
+  /** What an error status means on this route, in more words than its codes' own; it names those codes. */
   errorDescriptions?: Partial<Record<number, string>>;
 };
 

@@ -35,11 +35,23 @@ const BAD_TYPING = JSON.stringify({
   data: { code: 'validation_failed', message: 'A typing frame is {"type": "typing", "match_id": <the id of one of your matches>}.' },
 });
 
+/** The answer to a typing frame naming a match the sender is not in (unknown, another's, or ended). */
+const notYourMatch = (matchId: number) =>
+  JSON.stringify({
+    type: 'error',
+    data: {
+      code: 'not_found',
+      match_id: matchId,
+      message: `No current match of yours has id ${matchId}, so the typing frame went to nobody: send the id of one of your matches (GET /api/v1/matches lists them; a match id is not a user id).`,
+    },
+  });
+
 /**
  * `{"type":"typing","match_id":N}` from a user's socket: relayed live, to the other user of that match
  * only, on every process (through the relay's pub/sub, never a stream: not stored, never replayed).
  * Throttled per sender and match, and bounded in how many matches one sender types in at once; a frame
- * from someone not in the match goes nowhere. Other frames are ignored, as they always were.
+ * from someone not in the match (or naming one that ended) goes to nobody, and the sender is answered with
+ * a `not_found` error frame. Other frames are ignored, as they always were.
  *
  * Once a match has ended (an unmatch, a block, an account leaving), no typing frame of it reaches anyone:
  * every process hears its `match.ended` on the users' channels and forgets the match's users at once, and
@@ -78,7 +90,12 @@ export class TypingFrames {
       return;
     }
     if (!this.take(data.topic, matchId)) return;
-    this.relay(data.claims, matchId).catch((error: unknown) => this.logger.debug({ err: error, matchId }, 'typing frame not relayed'));
+    this.relay(data.claims, matchId)
+      .then((relayed) => {
+        // uWS's socket must not be touched once closed; `data` says so, set by its close handler
+        if (!relayed && !data.closed && !data.closing) ws.cork(() => ws.send(notYourMatch(matchId)));
+      })
+      .catch((error: unknown) => this.logger.debug({ err: error, matchId }, 'typing frame not relayed'));
   }
 
   /**
@@ -135,13 +152,15 @@ export class TypingFrames {
     return at !== undefined && Date.now() - at < this.policy.membershipTtlMs;
   }
 
-  private async relay(sender: TokenPrincipal, matchId: number): Promise<void> {
+  /** Announces the frame to the match's other user; false when the sender is not in the match, or it has ended. */
+  private async relay(sender: TokenPrincipal, matchId: number): Promise<boolean> {
     const users = await this.usersOf(sender.pool, matchId);
-    if (!users || (users[0] !== sender.userId && users[1] !== sender.userId)) return;
-    if (this.hasEnded(`${sender.pool}:${matchId}`)) return;
+    if (!users || (users[0] !== sender.userId && users[1] !== sender.userId)) return false;
+    if (this.hasEnded(`${sender.pool}:${matchId}`)) return false;
     const other = users[0] === sender.userId ? users[1] : users[0];
     const frame = JSON.stringify({ type: 'typing', data: { match_id: matchId, user_id: sender.userId } });
     await this.live.announce(userStreamKeys(sender.pool, other).channel, { route: userTopic(sender.pool, other), id: EPHEMERAL_ID, frame });
+    return true;
   }
 
   private usersOf(pool: Pool, matchId: number): Promise<readonly [number, number] | undefined> {
