@@ -72,7 +72,8 @@ export const SCRIPT_REPLIES = {
   /** Whether the target's feed changed. */
   lift_liker: (raw) => raw === 1,
   mark_read: (raw) => markRead(list(raw)),
-  note_swipe: (raw) => raw === 1,
+  /** How many of the swipes sent taught a taste. */
+  note_swipe: (raw) => Number(raw),
   rank_feed: (raw) => {
     const [size, floor] = list(raw);
     return { size: Number(size), floor: Number(floor) };
