@@ -103,8 +103,9 @@ export class SwipeRepository {
         now.toISOString(),
         candidate,
         idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
+        // A pass never makes a match, so the script is given no interests to share.
         swiper === null ? '[]' : storedInterests(swiper),
-        storedInterests(target),
+        kind === 'pass' ? '[]' : storedInterests(target),
       ]),
       this.begin(pool, fromId, toId, kind, 0, true, now),
     ]);

@@ -6,7 +6,8 @@ import { SlotRoutedConnection } from './slot-routed-connection.js';
 /** The lean connection of the request path's busiest calls (see Scripts.runHot), on either topology. */
 export type HotConnection = {
   connect(): Promise<void>;
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown>;
+  /** `decode`: what the call resolves with instead of the raw reply (the script's decoder, run as the reply is read). */
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], decode?: (reply: unknown) => unknown): Promise<unknown>;
   evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number): Promise<unknown>;
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>>;
@@ -18,3 +19,4 @@ export type HotConnection = {
 export function createHotConnection(topology: RedisTopology, commandTimeoutMs: number): HotConnection {
   return topology.kind === 'single' ? new ScriptConnection(topology.url, commandTimeoutMs) : new SlotRoutedConnection(topology.nodes, commandTimeoutMs);
 }
+

@@ -74,9 +74,9 @@ export class Scripts {
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
-  async runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
+  runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     if (!this.lean) return this.run(name, keyList, args);
-    return decodeReply(name, await this.lean.evalsha(this.source(name, keyList), keyList, args));
+    return this.lean.evalsha(this.source(name, keyList), keyList, args, SCRIPT_REPLIES[name]) as Promise<ScriptReply<N>>;
   }
 
   /**

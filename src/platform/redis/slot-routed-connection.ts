@@ -38,8 +38,8 @@ export class SlotRoutedConnection {
     await Promise.all([...this.nodes.values()].map((node) => node.opened));
   }
 
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown> {
-    return this.route(keys[0], (connection, asking) => connection.evalsha(script, keys, args, asking));
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], decode?: (reply: unknown) => unknown): Promise<unknown> {
+    return this.route(keys[0], (connection, asking) => connection.evalsha(script, keys, args, decode, asking));
   }
 
   /** On the master of the keys' slot, WAIT on the very connection the script ran on (see ScriptConnection.replicated). */

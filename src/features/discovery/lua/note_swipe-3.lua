@@ -27,30 +27,40 @@
   Slot: one (hash of the swipers' index partition tag)
 ]]
 local traits, floors, accounts, now = KEYS[1], KEYS[2], KEYS[3], ARGV[1]
+-- A taste as stored: eleven numbers. Only the ones a swipe changes are read as numbers; the others are
+-- written back as they were read (the text this script, or encodeTaste, wrote).
+local TASTE = '^([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*),([^,]*)$'
+local function add(n, i, amount)
+  n[i] = (tonumber(n[i]) or 0) + amount
+end
 local noted = 0
 for at = 2, #ARGV - 5, 6 do
   local id = ARGV[at]
   if ARGV[at + 1] == '1' and redis.call('HEXISTS', accounts, id) == 1 then
+    local field = 't:' .. id
     local gender, age, liked = tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3]), ARGV[at + 4] == '1'
-    local n = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
-    local stored = redis.call('HGET', traits, 't:' .. id)
-    if stored then
-      local i = 1
-      for part in string.gmatch(stored, '[^,]+') do
-        if i <= 11 then n[i] = tonumber(part) or 0 end
-        i = i + 1
+    local stored = redis.call('HGET', traits, field)
+    local n = stored and {string.match(stored, TASTE)} or {}
+    if #n ~= 11 then
+      n = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+      if stored then
+        local i = 1
+        for part in string.gmatch(stored, '[^,]+') do
+          if i <= 11 then n[i] = tonumber(part) or 0 end
+          i = i + 1
+        end
       end
     end
     if gender >= 0 and gender <= 3 then
-      n[gender + 1] = n[gender + 1] + 1
+      add(n, gender + 1, 1)
       if liked then
-        n[gender + 5] = n[gender + 5] + 1
-        n[9] = n[9] + 1
-        n[10] = n[10] + age
-        n[11] = n[11] + age * age
+        add(n, gender + 5, 1)
+        add(n, 9, 1)
+        add(n, 10, age)
+        add(n, 11, age * age)
       end
     end
-    redis.call('HSET', traits, 't:' .. id, table.concat(n, ','), 'a:' .. id, now)
+    redis.call('HSET', traits, field, table.concat(n, ','), 'a:' .. id, now)
     noted = noted + 1
   end
   if ARGV[at + 5] == '1' then redis.call('ZADD', floors, 'XX', 0, id) end

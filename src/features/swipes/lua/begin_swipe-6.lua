@@ -54,7 +54,7 @@ if ARGV[5] ~= '1' then return {1, left, 0, false, 0} end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 if ARGV[2] == 'pass' then
   local at = tonumber(ARGV[6])
-  local last = redis.call('ZRANGE', KEYS[4], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+  local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')
   if last[2] and tonumber(last[2]) >= at then at = tonumber(last[2]) + 1 end
   redis.call('ZADD', KEYS[4], at, ARGV[1])
 else
