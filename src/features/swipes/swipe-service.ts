@@ -1,6 +1,6 @@
 import { errors } from '../../platform/core/errors.js';
 import { matchView, type Match, type MatchView } from '../matches/index.js';
-import { fromStored, publicProfile } from '../accounts/index.js';
+import { decodeCard, fromStored, publicProfile, type ProfileSource } from '../accounts/index.js';
 import { afterAnswer } from '../../platform/core/after-answer.js';
 import type { SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
@@ -167,12 +167,16 @@ export class SwipeService {
       if (pending) await this.outbox.completeEffects(pool, pending);
       result = { like, matched: false, match: null, ...told };
     } else {
-      // Showing a match needs the target's profile; a new match's events need the swiper's too.
-      const users = this.usersOf(pool, outcome, userId, targetId);
+      // Showing a match needs the target's profile (its card alone); a new match's events need both accounts.
       const match = await this.matchOf(pool, outcome, [userId, targetId]);
-      if (pending) await this.outbox.completeEffects(pool, pending, { users });
-      const target = users.get(targetId);
-      if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+      let target: ProfileSource;
+      if (pending) {
+        const users = this.usersOf(pool, outcome, userId, targetId);
+        await this.outbox.completeEffects(pool, pending, { users });
+        target = users.get(targetId)!;
+      } else {
+        target = decodeCard(targetId, outcome.accounts.target);
+      }
       result = { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
     }
     // What the swipe tells discovery (taste, the liker's lift, a feed with room) need not delay the answer.

@@ -11,6 +11,8 @@ export type HotConnection = {
   evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number): Promise<unknown>;
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>>;
+  /** A plain command on `key` (its first key), its reply as RESP gives it (HGETALL: a flat list of fields and values). */
+  read(key: string, words: readonly Word[]): Promise<unknown>;
   quit(): Promise<void>;
   disconnect(): void;
 };

@@ -103,6 +103,11 @@ export class ScriptConnection {
     return this.call(['HMGET', key, ...fields]) as Promise<Array<string | null>>;
   }
 
+  /** A plain command on `key` (the connection serves every key of its node): see HotConnection. */
+  read(_key: string, words: readonly Word[]): Promise<unknown> {
+    return this.call(words);
+  }
+
   /** Any other command, its reply as ioredis returns it; `asking` as for evalsha. */
   call(words: readonly Word[], asking = false): Promise<unknown> {
     return new Promise((resolve, reject) => {

@@ -105,6 +105,19 @@ export class Scripts {
     return this.lean ? this.lean.hmget(key, fields) : this.redis.hmget(key, ...fields);
   }
 
+  /** HGETALL and ZRANGE, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  async hgetallHot(key: string): Promise<Record<string, string>> {
+    if (!this.lean) return this.redis.hgetall(key);
+    const flat = (await this.lean.read(key, ['HGETALL', key])) as string[];
+    const hash: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+    return hash;
+  }
+
+  zrangeHot(key: string, start: number, stop: number): Promise<string[]> {
+    return this.lean ? (this.lean.read(key, ['ZRANGE', key, start, stop]) as Promise<string[]>) : this.redis.zrange(key, String(start), String(stop));
+  }
+
   private source(name: ScriptName, keyList: readonly string[]): LoadedScript {
     const source = this.sources.get(name);
     if (!source) throw new Error(`unknown Lua script ${name}`);

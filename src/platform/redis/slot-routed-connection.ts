@@ -55,6 +55,10 @@ export class SlotRoutedConnection {
     return this.route(key, (connection, asking) => connection.call(['HMGET', key, ...fields], asking)) as Promise<Array<string | null>>;
   }
 
+  read(key: string, words: readonly Word[]): Promise<unknown> {
+    return this.route(key, (connection, asking) => connection.call(words, asking));
+  }
+
   /** Lets calls in flight finish, then closes every node connection for good. */
   async quit(): Promise<void> {
     this.stopped = true;
