@@ -170,7 +170,7 @@ export class Application {
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue, undefined, config.PASS_EXPIRY_DAYS * DAY_MS);
-    this.swipeSignals = new SwipeSignals(discoveryIndex, feeds, logger);
+    this.swipeSignals = new SwipeSignals(feeds, logger);
     return discoveryIndex;
   }
 

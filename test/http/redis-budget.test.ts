@@ -16,9 +16,9 @@ import { onEveryMaster, startStack } from '../support/stack.js';
  */
 const BUDGET = {
   me: { roundTrips: 1, commands: 1 },
-  pass: { roundTrips: 2, commands: 5 },
-  like: { roundTrips: 2, commands: 6 },
-  match: { roundTrips: 3, commands: 11 },
+  pass: { roundTrips: 2, commands: 4 },
+  like: { roundTrips: 2, commands: 5 },
+  match: { roundTrips: 3, commands: 10 },
   idempotentPass: { roundTrips: 2, commands: 5 },
   idempotentLike: { roundTrips: 2, commands: 6 },
   message: { roundTrips: 2, commands: 3 },

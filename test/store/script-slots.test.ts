@@ -58,6 +58,7 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   release_webhook_ping: { slots: 'one-slot' },
   remove_block: { slots: 'one-slot' },
   spread_into_feeds: { slots: 'one-slot' },
+  take_back_swipe: { slots: 'one-slot' },
   take_socket_lease: { slots: 'one-slot' },
   track_token: { slots: 'one-slot' },
   undo_pass: { slots: 'one-slot' },
@@ -178,6 +179,7 @@ async function driveRepresentativeFlow() {
   ok(200, await api.get('/api/v1/discovery/feed', { token: member.token }));
   ok(200, await api.get('/api/v1/discovery/browse?gender=nonbinary&interests=jazz&min_age=18&city=Lisbon', { token: bo.token }));
 
+  ok(404, await api.post('/api/v1/likes/987654321?kind=pass', { token: ada.token }));
   ok(200, await api.post(`/api/v1/likes/${cy.user_id}?kind=pass`, { token: ada.token }));
   ok(200, await api.delete(`/api/v1/likes/${cy.user_id}`, { token: ada.token }));
   ok(200, await api.post(`/api/v1/likes/${cy.user_id}?kind=pass`, { token: ada.token }));

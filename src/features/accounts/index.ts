@@ -16,7 +16,7 @@ export type { TokenHolder } from './token-service.js';
 export { refusalError } from './account-standing.js';
 export type { Refusal } from './account-standing.js';
 export { UserRepository, findAccounts, fromStored, storedAccountOf, visibleAccountOf } from './user-repository.js';
-export { storedInterests } from './profile-cards.js';
+export { storedGenderAndBirth, storedInterests } from './profile-cards.js';
 export type { UserRecord } from './user-repository.js';
 export { ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';
 export { LeavingAccounts } from './leaving-repository.js';

@@ -87,3 +87,14 @@ export function decodeAccount(id: number, stored: string): ProfileSource & Accou
 
 /** The interests of a stored account as stored: a JSON array. */
 export const storedInterests = (stored: string): string => stored.slice(0, stored.indexOf(PART));
+
+/**
+ * The gender (its place in GENDERS) and birthdate (YYYYMMDD) of a stored account, read where they sit
+ * without decoding the rest: what a swipe tells discovery of its target.
+ */
+export function storedGenderAndBirth(stored: string): { gender: number; birth: number } {
+  const nameEnd = stored.indexOf(FIELD, stored.indexOf(PART) + 1);
+  const birthEnd = stored.indexOf(FIELD, nameEnd + 1);
+  const genderEnd = stored.indexOf(FIELD, birthEnd + 1);
+  return { gender: Number(stored.slice(birthEnd + 1, genderEnd)), birth: Number(stored.slice(nameEnd + 1, birthEnd)) };
+}

@@ -70,9 +70,14 @@ export class RankTraits {
     await this.redis.hset(keys.rankTraits(pool, indexPartition(id)), `a:${id}`, String(nowMs));
   }
 
-  /** Adds a swipe to the swiper's taste and marks it active (lua/note_swipe-1.lua). */
-  async noteSwipe(pool: Pool, swiper: number, gender: number, age: number, liked: boolean, nowMs = Date.now()): Promise<void> {
-    await this.scripts.run('note_swipe', [keys.rankTraits(pool, indexPartition(swiper))], [swiper, gender, age, liked ? 1 : 0, nowMs]);
+  /**
+   * Notes swipes of accounts of partition `part` (lua/note_swipe-3.lua): `swipes` holds six words per swipe
+   * (swiper, learn 1/0, the target's gender index, its age, liked 1/0, left the feed 1/0). Each swipe to
+   * learn from adds to its swiper's taste and marks it active; one that took its target out of the swiper's
+   * feed drops the feed's floor (a swiper whose account is gone is passed over). One call on the lean connection, whatever the number of swipes.
+   */
+  async noteSwipes(pool: Pool, part: number, swipes: readonly (string | number)[], nowMs = Date.now()): Promise<number> {
+    return this.scripts.runHot('note_swipe', [keys.rankTraits(pool, part), keys.feedFloors(pool, part), keys.accounts(pool, part)], [nowMs, ...swipes]);
   }
 
   /** The account's newest likers (at most LIKERS_KEPT). */
@@ -82,7 +87,7 @@ export class RankTraits {
 
   /** Records the like in the target's likers and lifts the liker in its feed (lua/lift_liker-3.lua). */
   async liftLiker(pool: Pool, target: number, liker: number, bonus: number, feedSize: number, nowMs = Date.now()): Promise<boolean> {
-    return this.scripts.run('lift_liker', [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)], [liker, bonus, feedSize, LIKERS_KEPT, nowMs]);
+    return this.scripts.runHot('lift_liker', [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)], [liker, bonus, feedSize, LIKERS_KEPT, nowMs]);
   }
 }
 

@@ -13,6 +13,31 @@ import { storedAccountOf, storedInterests, visibleAccountOf } from '../accounts/
 /** Between the target and the kind in an Idempotency-Key's claim. */
 const FINGERPRINT_SEPARATOR = '\n';
 
+/** How lua/begin_swipe-6.lua is called (its ARGV[5]): count only, apply only, or count and apply. */
+type BeginMode = typeof COUNT_ONLY | typeof APPLY_ONLY | typeof APPLY_COUNTED;
+const COUNT_ONLY = 0;
+const APPLY_ONLY = 1;
+const APPLY_COUNTED = 2;
+
+/** A swipe about to be decided on its pair: who, on whom, what, when, the match id it may create, and both accounts as read. */
+type Decision = {
+  pool: Pool;
+  shard: number;
+  fromId: number;
+  toId: number;
+  kind: SwipeKind;
+  now: Date;
+  candidate: number;
+  idempotencyKey?: string;
+  swiper: string | null;
+  target: string;
+};
+
+/** The swiper's keys a swipe touches in its own slot. */
+type OwnKeys = { list: string[] };
+/** What a swipe counted and applied at once replaced ('' where nothing was), as lua/begin_swipe-6.lua answers it. */
+type SwipeReplaced = { kind: string; passedAt: string; feedScore: string; newPassAt: string };
+
 
 export type { StoredOutcome, UndoPassReply };
 
@@ -46,13 +71,16 @@ export type SwipeOutcome =
     };
 
 /**
- * The swipe graph, in two round trips. First the swipe is counted on the swiper's own keys, where an
- * Idempotency-Key is claimed for its target and kind (lua/begin_swipe-6.lua), while the target is read
- * unless absent or suspended (lua/read_visible_account-2.lua) and, for a like, the swiper. Then it is
- * decided in one Lua call on the pair's state (lua/record_swipe-5.lua), which creates the match a mutual
- * like completes and leaves what a match or an announcement changes elsewhere as a pending outbox record
- * for the follow-up runner, while the same script as first applies it to the swiper's keys. A refused
- * swipe (past the limit, a key held by another request, no such target) writes nothing but its count.
+ * The swipe graph, in two round trips. First the swipe is counted on the swiper's own keys and, without an
+ * Idempotency-Key, applied to them in the same call; with one, the key is claimed for its target and kind
+ * there instead (lua/begin_swipe-6.lua); meanwhile the target is read unless absent or suspended
+ * (lua/read_visible_account-2.lua) and, for a like, the swiper. Then it is decided in one Lua call on the
+ * pair's state (lua/record_swipe-5.lua), which creates the match a mutual like completes and leaves what a
+ * match or an announcement changes elsewhere as a pending outbox record for the follow-up runner; a swipe
+ * with an Idempotency-Key is applied to the swiper's keys beside it, with the kind its first request
+ * recorded. A refused swipe (past the limit, a key held by another request, no such target) writes nothing
+ * but its count: a swipe applied as it was counted, on a target found absent or suspended, is taken back
+ * before its answer (lua/take_back_swipe-3.lua), a third round trip only then.
  */
 export class SwipeRepository {
   /** Candidate match ids, per pool and shard: a match id names its shard. */
@@ -67,10 +95,14 @@ export class SwipeRepository {
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
     const shard = pairShard(fromId, toId);
     const ids = this.candidates(pool, shard);
+    const own = this.ownKeys(pool, fromId, idempotencyKey);
+    // Without an Idempotency-Key the swipe is applied to the swiper's keys as it is counted; with one, only
+    // once the pair's decision says which kind the key's first request recorded.
+    const applyNow = idempotencyKey === undefined;
     // One round trip: the count (and the key's claim), the target unless absent or suspended, the swiper
     // (a pass never makes a match, so it needs neither user's interests) and a candidate match id.
     const [begun, target, swiper, candidate] = await Promise.all([
-      this.begin(pool, fromId, toId, kind, this.limit.limit, false, now, idempotencyKey),
+      this.begin(own, toId, kind, this.limit.limit, applyNow ? APPLY_COUNTED : COUNT_ONLY, now, idempotencyKey),
       visibleAccountOf(this.scripts, pool, toId),
       kind === 'pass' ? null : storedAccountOf(this.scripts, pool, fromId),
       ids.take(),
@@ -82,39 +114,35 @@ export class SwipeRepository {
       return { status: 'key_reused', first: { targetId: Number(heldBy.slice(0, cut)), kind: heldBy.slice(cut + 1) } };
     }
     if (!allowed) return { status: 'rate_limited', retryAfterMs };
-    // Nothing was written for a target that does not exist, is suspended or is kept from the swiper by a
-    // block either way (each answered alike): the swipe is applied below only.
-    if (target === null || hidden) return { status: 'not_found' };
-    // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
-    const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
-    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
-    // The second round trip: the pair's decision, and the swipe applied to the swiper's keys. A request that
-    // holds a key's claim is the request the pair's record names (or the first with the key): the same target
-    // and kind, so applying that kind is right whatever the decision. The claim, written a round trip before
-    // the record, lapses that much sooner: a request in between is refused by the record, and the swiper's
-    // keys are given the recorded kind back.
+    // Nothing was written for a target kept from the swiper by a block either way, nor is anything left
+    // for one that does not exist or is suspended (each answered alike): a swipe applied as it was counted
+    // is taken back first.
+    if (hidden) return { status: 'not_found' };
+    if (target === null) {
+      if (begun.replaced) await this.takeBack(own, toId, kind, begun.replaced);
+      return { status: 'not_found' };
+    }
+    // The second round trip: the pair's decision and, with an Idempotency-Key, the swipe applied to the
+    // swiper's keys beside it. A request that holds a key's claim is the request the pair's record names (or
+    // the first with the key): the same target and kind, so applying that kind is right whatever the
+    // decision. The claim, written a round trip before the record, lapses that much sooner: a request in
+    // between is refused by the record, and the swiper's keys are given the recorded kind back.
     // On an error the candidate is not given back: the script may have used it before the reply was lost.
-    const [reply, applied] = await Promise.all([
-      // A like is acknowledged once replicas hold it (a failover must not lose the like a match needs); a
-      // pass lost to one only shows the target again, and is not worth the replicas' round trip.
-      this.scripts[kind === 'pass' ? 'runHot' : 'runAcknowledged']('record_swipe', keyList, [
-        fromId,
-        toId,
-        kind,
-        now.getTime(),
-        now.toISOString(),
-        candidate,
-        idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
-        swiper === null ? '[]' : storedInterests(swiper),
-        storedInterests(target),
-      ]),
-      this.begin(pool, fromId, toId, kind, 0, true, now),
-    ]);
+    const decision = this.decide({ pool, shard, fromId, toId, kind, now, candidate, idempotencyKey, swiper, target });
+    let reply: Awaited<typeof decision>;
+    let leftFeed = begun.leftFeed;
+    if (applyNow) {
+      reply = await decision;
+    } else {
+      const [decided, applied] = await Promise.all([decision, this.begin(own, toId, kind, 0, APPLY_ONLY, now)]);
+      reply = decided;
+      leftFeed = applied.leftFeed;
+    }
     const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
     if (replay || effect !== 'created') ids.give(candidate);
     if (status === 'key_reused') {
-      await this.begin(pool, fromId, toId, recordedKind, 0, true, now);
+      await this.begin(own, toId, recordedKind, 0, APPLY_ONLY, now);
       return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
     }
     return {
@@ -127,18 +155,36 @@ export class SwipeRepository {
       sharedInterests,
       pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,
       accounts: { swiper, target },
-      leftFeed: applied.leftFeed,
+      leftFeed,
     };
   }
 
-  /**
-   * lua/begin_swipe-6.lua: counted within the limit (or, with a limit of 0, applied), the ms left in the
-   * window, whether the target left the feed, and the request holding the Idempotency-Key when another does.
-   */
-  private begin(pool: Pool, fromId: number, toId: number, kind: SwipeKind, limit: number, apply: boolean, now: Date, idempotencyKey?: string) {
-    return this.scripts.runHot(
-      'begin_swipe',
-      [
+  /** lua/record_swipe-5.lua: the swipe decided on the pair's state. */
+  private decide(swipe: Decision) {
+    const { pool, shard, fromId, toId, kind, now, candidate, idempotencyKey, swiper, target } = swipe;
+    // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
+    const idempotency = keys.idempotency(pool, shard, fromId, `likes/${toId}`, idempotencyKey ?? '');
+    const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
+    // A like is acknowledged once replicas hold it (a failover must not lose the like a match needs); a
+    // pass lost to one only shows the target again, and is not worth the replicas' round trip.
+    return this.scripts[kind === 'pass' ? 'runHot' : 'runAcknowledged']('record_swipe', keyList, [
+      fromId,
+      toId,
+      kind,
+      now.getTime(),
+      now.toISOString(),
+      candidate,
+      idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
+      // A pass never makes a match, so the script is given no interests to share.
+      swiper === null ? '[]' : storedInterests(swiper),
+      kind === 'pass' ? '[]' : storedInterests(target),
+    ]);
+  }
+
+  /** The swiper's keys of lua/begin_swipe-6.lua (the Idempotency-Key's claim named by its key, or by '' when there is none). */
+  private ownKeys(pool: Pool, fromId: number, idempotencyKey?: string): OwnKeys {
+    return {
+      list: [
         keys.accountRateLimit('like', pool, fromId),
         keys.swipes(pool, fromId),
         keys.feed(pool, fromId),
@@ -146,17 +192,31 @@ export class SwipeRepository {
         keys.idempotencyClaim(pool, fromId, 'like', idempotencyKey ?? ''),
         keys.hidden(pool, fromId),
       ],
-      [
-        toId,
-        kind,
-        limit,
-        this.limit.windowSeconds * 1000,
-        apply ? 1 : 0,
-        now.getTime(),
-        idempotencyKey === undefined ? '' : `${toId}${FINGERPRINT_SEPARATOR}${kind}`,
-        IDEMPOTENCY_TTL_SECONDS,
-      ],
-    );
+    };
+  }
+
+  /**
+   * lua/begin_swipe-6.lua: counted within the limit (or, with a limit of 0, applied), the ms left in the
+   * window, whether the target left the feed, the request holding the Idempotency-Key when another does,
+   * and, counted and applied at once, what the swipe replaced.
+   */
+  private begin(own: OwnKeys, toId: number, kind: SwipeKind, limit: number, mode: BeginMode, now: Date, idempotencyKey?: string) {
+    return this.scripts.runHot('begin_swipe', own.list, [
+      toId,
+      kind,
+      limit,
+      this.limit.windowSeconds * 1000,
+      mode,
+      now.getTime(),
+      idempotencyKey === undefined ? '' : `${toId}${FINGERPRINT_SEPARATOR}${kind}`,
+      IDEMPOTENCY_TTL_SECONDS,
+    ]);
+  }
+
+  /** lua/take_back_swipe-3.lua: the swiper's keys get back what a swipe on nobody replaced. */
+  private takeBack(own: OwnKeys, toId: number, kind: SwipeKind, replaced: SwipeReplaced) {
+    const [, swipes, feed, passes] = own.list;
+    return this.scripts.runHot('take_back_swipe', [swipes!, feed!, passes!], [toId, kind, replaced.newPassAt, replaced.kind, replaced.passedAt, replaced.feedScore]);
   }
 
   /**

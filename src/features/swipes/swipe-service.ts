@@ -1,6 +1,6 @@
 import { errors } from '../../platform/core/errors.js';
 import { matchView, type Match, type MatchView } from '../matches/index.js';
-import { fromStored, publicProfile } from '../accounts/index.js';
+import { decodeCard, fromStored, publicProfile, type ProfileSource } from '../accounts/index.js';
 import { afterAnswer } from '../../platform/core/after-answer.js';
 import type { SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
@@ -60,12 +60,29 @@ function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null)
   }
 }
 
+/** A swipe recorded (or replayed), as its listener is told of it. */
+export type SwipeSignal = {
+  pool: Pool;
+  swiperId: number;
+  targetId: number;
+  kind: SwipeKind;
+  outcome: SwipeOutcomeName;
+  /** The target as stored, read with the swipe. */
+  target: string;
+  /** An earlier request with the same Idempotency-Key did the work: nothing new was written. */
+  replay: boolean;
+  /** The target was in the swiper's feed, which has room now. */
+  leftFeed: boolean;
+};
+
 /**
- * Told of every swipe recorded (not of a replayed one): discovery learns the swiper's taste from it and
- * lifts a liker in its target's feed. The swipe stands whatever the listener does.
+ * Told of every swipe recorded or replayed, right before its answer is written: discovery learns the
+ * swiper's taste from it (not from a replay), lifts a liker in its target's feed and gives a feed that
+ * lost an entry its room. The listener does that work after the answer and handles its own failures: the
+ * swipe stands whatever it does.
  */
 export interface SwipeListener {
-  swiped(pool: Pool, swiperId: number, targetId: number, kind: SwipeKind, outcome: SwipeOutcomeName): Promise<void>;
+  swiped(signal: SwipeSignal): void;
 }
 
 const USER_NOT_FOUND_HINT = 'Pass a user id (user.id of a feed entry, or id of a browse item), not a match id.';
@@ -150,20 +167,33 @@ export class SwipeService {
       if (pending) await this.outbox.completeEffects(pool, pending);
       result = { like, matched: false, match: null, ...told };
     } else {
-      // Showing a match needs the target's profile; a new match's events need the swiper's too.
-      const users = this.usersOf(pool, outcome, userId, targetId);
+      // Showing a match needs the target's profile (its card alone); a new match's events need both accounts.
       const match = await this.matchOf(pool, outcome, [userId, targetId]);
-      if (pending) await this.outbox.completeEffects(pool, pending, { users });
-      const target = users.get(targetId);
-      if (!target) throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+      let target: ProfileSource;
+      if (pending) {
+        const users = this.usersOf(pool, outcome, userId, targetId);
+        await this.outbox.completeEffects(pool, pending, { users });
+        target = users.get(targetId)!;
+      } else {
+        target = decodeCard(targetId, outcome.accounts.target);
+      }
       result = { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
     }
     // What the swipe tells discovery (taste, the liker's lift, a feed with room) need not delay the answer.
-    if (!outcome.replay && this.listener) {
-      const { listener } = this;
-      afterAnswer(() => listener.swiped(pool, userId, targetId, outcome.kind, told.outcome));
+    if (this.listener) {
+      this.listener.swiped({
+        pool,
+        swiperId: userId,
+        targetId,
+        kind: outcome.kind,
+        outcome: told.outcome,
+        target: outcome.accounts.target,
+        replay: outcome.replay,
+        leftFeed: outcome.leftFeed,
+      });
+    } else if (outcome.leftFeed) {
+      afterAnswer(() => this.swipes.feedHasRoom(pool, userId));
     }
-    if (outcome.leftFeed) afterAnswer(() => this.swipes.feedHasRoom(pool, userId));
     return result;
   }
 

@@ -13,3 +13,13 @@ export const idSchema = z.preprocess(
   (value) => (typeof value === 'string' && ID_TEXT.test(value) ? Number(value) : value),
   z.number({ error: ID_MESSAGE }).int({ error: ID_MESSAGE }).min(1, { error: ID_MESSAGE }).max(Number.MAX_SAFE_INTEGER, { error: ID_MESSAGE }),
 );
+
+/**
+ * The id an id's text names, or undefined when the text is not one (what `idSchema` takes from a string,
+ * without going through it: a path's id is read on every request that carries one).
+ */
+export function idOfText(value: string | undefined): number | undefined {
+  if (value === undefined || !ID_TEXT.test(value)) return undefined;
+  const id = Number(value);
+  return id <= Number.MAX_SAFE_INTEGER ? id : undefined;
+}

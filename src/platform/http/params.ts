@@ -1,11 +1,11 @@
 import { errors, type FieldProblem } from '../core/errors.js';
-import { ID_MESSAGE, idSchema } from '../core/id-schema.js';
+import { ID_MESSAGE, idOfText } from '../core/id-schema.js';
 
 /** A positive integer id from a path parameter (platform/core/id-schema.ts); 400 naming the parameter otherwise. */
 export function idParam(value: string | undefined, name: string): number {
-  const id = idSchema.safeParse(value);
-  if (!id.success) throw errors.invalidField(name, ID_MESSAGE);
-  return id.data;
+  const id = idOfText(value);
+  if (id === undefined) throw errors.invalidField(name, ID_MESSAGE);
+  return id;
 }
 
 const NO_LIST_PARAMS: ReadonlySet<string> = new Set();

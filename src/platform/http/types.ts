@@ -9,6 +9,8 @@ export type Request<B = unknown> = {
   path: string;
   params: Record<string, string>;
   query: URLSearchParams;
+  /** The query string as sent, without its `?` (empty when there is none). */
+  queryString: string;
   /** Lower-cased header names. */
   headers: Record<string, string>;
   ip: string;

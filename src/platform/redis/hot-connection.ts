@@ -6,10 +6,13 @@ import { SlotRoutedConnection } from './slot-routed-connection.js';
 /** The lean connection of the request path's busiest calls (see Scripts.runHot), on either topology. */
 export type HotConnection = {
   connect(): Promise<void>;
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown>;
+  /** `decode`: what the call resolves with instead of the raw reply (the script's decoder, run as the reply is read). */
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], decode?: (reply: unknown) => unknown): Promise<unknown>;
   evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number): Promise<unknown>;
   hget(key: string, field: string): Promise<string | null>;
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>>;
+  /** A plain command on `key` (its first key), its reply as RESP gives it (HGETALL: a flat list of fields and values). */
+  read(key: string, words: readonly Word[]): Promise<unknown>;
   quit(): Promise<void>;
   disconnect(): void;
 };
@@ -23,3 +26,4 @@ export function createHotConnection(topology: RedisTopology, commandTimeoutMs: n
     ? new ScriptConnection(topology.url, commandTimeoutMs)
     : new SlotRoutedConnection(topology.nodes, commandTimeoutMs, failoverMs);
 }
+

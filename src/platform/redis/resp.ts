@@ -94,15 +94,27 @@ export function encode(words: readonly Word[]): string {
   return out;
 }
 
+/** `EVALSHA <sha>` as RESP, per SHA: the same few scripts are called over and over. */
+const EVALSHA_HEADS = new Map<string, string>();
+
 /** EVALSHA sha or EVAL source, then the keys and the arguments, as RESP. */
 export function encodeScriptCall(command: 'EVAL' | 'EVALSHA', script: string, keys: readonly string[], args: readonly Word[]): string {
-  let out = `*${3 + keys.length + args.length}\r\n${bulk(command)}${bulk(script)}${bulk(keys.length)}`;
-  for (const key of keys) out += bulk(key);
-  for (const arg of args) out += bulk(arg);
+  let head = command === 'EVALSHA' ? EVALSHA_HEADS.get(script) : undefined;
+  if (head === undefined) {
+    head = bulk(command) + bulk(script);
+    if (command === 'EVALSHA') EVALSHA_HEADS.set(script, head);
+  }
+  let out = `*${3 + keys.length + args.length}\r\n${head}${bulk(keys.length)}`;
+  for (let i = 0; i < keys.length; i++) out += bulk(keys[i]!);
+  for (let i = 0; i < args.length; i++) out += bulk(args[i]!);
   return out;
 }
 
 function bulk(word: Word): string {
-  const text = typeof word === 'string' ? word : String(word);
-  return `$${Buffer.byteLength(text)}\r\n${text}\r\n`;
+  // A number's text is ASCII: as many bytes as characters.
+  if (typeof word === 'number') {
+    const digits = String(word);
+    return `$${digits.length}\r\n${digits}\r\n`;
+  }
+  return `$${Buffer.byteLength(word)}\r\n${word}\r\n`;
 }

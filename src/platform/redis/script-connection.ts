@@ -13,6 +13,8 @@ type Waiter = {
   sentAt: number;
   /** For EVALSHA: the call, to send again as EVAL if Redis answers NOSCRIPT. */
   script?: ScriptCall;
+  /** What the reply is resolved with, when not the reply itself (a script's decoder). */
+  decode?: (reply: unknown) => unknown;
 };
 type ScriptCall = { lua: string; keys: readonly string[]; args: readonly Word[]; asking: boolean };
 
@@ -93,20 +95,21 @@ export class ScriptConnection {
   }
 
   /**
-   * Runs a script by SHA, sending its source only if Redis does not have it cached. `asking`: preceded by
-   * ASKING (a Redis Cluster's ASK redirection to a node importing the slot), its EVAL too.
+   * Runs a script by SHA, sending its source only if Redis does not have it cached. `decode`: what the call
+   * resolves with instead of the raw reply (a script's decoder, run as the reply is read). `asking`: preceded
+   * by ASKING (a Redis Cluster's ASK redirection to a node importing the slot), its EVAL too.
    */
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], asking = false): Promise<unknown> {
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], decode?: (reply: unknown) => unknown, asking = false): Promise<unknown> {
     return new Promise((resolve, reject) => {
       if (asking) this.asking();
       const call = { lua: script.lua, keys, args, asking };
-      this.send({ resolve, reject, sentAt: performance.now(), script: call }, encodeScriptCall('EVALSHA', script.sha, keys, args));
+      this.send({ resolve, reject, sentAt: performance.now(), script: call, decode }, encodeScriptCall('EVALSHA', script.sha, keys, args));
     });
   }
 
   /** Like `evalsha`, answered only once `replicas` replicas hold what it wrote (see `replicated`); else ReplicasBehindError. */
   async evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number, asking = false): Promise<unknown> {
-    const reply = await this.evalsha(script, keys, args, asking);
+    const reply = await this.evalsha(script, keys, args, undefined, asking);
     const confirmed = await this.replicated(replicas, timeoutMs).catch(() => -1);
     if (confirmed < replicas) throw new ReplicasBehindError(confirmed, replicas);
     return reply;
@@ -119,6 +122,11 @@ export class ScriptConnection {
 
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>> {
     return this.call(['HMGET', key, ...fields]) as Promise<Array<string | null>>;
+  }
+
+  /** A plain command on `key` (the connection serves every key of its node): see HotConnection. */
+  read(_key: string, words: readonly Word[]): Promise<unknown> {
+    return this.call(words);
   }
 
   /** Any other command, its reply as ioredis returns it; `asking` as for evalsha. */
@@ -238,11 +246,23 @@ export class ScriptConnection {
   private settle(reply: unknown) {
     const waiter = this.waiters.shift();
     if (!waiter) return;
-    if (!(reply instanceof ReplyError)) return waiter.resolve(reply);
+    if (!(reply instanceof ReplyError)) return this.resolve(waiter, reply);
     const call = waiter.script;
     if (!call || !reply.message.startsWith('NOSCRIPT')) return waiter.reject(reply);
     if (call.asking) this.asking();
-    this.send({ resolve: waiter.resolve, reject: waiter.reject, sentAt: performance.now() }, encodeScriptCall('EVAL', call.lua, call.keys, call.args));
+    this.send({ resolve: waiter.resolve, reject: waiter.reject, sentAt: performance.now(), decode: waiter.decode }, encodeScriptCall('EVAL', call.lua, call.keys, call.args));
+  }
+
+  /** Resolves a call with its reply, decoded when it has a decoder; a reply the decoder refuses fails the call alone. */
+  private resolve(waiter: Waiter, reply: unknown) {
+    if (!waiter.decode) return waiter.resolve(reply);
+    let value: unknown;
+    try {
+      value = waiter.decode(reply);
+    } catch (error) {
+      return waiter.reject(error as Error);
+    }
+    waiter.resolve(value);
   }
 
   private onClose(socket: Socket) {

@@ -20,10 +20,23 @@ export const SCRIPT_REPLIES = {
     const [added, since] = list(raw);
     return added === -1 ? ({ status: 'full' } as const) : ({ status: added === 1 ? 'added' : 'existing', since: Number(since) } as const);
   },
-  /** `heldBy`: the fingerprint of the request holding the swipe's Idempotency-Key, when another does; `hidden`: a block keeps the target from the swiper. */
+  /**
+   * `heldBy`: the fingerprint of the request holding the swipe's Idempotency-Key, when another does; `hidden`: a
+   * block keeps the target from the swiper; `replaced`: when the swipe was counted and applied in one call, what
+   * it replaced, for lua/take_back_swipe-3.lua ('' where there was nothing; `passedAt`: the time it gave a pass).
+   */
   begin_swipe: (raw) => {
-    const [allowed, left, inFeed, held, hidden] = list(raw);
-    return { allowed: allowed === 1, retryAfterMs: Number(left), leftFeed: inFeed === 1, heldBy: held === null || held === undefined ? undefined : text(held), hidden: hidden === 1 };
+    const [allowed, left, inFeed, held, hidden, wasKind, wasPassed, wasInFeed, passedAt] = list(raw);
+    return {
+      allowed: allowed === 1,
+      retryAfterMs: Number(left),
+      leftFeed: inFeed === 1,
+      heldBy: held === null || held === undefined ? undefined : text(held),
+      hidden: hidden === 1,
+      ...(raw !== null && Array.isArray(raw) && raw.length > 5
+        ? { replaced: { kind: optionalText(wasKind), passedAt: optionalText(wasPassed), feedScore: optionalText(wasInFeed), newPassAt: optionalText(passedAt) } }
+        : {}),
+    };
   },
   /** The count after the change, undefined when the count is not built yet. */
   /** The counter after the reservation (the last value reserved). */
@@ -72,7 +85,8 @@ export const SCRIPT_REPLIES = {
   /** Whether the target's feed changed. */
   lift_liker: (raw) => raw === 1,
   mark_read: (raw) => markRead(list(raw)),
-  note_swipe: (raw) => raw === 1,
+  /** How many of the swipes sent taught a taste. */
+  note_swipe: (raw) => Number(raw),
   rank_feed: (raw) => {
     const [size, floor] = list(raw);
     return { size: Number(size), floor: Number(floor) };
@@ -84,6 +98,8 @@ export const SCRIPT_REPLIES = {
   read_feed: (raw) => feedPage(list(raw)),
   read_feed_cards: (raw) => feedCards(list(raw)),
   record_swipe: (raw) => recordSwipe(list(raw)),
+  /** Whether the swipe was taken back (false: a later swipe on the target stands). */
+  take_back_swipe: (raw) => raw === 1,
   release_webhook_ping: (raw) => raw === 1,
   remove_block: (raw) => raw === 1,
   replay_window: (raw) => {
@@ -242,4 +258,7 @@ function ownerScores(flat: readonly unknown[]): Array<{ owner: number; score: nu
 }
 
 const list = (raw: unknown): unknown[] => (Array.isArray(raw) ? raw : []);
+
+/** A string reply, '' for a nil (a Lua false). */
+const optionalText = (raw: unknown): string => (raw === null || raw === undefined ? '' : text(raw));
 const text = (raw: unknown): string => (typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : '');

@@ -74,9 +74,9 @@ export class Scripts {
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
-  async runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
+  runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     if (!this.lean) return this.run(name, keyList, args);
-    return decodeReply(name, await this.lean.evalsha(this.source(name, keyList), keyList, args));
+    return this.lean.evalsha(this.source(name, keyList), keyList, args, SCRIPT_REPLIES[name]) as Promise<ScriptReply<N>>;
   }
 
   /**
@@ -103,6 +103,19 @@ export class Scripts {
 
   hmgetHot(key: string, fields: readonly string[]): Promise<Array<string | null>> {
     return this.lean ? this.lean.hmget(key, fields) : this.redis.hmget(key, ...fields);
+  }
+
+  /** HGETALL and ZRANGE, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  async hgetallHot(key: string): Promise<Record<string, string>> {
+    if (!this.lean) return this.redis.hgetall(key);
+    const flat = (await this.lean.read(key, ['HGETALL', key])) as string[];
+    const hash: Record<string, string> = {};
+    for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+    return hash;
+  }
+
+  zrangeHot(key: string, start: number, stop: number): Promise<string[]> {
+    return this.lean ? (this.lean.read(key, ['ZRANGE', key, start, stop]) as Promise<string[]>) : this.redis.zrange(key, String(start), String(stop));
   }
 
   private source(name: ScriptName, keyList: readonly string[]): LoadedScript {

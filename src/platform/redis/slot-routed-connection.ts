@@ -51,8 +51,8 @@ export class SlotRoutedConnection {
     await Promise.all([...this.nodes.values()].map((node) => node.opened));
   }
 
-  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[]): Promise<unknown> {
-    return this.route(keys[0], (connection, asking) => connection.evalsha(script, keys, args, asking));
+  evalsha(script: ScriptSource, keys: readonly string[], args: readonly Word[], decode?: (reply: unknown) => unknown): Promise<unknown> {
+    return this.route(keys[0], (connection, asking) => connection.evalsha(script, keys, args, decode, asking));
   }
 
   /** On the master of the keys' slot, WAIT on the very connection the script ran on (see ScriptConnection.replicated). */
@@ -66,6 +66,10 @@ export class SlotRoutedConnection {
 
   hmget(key: string, fields: readonly string[]): Promise<Array<string | null>> {
     return this.route(key, (connection, asking) => connection.call(['HMGET', key, ...fields], asking)) as Promise<Array<string | null>>;
+  }
+
+  read(key: string, words: readonly Word[]): Promise<unknown> {
+    return this.route(key, (connection, asking) => connection.call(words, asking));
   }
 
   /** Lets calls in flight finish, then closes every node connection for good. */
