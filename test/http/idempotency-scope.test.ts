@@ -84,9 +84,17 @@ describe('an Idempotency-Key names one request of one account and operation', ()
     const [a, b, c] = (await seedAccounts(stack.app, 'agent', 3)) as [SeededAccount, SeededAccount, SeededAccount];
     const matchId = await match(a, b);
     const key = randomUUID();
-    expect((await like(a, c.user_id, 'like', key)).status).toBe(200);
-    expect((await like(b, c.user_id, 'like', key)).status).toBe(200);
-    expect((await send(a, matchId, 'same key, another operation', key)).status).toBe(201);
+    const byA = await like(a, c.user_id, 'like', key);
+    const byB = await like(b, c.user_id, 'like', key);
+    expect([byA.status, byB.status]).toEqual([200, 200]);
+    // Each account's like is its own, not a replay of the other's.
+    expect(byA.body.like).toMatchObject({ from_user_id: a.user_id, to_user_id: c.user_id, kind: 'like' });
+    expect(byB.body.like).toMatchObject({ from_user_id: b.user_id, to_user_id: c.user_id, kind: 'like' });
+    const sent = await send(a, matchId, 'same key, another operation', key);
+    expect(sent.status).toBe(201);
+    expect(sent.body.body).toBe('same key, another operation');
+    const thread = await stack.api.get(`/api/v1/matches/${matchId}/messages`, { token: b.token });
+    expect(thread.body.items.map((message: { id: number }) => message.id)).toEqual([sent.body.id]);
   });
 
   it('keeps what a key names no longer than its write\'s record: the claim expires', async () => {

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSockets } from '../../src/features/events/sockets/event-sockets.js';
 import type { EventPublisher } from '../support/event-publisher.js';
 import { startSocketEndpoints, type SocketEndpoints } from '../support/socket-endpoints.js';
@@ -37,6 +37,7 @@ describe('frames uWS drops', () => {
     // Until the kernel's buffers and then uWS's cap are full: uWS drops a frame, and the socket is closed.
     for (let n = 0; n < 400 && sockets.size > 0; n++) await publisher.publish(event(n, body));
     await eventually('the socket closed', () => sockets.size === 0);
+    expect(sockets.size).toBe(0);
     deaf.terminate();
 
     const next = await open();
@@ -44,6 +45,8 @@ describe('frames uWS drops', () => {
     next.on('message', (data) => frames.push((data as Buffer).toString()));
     await publisher.publish(event(-1, 'after'));
     await eventually('the next socket got the next event', () => frames.some((f) => f.includes('"after"')));
+    // The new socket gets the event after the drop, and nothing of the frames the deaf one missed.
+    expect(frames.map((frame) => JSON.parse(frame).data.n)).toEqual([-1]);
     next.close();
   });
 });
