@@ -22,6 +22,7 @@ import { runCompare } from './lib/compare-run.js';
 import { compare, readMasters, type ClusterRun } from './lib/cluster-comparison.js';
 import { redisInfo } from './lib/monitor.js';
 import { isLoopback, startClusterService, startEmbeddedService, targetTopology, urlTarget, type Target } from './lib/target.js';
+import { clusterSeed } from '../src/platform/redis/redis-topology.js';
 import { emptyResult, type BenchContext, type BenchOptions, type ScenarioResult } from './lib/types.js';
 import { DEFAULT_SCENARIOS, SCENARIOS } from './scenarios/index.js';
 import { findWrk } from './lib/wrk.js';
@@ -265,7 +266,13 @@ async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[
   progress.section(`starting a three-master Redis Cluster${single.options.clusterReplicas > 0 ? ` with ${single.options.clusterReplicas} replica(s) each` : ''} and two service processes on it`);
   const target = await startClusterService((line) => progress.info(line), { replicas: single.options.clusterReplicas });
   const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
-  const monitor = new Monitor(target.baseUrl, target.pid, undefined, target.metricsToken);
+  // Every master on a connection of its own, for its CPU (INFO cpu) beside every service process's.
+  const masters = target.clusterNodes!.map((node) => {
+    const redis = new Redis({ ...clusterSeed(node), maxRetriesPerRequest: 1 });
+    redis.on('error', () => {});
+    return redis;
+  });
+  const monitor = new Monitor(target.baseUrl, target.pid, undefined, target.metricsToken, { pids: target.pids ?? [], redisNodes: masters });
   try {
     await Promise.all(
       target.baseUrls.map(async (url) => {
@@ -284,18 +291,19 @@ async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[
       facts: {},
     };
     const scenarios = await runScenarios(ctx);
-    const masters = await readMasters(target.clusterNodes!);
+    const masterFigures = await readMasters(target.clusterNodes!);
     return {
       nodes: target.clusterNodes!,
       processes: target.baseUrls,
       scenarios,
-      masters,
-      comparison: compare(singleResults, scenarios, singleUsedMemory, masters),
+      masters: masterFigures,
+      comparison: compare(singleResults, scenarios, singleUsedMemory, masterFigures),
       serverProblems: target.problems,
     };
   } finally {
     monitor.stop();
     api.close();
+    for (const master of masters) master.disconnect();
     await target.stop();
   }
 }

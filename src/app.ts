@@ -316,6 +316,8 @@ export class Application {
       // Held inbox reads answer now (with what their streams hold), rather than keep the drain waiting.
       this.realtime?.inbox?.stop();
       await this.http?.drain(this.options.config.SHUTDOWN_GRACE_MS);
+      // What the last swipes taught discovery goes out before the connections close.
+      this.swipeSignals?.flush();
       const closeBy = Date.now() + REDIS_CLOSE_TIMEOUT_MS;
       await settleBy(closeBy, this.rankingJobs?.stop());
       await settleBy(closeBy, this.webhookJobs?.stop());

@@ -44,6 +44,9 @@ export function compare(single: ScenarioResult[], cluster: ScenarioResult[], sin
   both('swipes, mixed (matches form)', 'req/s', (s) => throughputOf(s, 'swipes', 'mixed', 'POST like'));
   both('swipes, pass only, wrk', 'req/s', (s) => throughputOf(s, 'swipes', 'pass only (wrk)', 'POST like'));
   both('swipes, mixed, wrk', 'req/s', (s) => throughputOf(s, 'swipes', 'mixed (wrk)', 'POST like'));
+  // What a core buys: pass swipes per second per core of CPU the service's processes and Redis nodes used.
+  both('swipes, pass only, per core (service + Redis CPU)', 'req/s', (s) => figureOf(s, 'swipes', 'pass_swipes_per_core'));
+  both('swipes, pass only, wrk, per core (service + Redis CPU)', 'req/s', (s) => figureOf(s, 'swipes', 'wrk_pass_swipes_per_core'));
   both('push-latency background load', 'req/s', (s) => figureOf(s, 'agent-life', 'background_rate_req_s'));
   for (const condition of ['idle', 'loaded'] as const) {
     for (const [event, key] of [['match.created', 'match'], ['message.created', 'message']] as const) {

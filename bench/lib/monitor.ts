@@ -63,6 +63,9 @@ type Mark = {
   at: number;
   serverCpu?: number;
   redisCpu?: number;
+  /** Every process of the service, and every Redis node it uses (one, or the masters of a cluster). */
+  servicesCpu?: number;
+  redisesCpu?: number;
   generatorCpu: number;
   extraCpu: number;
   machineCpu?: number;
@@ -74,8 +77,12 @@ export type Sample = { t: number; rssBytes?: number; eventLoopDelayP99Ms?: numbe
 
 export type WindowStats = {
   seconds: number;
-  /** CPU use in percent of one core, over the window; `machine`: every process on the machine (up to 100 × cores). */
-  cpu: { server?: number; redis?: number; generator?: number; machine?: number };
+  /**
+   * CPU use in percent of one core, over the window; `machine`: every process on the machine (up to 100 × cores).
+   * `server` and `redis` are the first service process and a single Redis; `services` and `redises` every
+   * service process and every Redis node (on a single Redis, the same as `server` and `redis`).
+   */
+  cpu: { server?: number; redis?: number; services?: number; redises?: number; generator?: number; machine?: number };
   rss?: { start?: number; end?: number; max?: number };
   eventLoopDelayP99MaxMs?: number;
   /** Server-side mean latency and count per `route status` during the window. */
@@ -83,10 +90,14 @@ export type WindowStats = {
   samples: Sample[];
 };
 
+/** Every process of a service and every Redis node it uses, for their CPU between two marks. */
+export type ServiceProcesses = { pids: readonly number[]; redisNodes: readonly Redis[] };
+
 /**
  * Samples the target once a second (RSS and event-loop delay from /metrics, Redis memory) and reads CPU
  * time of the server (from /proc, when the bench started it), of Redis (INFO cpu), of the generator
- * itself and of the whole machine between two marks.
+ * itself and of the whole machine between two marks; given `all`, of every service process and every
+ * Redis node too (a cluster's), else those are the server's and the single Redis's.
  */
 export class Monitor {
   readonly samples: Sample[] = [];
@@ -100,6 +111,7 @@ export class Monitor {
     private readonly serverPid: number | undefined,
     private readonly redis: Redis | undefined,
     private readonly metricsToken?: string,
+    private readonly all?: ServiceProcesses,
   ) {}
 
   start() {
@@ -122,12 +134,20 @@ export class Monitor {
   }
 
   async mark(): Promise<Mark> {
-    const [metrics, cpu] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'cpu').catch((): Record<string, number> => ({}))]);
+    const [metrics, cpu, nodes] = await Promise.all([
+      fetchMetrics(this.baseUrl, this.metricsToken),
+      redisInfo(this.redis, 'cpu').catch((): Record<string, number> => ({})),
+      Promise.all((this.all?.redisNodes ?? []).map((node) => redisInfo(node, 'cpu').catch((): Record<string, number> => ({})))),
+    ]);
     const usage = process.cpuUsage();
+    const serverCpu = processCpuSeconds(this.serverPid);
+    const redisCpu = redisCpuSeconds(cpu);
     return {
       at: performance.now(),
-      serverCpu: processCpuSeconds(this.serverPid),
-      redisCpu: cpu.used_cpu_user !== undefined ? cpu.used_cpu_user + (cpu.used_cpu_sys ?? 0) : undefined,
+      serverCpu,
+      redisCpu,
+      servicesCpu: this.all ? sumOrUndefined(this.all.pids.map((pid) => processCpuSeconds(pid))) : serverCpu,
+      redisesCpu: this.all ? sumOrUndefined(nodes.map(redisCpuSeconds)) : redisCpu,
       generatorCpu: (usage.user + usage.system) / 1e6,
       extraCpu: this.extraGeneratorCpu,
       machineCpu: machineBusyCpuSeconds(),
@@ -155,6 +175,8 @@ export class Monitor {
       cpu: {
         server: percent(start.serverCpu, end.serverCpu),
         redis: percent(start.redisCpu, end.redisCpu),
+        services: percent(start.servicesCpu, end.servicesCpu),
+        redises: percent(start.redisesCpu, end.redisesCpu),
         generator: percent(start.generatorCpu + start.extraCpu, end.generatorCpu + end.extraCpu),
         machine: percent(start.machineCpu, end.machineCpu),
       },
@@ -168,6 +190,23 @@ export class Monitor {
       samples,
     };
   }
+}
+
+/** A Redis's CPU seconds from its INFO cpu (main thread and the others, user and system). */
+const redisCpuSeconds = (cpu: Record<string, number>): number | undefined => (cpu.used_cpu_user !== undefined ? cpu.used_cpu_user + (cpu.used_cpu_sys ?? 0) : undefined);
+
+/** The sum, or undefined when a value is missing or there is none. */
+const sumOrUndefined = (values: ReadonlyArray<number | undefined>): number | undefined =>
+  values.length === 0 || values.some((value) => value === undefined) ? undefined : values.reduce<number>((a, b) => a + b!, 0);
+
+/**
+ * Requests per second per core the service and its Redis used over a phase: the throughput divided by the
+ * CPU of every service process and every Redis node (cores busy on average); undefined when either is unknown.
+ */
+export function perCore(throughput: number | undefined, window: WindowStats | undefined): number | undefined {
+  const { services, redises } = window?.cpu ?? {};
+  if (throughput === undefined || services === undefined || redises === undefined || services + redises <= 0) return undefined;
+  return throughput / ((services + redises) / 100);
 }
 
 /** Least-squares slope of a sampled value, per minute; undefined with fewer than 5 samples. */

@@ -84,12 +84,15 @@ export async function wrkPhase(
   };
 }
 
-/** CPU seconds of wrk, the server, Redis and the whole machine over a wrk phase's window, as one line. */
+/** CPU seconds of wrk, the server, Redis (on a cluster, every service process and every master too) and the whole machine over a wrk phase's window, as one line. */
 export function wrkCpuLine(phase: PhaseResult): string {
   const window = phase.window;
   if (!window) return 'n/a';
   const seconds = (percent?: number) => (percent === undefined ? '?' : `${((percent * window.seconds) / 100).toFixed(2)} s`);
-  return `wrk ${seconds(window.cpu.generator)}, server ${seconds(window.cpu.server)}, Redis ${seconds(window.cpu.redis)}, whole machine ${seconds(window.cpu.machine)} in ${window.seconds.toFixed(2)} s`;
+  const { server, redis, services, redises } = window.cpu;
+  // On a Redis Cluster, every service process and every master besides the first process.
+  const all = services !== server || redises !== redis ? `, every service process ${seconds(services)}, every Redis node ${seconds(redises)}` : '';
+  return `wrk ${seconds(window.cpu.generator)}, server ${seconds(server)}, Redis ${seconds(redis)}${all}, whole machine ${seconds(window.cpu.machine)} in ${window.seconds.toFixed(2)} s`;
 }
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });

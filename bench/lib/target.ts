@@ -28,6 +28,8 @@ export type Target = {
   clusterNodes?: string[];
   /** The first server's process id, when the bench started it (for CPU figures). */
   pid?: number;
+  /** Every service process's id, when the bench started them (the CPU of the whole service). */
+  pids?: number[];
   /** The operators' bearer secret for GET /metrics (the service serves no metrics without one). */
   metricsToken?: string;
   /** Warnings and errors the server logged while the bench ran. */
@@ -145,6 +147,7 @@ export async function startEmbeddedService(log: (line: string) => void, root = R
     ports: [port],
     redisUrl,
     pid: child.pid,
+    pids: child.pid === undefined ? undefined : [child.pid],
     metricsToken,
     problems,
     stop: async () => {
@@ -236,6 +239,7 @@ export async function startClusterService(
     ports: services.map((service) => service.port),
     clusterNodes: nodes,
     pid: services[0]!.child.pid,
+    pids: services.flatMap((service) => (service.child.pid === undefined ? [] : [service.child.pid])),
     metricsToken,
     problems,
     stop,

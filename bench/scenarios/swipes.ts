@@ -1,7 +1,7 @@
 import { keys } from '../../src/platform/redis/keys.js';
 import { runLoad, type ClientScript, type LoadRequest } from '../lib/http-load.js';
 import { measureMessageCosts, type BenchMatch } from '../lib/message-costs.js';
-import { redisInfo } from '../lib/monitor.js';
+import { perCore, redisInfo } from '../lib/monitor.js';
 import { formatPercent } from '../lib/format.js';
 import { bearer, loadPhase, sleep, wrkCpuLine, wrkPhase } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
@@ -74,8 +74,15 @@ export const swipesScenario: Scenario = {
     const nodePass = passes.operations['POST like'];
     result.figures.uws_hello_adjacent_req_s = `${Math.round(helloBefore)} before, ${Math.round(helloAfter)} after`;
     result.figures.pass_throughput_vs_uws = (nodePass?.throughput ?? 0) / adjacent;
+    const passPerCore = perCore(nodePass?.throughput, passes.window);
+    if (passPerCore !== undefined) result.figures.pass_swipes_per_core = passPerCore;
+    const wrkPassPerCore = perCore(wrkPasses?.operations['POST like']?.throughput, wrkPasses?.window);
+    if (wrkPassPerCore !== undefined) result.figures.wrk_pass_swipes_per_core = wrkPassPerCore;
     result.figures.mixed_throughput_vs_uws = (phase.operations['POST like']?.throughput ?? 0) / adjacent;
     result.figures.matches_seen = matches.size;
+    result.notes.push(
+      '*_swipes_per_core: pass swipes per second per core that every service process and every Redis node used over the phase (their CPU seconds over its seconds): what a core buys, whatever else shares the machine; on a Redis Cluster it counts the service processes and masters of the cluster.',
+    );
     result.notes.push(
       'Aim for the swipe: at least 0.4 × the trivial uWS route. The *_throughput_vs_uws figures divide by the uWS route measured right before and after the swipes (the mean of the two); the table\'s × uWS column divides by the run\'s opening ceiling.',
     );

@@ -5,6 +5,7 @@ import { deviations, renderBalance, worstDeviation } from '../../bench/lib/balan
 import { parseCli, UsageError } from '../../bench/lib/cli.js';
 import { compare } from '../../bench/lib/cluster-comparison.js';
 import { runLoad } from '../../bench/lib/http-load.js';
+import { perCore } from '../../bench/lib/monitor.js';
 import type { ScenarioResult } from '../../bench/lib/types.js';
 
 describe('bench on several service processes', () => {
@@ -69,6 +70,18 @@ describe('bench on several service processes', () => {
     expect(rows).toContainEqual({ figure: 'push match.created idle p50', unit: 'ms', single: 20, cluster: 30 });
     expect(rows).toContainEqual({ figure: 'Redis used_memory after the run', unit: 'bytes', single: 5_000_000, cluster: 5_000_000 });
     expect(rows.filter((row) => row.figure.includes('master'))).toHaveLength(2);
+  });
+
+  it('gives pass swipes per core of the service and its Redis, single and cluster side by side', () => {
+    // 4,000 swipes/s while every service process used 120 % of a core and every Redis node 80 %: 2,000 a core.
+    const window = { seconds: 5, cpu: { services: 120, redises: 80 }, serverRoutes: {}, samples: [] };
+    expect(perCore(4000, window)).toBe(2000);
+    expect(perCore(4000, { ...window, cpu: { services: 120 } })).toBeUndefined();
+    expect(perCore(undefined, window)).toBeUndefined();
+    const run = (perCoreFigure: number): ScenarioResult[] => [{ name: 'swipes', title: '', notes: [], figures: { pass_swipes_per_core: perCoreFigure, wrk_pass_swipes_per_core: perCoreFigure * 2 }, phases: [] }];
+    const rows = compare(run(9000), run(6000), undefined, []);
+    expect(rows).toContainEqual({ figure: 'swipes, pass only, per core (service + Redis CPU)', unit: 'req/s', single: 9000, cluster: 6000 });
+    expect(rows).toContainEqual({ figure: 'swipes, pass only, wrk, per core (service + Redis CPU)', unit: 'req/s', single: 18000, cluster: 12000 });
   });
 
   it('gives each master its deviation from the mean and finds the largest', () => {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { SwipeSignals } from '../../src/features/discovery/swipe-signals.js';
+import { createLogger } from '../../src/platform/logger.js';
 import { ageOfBirth } from '../../src/features/discovery/swipe-taste.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
@@ -20,6 +22,25 @@ const traitsOf = (account: Account) =>
   stack.app.redis.hmget(keys.rankTraits('agent', indexPartition(account.user_id)), `t:${account.user_id}`, `a:${account.user_id}`);
 
 describe('what a swipe tells discovery, after its answer', () => {
+  it("gathers an account's swipes into one note, which a read of the traits in the process sends first", async () => {
+    const feeds = new FeedStore(stack.app.redis, stack.app.scripts);
+    const signals = new SwipeSignals(feeds, createLogger('silent'));
+    const swiper = await registerAgent(stack.api);
+    const target = await registerAgent(stack.api, { gender: 'other', birthdate: '1970-01-01' });
+    const stored = (await stack.app.redis.hget(keys.accounts('agent', indexPartition(target.user_id)), String(target.user_id)))!;
+    // The script known to Redis first: a call Redis answers NOSCRIPT is sent again after what followed it.
+    await feeds.traits.noteSwipes('agent', indexPartition(swiper.user_id), []);
+    for (let i = 0; i < 3; i++) {
+      signals.swiped({ pool: 'agent', swiperId: swiper.user_id, targetId: target.user_id, kind: 'pass', outcome: 'recorded', target: stored, replay: false, leftFeed: false });
+    }
+    // Nothing is sent yet; the read sends the note first, on the same connection, and sees all three.
+    const traits = await feeds.traits.read('agent', [String(swiper.user_id)], 30);
+    const taste = traits.get(String(swiper.user_id))!.taste;
+    expect(taste.seen).toEqual([0, 0, 0, 3]);
+    expect(taste.liked).toEqual([0, 0, 0, 0]);
+    expect(traits.get(String(swiper.user_id))!.lastActiveMs).toBeGreaterThan(0);
+  });
+
   it("adds each swipe to the swiper's taste by its target's gender and age as the swipe read them, once for a replayed Idempotency-Key, and marks the swiper active", async () => {
     const swiper = await registerAgent(stack.api);
     const woman = await registerAgent(stack.api, { gender: 'woman', birthdate: '1980-02-03' });
@@ -47,8 +68,8 @@ describe('what a swipe tells discovery, after its answer', () => {
     // An id of the same partition that no account holds (as after its erasure).
     const gone = kept.user_id + 24 * 1_000_000;
     await stack.app.redis.zadd(keys.feedFloors('agent', part), 500, String(kept.user_id));
-    // Six words a swipe: swiper, learn, the target's gender and age, liked, left the feed.
-    const noted = await feeds.traits.noteSwipes('agent', part, [gone, 1, 1, 30, 1, 1, kept.user_id, 0, 1, 30, 1, 1]);
+    // Four words a swiper: its id, its latest swipe to learn from ('' for replays only), what its swipes add to its taste, whether its feed lost an entry.
+    const noted = await feeds.traits.noteSwipes('agent', part, [gone, Date.now(), '0,1,0,0,0,1,0,0,1,30,900', 1, kept.user_id, '', '', 1]);
     expect(noted).toBe(0);
     expect(await stack.app.redis.hmget(keys.rankTraits('agent', part), `t:${gone}`, `a:${gone}`, `t:${kept.user_id}`)).toEqual([null, null, null]);
     expect(await stack.app.redis.zscore(keys.feedFloors('agent', part), String(kept.user_id))).toBe('0');

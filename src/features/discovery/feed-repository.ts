@@ -318,6 +318,7 @@ export class FeedStore {
   /** The reader's own card and traits, and when its feed was last ranked: one call on its partition. */
   async reader(pool: Pool, id: number): Promise<{ rankedAt?: number; reader?: FeedCard }> {
     const part = indexPartition(id);
+    this.traits.readingSoon();
     const { rankedAt, cards } = await this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), [id, id]);
     const reader = shownCard(id, cards[0]);
     return { ...(rankedAt !== undefined ? { rankedAt } : {}), ...(reader ? { reader } : {}) };
@@ -330,6 +331,7 @@ export class FeedStore {
    */
   async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, FeedCard>> {
     const groups = [...byPartition(ids.map(String))];
+    this.traits.readingSoon();
     const replies = await Promise.all(groups.map(([part, members]) => this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), ['', ...members])));
     const out = new Map<number, FeedCard>();
     groups.forEach(([, members], g) => {

@@ -29,11 +29,24 @@ const ACTIVE_REMEMBERED = 10_000;
  */
 export class RankTraits {
   private readonly activeWritten = new Map<string, number>();
+  /** Called before the traits are read: what is gathered to be written (swipes' notes) is sent first. */
+  private readonly beforeReads: Array<() => void> = [];
 
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
+  /** `send` is called before every read of the traits, to send what it holds back (on the lean connection, so the read comes after it). */
+  beforeRead(send: () => void) {
+    this.beforeReads.push(send);
+  }
+
+  /** Sends what is held back for the traits, before they are read (see `beforeRead`). */
+  readingSoon() {
+    for (const send of this.beforeReads) send();
+  }
+
   /** The traits of `ids`, one HMGET per partition and step (three fields an id). */
   async read(pool: Pool, ids: readonly string[], step: number): Promise<Map<string, Traits>> {
+    this.readingSoon();
     const out = new Map<string, Traits>();
     const byPart = new Map<number, string[]>();
     for (const id of ids) {
@@ -71,13 +84,15 @@ export class RankTraits {
   }
 
   /**
-   * Notes swipes of accounts of partition `part` (lua/note_swipe-3.lua): `swipes` holds six words per swipe
-   * (swiper, learn 1/0, the target's gender index, its age, liked 1/0, left the feed 1/0). Each swipe to
-   * learn from adds to its swiper's taste and marks it active; one that took its target out of the swiper's
-   * feed drops the feed's floor (a swiper whose account is gone is passed over). One call on the lean connection, whatever the number of swipes.
+   * Notes swipes of accounts of partition `part` (lua/note_swipe-3.lua): `swipers` holds four words per
+   * swiper (its id; the time of its latest swipe to learn from, '' when none; what its swipes add to its
+   * taste, eleven numbers joined by commas, '' when none; 1 when a swipe took a target out of its feed, else
+   * 0). The taste grows and the swiper is marked active; a feed that lost an entry has its floor dropped; a
+   * swiper whose account is gone is passed over. One call on the lean connection. Returns how many
+   * swipers' tastes were noted.
    */
-  async noteSwipes(pool: Pool, part: number, swipes: readonly (string | number)[], nowMs = Date.now()): Promise<number> {
-    return this.scripts.runHot('note_swipe', [keys.rankTraits(pool, part), keys.feedFloors(pool, part), keys.accounts(pool, part)], [nowMs, ...swipes]);
+  async noteSwipes(pool: Pool, part: number, swipers: readonly (string | number)[]): Promise<number> {
+    return this.scripts.runHot('note_swipe', [keys.rankTraits(pool, part), keys.feedFloors(pool, part), keys.accounts(pool, part)], swipers);
   }
 
   /** The account's newest likers (at most LIKERS_KEPT). */

@@ -63,13 +63,12 @@ if mode ~= '1' and redis.call('HEXISTS', KEYS[6], ARGV[1]) == 1 then return {1, 
 if ARGV[7] ~= '' and not held then redis.call('SET', KEYS[5], ARGV[7], 'EX', ARGV[8]) end
 if mode == '0' then return {1, left, 0, false, 0} end
 local target, kind = ARGV[1], ARGV[2]
--- What the swipe replaces, for a take-back (only when counted and applied in one call).
-local was_kind, was_passed, was_in_feed = false, false, false
-if mode == '2' then
-  was_kind = redis.call('HGET', KEYS[2], target)
-  was_passed = redis.call('ZSCORE', KEYS[4], target)
-  was_in_feed = redis.call('ZSCORE', KEYS[3], target)
-end
+-- What the swipe replaces: for a take-back (only when counted and applied in one call), and so that a
+-- member absent from the passes or the feed costs no removal.
+local was_kind = false
+if mode == '2' then was_kind = redis.call('HGET', KEYS[2], target) end
+local was_passed = redis.call('ZSCORE', KEYS[4], target)
+local was_in_feed = redis.call('ZSCORE', KEYS[3], target)
 redis.call('HSET', KEYS[2], target, kind)
 local passed_at = false
 if kind == 'pass' then
@@ -78,9 +77,10 @@ if kind == 'pass' then
   if last[2] and tonumber(last[2]) >= at then at = tonumber(last[2]) + 1 end
   redis.call('ZADD', KEYS[4], at, target)
   passed_at = string.format('%d', at)
-else
+elseif was_passed then
   redis.call('ZREM', KEYS[4], target)
 end
-local left_feed = redis.call('ZREM', KEYS[3], target)
+local left_feed = 0
+if was_in_feed then left_feed = redis.call('ZREM', KEYS[3], target) end
 if mode ~= '2' then return {1, left, left_feed, false} end
 return {1, left, left_feed, false, 0, was_kind, was_passed, was_in_feed, passed_at}

@@ -63,12 +63,12 @@ end
 
 -- Whether a match is made is read before anything is written, so that a refusal writes nothing.
 local state, match_id, shared = 'none', '', ''
-local current = redis.call('HGET', pair, 'match')
+local read = redis.call('HMGET', pair, 'match', 'block:' .. from, 'block:' .. to)
+local current = read[1]
 local ended = current and string.sub(current, 1, 6) == 'ended:'
 
 -- While either blocks the other, a swipe changes nothing here and answers as a plain recorded one.
-local blocks = redis.call('HMGET', pair, 'block:' .. from, 'block:' .. to)
-if blocks[1] or blocks[2] then
+if read[2] or read[3] then
   if ended then state = 'ended' end
   local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '||'
   keep_idempotency_record(KEYS[5], ARGV[7], record)
