@@ -84,6 +84,18 @@ async function thread(pair: Pair): Promise<Array<{ id: number; body: string }>> 
   }
 }
 
+/** Every event of the account's stream, oldest first, through the event inbox from the start (`since=0`). */
+async function inbox(account: Account): Promise<Frame[]> {
+  const frames: Frame[] = [];
+  for (let since = '0'; ; ) {
+    const res = await servers[1]!.api.get(`/api/v1/events?since=${encodeURIComponent(since)}&limit=500`, { token: account.token });
+    expect(res.status).toBe(200);
+    frames.push(...res.body.events);
+    if (res.body.events.length === 0 || res.body.next_cursor === since) return frames;
+    since = res.body.next_cursor;
+  }
+}
+
 /** The master holding most of the pairs' threads. */
 async function busiestMaster(pairs: Pair[]): Promise<number> {
   const counts = new Map<number, number>();
@@ -159,20 +171,28 @@ async function failOver(fault: 'kill' | 'pause') {
   for (const account of registered) expect((await servers[1]!.api.get('/api/v1/me', { token: account.token })).status, `account ${account.user_id}`).toBe(200);
   for (const pair of pairs) expect((await servers[1]!.api.get(`/api/v1/matches/${pair.matchId}`, { token: pair.b.token })).status).toBe(200);
 
-  // Every message's event reaches both sockets once: what came live, then what a resume from the last frame brings.
+  // Every message's event is in each account's stream exactly once (the event inbox reads the stream whole),
+  // and a socket that resumes from the last frame it got brings none it had already.
   for (const pair of pairs) {
-    const expected = sent.filter((message) => message.pair === pair).map((message) => message.id);
+    const expected = sent.filter((message) => message.pair === pair).map((message) => message.id!);
     for (const account of [pair.a, pair.b]) {
+      const messageIds = (frames: Frame[]) => frames.filter((frame) => frame.type === 'message.created').map((frame) => frame.data.id as number);
+      const stored = await eventually(`every message's event for ${account.user_id}`, async () => {
+        const frames = await inbox(account);
+        return expected.every((id) => messageIds(frames).includes(id)) && frames;
+      }, 30_000);
+      expect(messageIds(stored).length, `message events of ${account.user_id}`).toBe(new Set(messageIds(stored)).size);
+      expect(stored.filter((frame) => frame.type === 'match.created')).toHaveLength(1);
+
       const live = pair.sockets.get(account.user_id)!;
       live.ws.close();
       const last = live.frames.at(-1)!.id;
       const resumed = await EventSocket.open(servers[0]!.baseUrl, `/api/v1/ws?since=${encodeURIComponent(last)}`, { token: account.token });
       try {
-        const messageIds = (frames: Frame[]) => frames.filter((frame) => frame.type === 'message.created').map((frame) => frame.data.id);
-        await eventually(`every message's event for ${account.user_id}`, () => expected.every((id) => [...messageIds(live.frames), ...messageIds(resumed.frames)].includes(id)), 30_000);
-        const all = [...messageIds(live.frames), ...messageIds(resumed.frames)];
-        expect(all.length, `message events of ${account.user_id}`).toBe(new Set(all).size);
-        expect(live.frames.concat(resumed.frames).filter((frame) => frame.type === 'match.created')).toHaveLength(1);
+        const newest = stored.at(-1)!.id;
+        if (newest !== last) await eventually(`the resume of ${account.user_id} up to the newest event`, () => resumed.frames.some((frame) => frame.id === newest), 30_000);
+        const delivered = [...live.frames, ...resumed.frames].map((frame) => frame.id);
+        expect(delivered.length, `frames of ${account.user_id}`).toBe(new Set(delivered).size);
       } finally {
         resumed.ws.close();
       }
