@@ -138,6 +138,14 @@ export async function startEmbeddedService(log: (line: string) => void, root = R
   const problems: string[] = [];
   const { child, port, redisUrl, dataDir } = await spawnService(metricsToken, {}, problems, root);
   log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${redisUrl ?? 'unknown'}, data in ${dataDir}`);
+  return oneProcessTarget(child, port, redisUrl, metricsToken, problems, async () => {
+    if (redisUrl) await shutdownOrphanRedis(redisUrl);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+}
+
+/** A service of one process on `port`; `stop` stops the process, then runs `cleanup`. */
+function oneProcessTarget(child: ChildProcess, port: number, redisUrl: string | undefined, metricsToken: string, problems: string[], cleanup: () => Promise<void>): Target {
   return {
     kind: 'embedded',
     baseUrl: `http://127.0.0.1:${port}`,
@@ -152,8 +160,7 @@ export async function startEmbeddedService(log: (line: string) => void, root = R
     problems,
     stop: async () => {
       await stopChild(child, 8_000);
-      if (redisUrl) await shutdownOrphanRedis(redisUrl);
-      rmSync(dataDir, { recursive: true, force: true });
+      await cleanup();
     },
   };
 }
@@ -179,25 +186,12 @@ export async function startReplicatedService(log: (line: string) => void, replic
     throw error;
   });
   log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${master.url} with a replica on ${replica.port}, REDIS_MIN_REPLICAS_ACK=${replicasAck}`);
-  return {
-    kind: 'embedded',
-    baseUrl: `http://127.0.0.1:${port}`,
-    host: '127.0.0.1',
-    port,
-    baseUrls: [`http://127.0.0.1:${port}`],
-    ports: [port],
-    redisUrl: master.url,
-    pid: child.pid,
-    metricsToken,
-    problems,
-    stop: async () => {
-      await stopChild(child, 8_000);
-      await replica.stop();
-      await master.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(redisDir, { recursive: true, force: true });
-    },
-  };
+  return oneProcessTarget(child, port, master.url, metricsToken, problems, async () => {
+    await replica.stop();
+    await master.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(redisDir, { recursive: true, force: true });
+  });
 }
 
 /**
