@@ -3,6 +3,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-assets.mjs ./scripts/
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
@@ -12,8 +13,6 @@ ENV NODE_ENV=production
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/package.json ./
-# The Lua scripts and the spectator page are read from src/ at run time.
-COPY src ./src
 EXPOSE 8080
 USER node
 CMD ["node", "dist/main.js", "serve"]

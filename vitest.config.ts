@@ -9,6 +9,7 @@ const cluster = process.env.TEST_REDIS_TOPOLOGY === 'cluster';
 /** What only a single node can show: stopping, pausing or filling it, MONITOR, a topology refused at start-up. */
 const SINGLE_ONLY = [
   'test/main.test.ts',
+  'test/build/**',
   'test/embedded-redis-crash.test.ts',
   'test/redis-topology.test.ts',
   'test/http/aborted-requests.test.ts',

@@ -34,11 +34,12 @@ export function spawnTsx(args: string[], env: Record<string, string>) {
 export type Finished = { code: number | null; stdout: string; stderr: string };
 
 /**
- * Starts `command` as a child process (in this directory, so `node -e` resolves packages from here), its
- * output kept apart: `stdout` and `stderr` as they are so far, `waitFor` a pattern in stdout, `exited`.
+ * Starts `command` as a child process (in this directory unless `cwd` says another, so `node -e` resolves
+ * packages from here), its output kept apart: `stdout` and `stderr` as they are so far, `waitFor` a pattern
+ * in stdout, `exited`.
  */
-export function start(command: string, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function start(command: string, args: string[], env: Record<string, string> = {}, cwd?: string) {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd });
   children.push(child);
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));

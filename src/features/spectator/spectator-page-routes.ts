@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Reply, Route } from '../../platform/http/types.js';
 
-// Resolved from the project root, so the same files are found when running from src/ (tsx) or dist/.
-const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src', 'features', 'spectator', 'spectator-page');
+// Beside this file: in src/ under tsx, in dist/ once built (the build copies the page there).
+const PAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), 'spectator-page');
 
 /** Scripts and styles come only from this origin: no inline script can run, whatever a message says. */
 export const SPECTATOR_CSP =

@@ -7,8 +7,8 @@ import { ReplicasBehindError } from './redis-errors.js';
 import { loadScripts, type LoadedScript } from './script-loader.js';
 import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
 
-// Resolved from the project root, so the same scripts are found when running from src/ (tsx) or dist/.
-const SOURCE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'src');
+// The code's own root: src/ under tsx, dist/ once built (the build copies the scripts there).
+const SOURCE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** Where the service's scripts are: each feature's `lua/` (and the platform's), beside the code that calls them. */
 export const LUA_DIRS: readonly string[] = ['features', 'platform'].flatMap((layer) =>
