@@ -7,18 +7,28 @@ import type { BenchContext, PhaseResult } from './types.js';
 const FEED = '/api/v1/discovery/feed';
 const MAX_PAIRS = 16;
 
-/** What one side needs for its turns: wrk's agents files, chatting matches and feed readers, made once. */
-export type SidePlan = { passFile: string; likeFile: string; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[] };
+/** What one side needs for its turns: wrk's agents files (one per round), chatting matches and feed readers, made once. */
+export type SidePlan = { passFiles: string[]; likeFiles: string[]; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[] };
 
 /**
  * Registers the side's agents through its API: `--agents` swipers that pass, as many that like (matches form
  * as each pair likes both ways), and up to 16 matched pairs that chat. Each swiper walks every other in turn
- * (agent a: a+1, a+2, … of its group), so both sides get the same swipes.
+ * (agent a: a+1, a+2, … of its group), so both sides get the same swipes; each round walks its own share of
+ * those targets (round r: every `rounds`-th from the r-th), so that a round's swipes are first swipes on their
+ * targets, as from a feed, until a swiper has walked its whole share.
  */
 export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
   if (!('script' in ctx.wrk)) throw new Error(`--compare loads the swipes with wrk: ${ctx.wrk.missing}`);
   const script = ctx.wrk.script;
-  const walk = (group: BenchAgent[]) => script.writeAgents(group.map((agent, a) => ({ token: agent.token, targets: group.map((_, k) => group[(a + k) % group.length]!.id).slice(1) })));
+  const rounds = ctx.options.compareRounds;
+  const walk = (group: BenchAgent[], round: number) =>
+    script.writeAgents(
+      group.map((agent, a) => ({
+        token: agent.token,
+        targets: group.map((_, k) => group[(a + k) % group.length]!.id).filter((_, k) => k > 0 && k % rounds === round % rounds),
+      })),
+    );
+  const everyRound = (group: BenchAgent[]) => Array.from({ length: rounds }, (_, r) => walk(group, r + 1));
   const passers = await ctx.population.take(ctx.options.agents, 'the pass swipes');
   const likers = await ctx.population.take(ctx.options.agents, 'the like swipes');
   const pairs = Math.max(1, Math.min(MAX_PAIRS, ctx.options.pairs));
@@ -33,18 +43,18 @@ export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
     chats.push({ sender: a, matchId }, { sender: b, matchId });
   }
   await waitForFeeds(ctx, passers);
-  return { passFile: walk(passers), likeFile: walk(likers), chats, readers: passers };
+  return { passFiles: everyRound(passers), likeFiles: everyRound(likers), chats, readers: passers };
 }
 
-/** One turn on one side: passes and likes from wrk, then messages and feed reads from the Node generator. */
-export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string): Promise<Record<string, number>> {
+/** One turn (round `round`, from 1) on one side: passes and likes from wrk, then messages and feed reads from the Node generator. */
+export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, round: number): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const add = (key: string, phase: PhaseResult, tag: string) => Object.assign(figures, phaseFigures(key, phase, tag));
   const swipe = async (kind: 'pass' | 'like', agentsFile: string) =>
     (await wrkPhase(ctx, { name: `${label} ${kind}`, description: `POST /api/v1/likes/{id}?kind=${kind} (wrk)`, tag: 'POST like', agentsFile, kind })).phase;
-  add('pass', await swipe('pass', plan.passFile), 'POST like');
+  add('pass', await swipe('pass', plan.passFiles[(round - 1) % plan.passFiles.length]!), 'POST like');
   if (ctx.aborted()) return figures;
-  add('like', await swipe('like', plan.likeFile), 'POST like');
+  add('like', await swipe('like', plan.likeFiles[(round - 1) % plan.likeFiles.length]!), 'POST like');
   if (ctx.aborted()) return figures;
 
   let sent = 0;

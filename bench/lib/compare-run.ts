@@ -76,7 +76,7 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
       }
       const { ctx, plan } = sides.get(turn.side)!;
       progress.section(`round ${turn.round}: ${turn.side === 'ref' ? ref : 'work tree'}`);
-      const sample: CompareSample = { ...turn, figures: await runTurn(ctx, plan!, `${turn.side} ${turn.round}`) };
+      const sample: CompareSample = { ...turn, figures: await runTurn(ctx, plan!, `${turn.side} ${turn.round}`, turn.round) };
       run.samples.push(sample);
       // Work the service left for after its answers (ranking, taste) settles before the other side's turn.
       await sleep(1_000);

@@ -84,6 +84,19 @@ describe('POST /api/v1/likes/{user_id}', () => {
     expect((await like(e!, f!.user_id, 'pass')).body).toMatchObject({ matched: false, outcome: 'recorded', note: expect.stringMatching(/pass is recorded/) });
   });
 
+  it('decides every swipe after a first pass on the pair as before: a pass, then likes both ways match; passes on a match keep it', async () => {
+    const [c, d] = await seedAccounts(stack.app, 'agent', 2);
+    // a first pass is kept in the swiper's own keys only
+    expect((await like(c!, d!.user_id, 'pass')).body).toMatchObject({ outcome: 'recorded', matched: false });
+    expect(await stack.app.redis.hget(keys.pair('agent', c!.user_id, d!.user_id), String(c!.user_id))).toBeNull();
+    expect(await stack.app.redis.hget(keys.swipes('agent', c!.user_id), String(d!.user_id))).toBe('pass');
+    expect((await like(d!, c!.user_id)).body).toMatchObject({ outcome: 'recorded', matched: false });
+    const matched = await like(c!, d!.user_id, 'super_like');
+    expect(matched.body).toMatchObject({ outcome: 'matched', matched: true });
+    for (let i = 0; i < 2; i++) expect((await like(c!, d!.user_id, 'pass')).body).toMatchObject({ outcome: 'match_kept' });
+    expect(await stack.app.redis.hget(keys.pair('agent', c!.user_id, d!.user_id), String(c!.user_id))).toBe('pass');
+  });
+
   it('says so when a like after an unmatch changes nothing: the pair never matches again', async () => {
     const [c, d] = await seedAccounts(stack.app, 'agent', 2);
     await like(c!, d!.user_id);

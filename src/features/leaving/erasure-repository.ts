@@ -74,17 +74,18 @@ export class ErasureRepository {
   }
 
   /**
-   * For each account `id` swiped: their pair's hash goes, and so do their swipe on `id` (when the pair
-   * says they made one, and their pass's time) and `id` in their feed. One command per key, pipelined (the keys lie in many slots).
+   * For each account `id` swiped: their pair's hash goes, and so do their swipe on `id` (with their pass's
+   * time) and `id` in their feed. Their swipe is removed whatever the pair says: a first pass is kept in the
+   * swiper's own keys only. One command per key, pipelined (the keys lie in many slots).
    */
   async dropPairs(pool: Pool, id: number, others: readonly number[]): Promise<void> {
-    const theirs = await Promise.all(others.map((other) => this.redis.hget(keys.pair(pool, id, other), String(other))));
     await Promise.all(
-      others.flatMap((other, i) => [
+      others.flatMap((other) => [
         this.redis.del(keys.pair(pool, id, other)),
         this.redis.zrem(keys.feed(pool, other), String(id)),
         this.redis.zrem(keys.likers(pool, other), String(id)),
-        ...(theirs[i] ? [this.redis.hdel(keys.swipes(pool, other), String(id)), this.redis.zrem(keys.passes(pool, other), String(id))] : []),
+        this.redis.hdel(keys.swipes(pool, other), String(id)),
+        this.redis.zrem(keys.passes(pool, other), String(id)),
       ]),
     );
   }

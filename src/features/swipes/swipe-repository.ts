@@ -70,6 +70,22 @@ export type SwipeOutcome =
       leftFeed: boolean;
     };
 
+/** A first pass on a target, recorded on the swiper's own keys only: what the pair would have answered. */
+function firstPass(now: Date, target: string, leftFeed: boolean): SwipeOutcome {
+  return {
+    status: 'recorded',
+    replay: false,
+    kind: 'pass',
+    createdAt: now.toISOString(),
+    effect: 'none',
+    matchId: null,
+    sharedInterests: null,
+    pending: null,
+    accounts: { swiper: null, target },
+    leftFeed,
+  };
+}
+
 /**
  * The swipe graph, in two round trips. First the swipe is counted on the swiper's own keys and, without an
  * Idempotency-Key, applied to them in the same call; with one, the key is claimed for its target and kind
@@ -80,7 +96,8 @@ export type SwipeOutcome =
  * with an Idempotency-Key is applied to the swiper's keys beside it, with the kind its first request
  * recorded. A refused swipe (past the limit, a key held by another request, no such target) writes nothing
  * but its count: a swipe applied as it was counted, on a target found absent or suspended, is taken back
- * before its answer (lua/take_back_swipe-3.lua), a third round trip only then.
+ * before its answer (lua/take_back_swipe-3.lua), a third round trip only then. A first pass on a target
+ * (without an Idempotency-Key) needs no decision: it is done in the first round trip.
  */
 export class SwipeRepository {
   /** Candidate match ids, per pool and shard: a match id names its shard. */
@@ -94,7 +111,8 @@ export class SwipeRepository {
 
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
     const shard = pairShard(fromId, toId);
-    const ids = this.candidates(pool, shard);
+    // A pass never creates a match: it is given the shard's id of no match (the first match id of a shard is past it).
+    const ids = kind === 'pass' ? undefined : this.candidates(pool, shard);
     const own = this.ownKeys(pool, fromId, idempotencyKey);
     // Without an Idempotency-Key the swipe is applied to the swiper's keys as it is counted; with one, only
     // once the pair's decision says which kind the key's first request recorded.
@@ -105,10 +123,10 @@ export class SwipeRepository {
       this.begin(own, toId, kind, this.limit.limit, applyNow ? APPLY_COUNTED : COUNT_ONLY, now, idempotencyKey),
       visibleAccountOf(this.scripts, pool, toId),
       kind === 'pass' ? null : storedAccountOf(this.scripts, pool, fromId),
-      ids.take(),
+      ids ? ids.take() : shard,
     ]);
     const { allowed, retryAfterMs, heldBy, hidden } = begun;
-    if (heldBy !== undefined || !allowed || hidden || target === null) ids.give(candidate);
+    if (heldBy !== undefined || !allowed || hidden || target === null) ids?.give(candidate);
     if (heldBy !== undefined) {
       const cut = heldBy.indexOf(FINGERPRINT_SEPARATOR);
       return { status: 'key_reused', first: { targetId: Number(heldBy.slice(0, cut)), kind: heldBy.slice(cut + 1) } };
@@ -122,6 +140,10 @@ export class SwipeRepository {
       if (begun.replaced) await this.takeBack(own, toId, kind, begun.replaced);
       return { status: 'not_found' };
     }
+    // A first pass on this target (the swiper's list held nothing for it) leaves the pair as it is: only a
+    // like of the swiper's, which its list would show, is something a pass must replace there, and a pass
+    // alone never matches. Its answer is the one the pair would give, without the second round trip.
+    if (applyNow && kind === 'pass' && begun.replaced?.kind === '') return firstPass(now, target, begun.leftFeed);
     // The second round trip: the pair's decision and, with an Idempotency-Key, the swipe applied to the
     // swiper's keys beside it. A request that holds a key's claim is the request the pair's record names (or
     // the first with the key): the same target and kind, so applying that kind is right whatever the
@@ -140,7 +162,7 @@ export class SwipeRepository {
     }
     const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
-    if (replay || effect !== 'created') ids.give(candidate);
+    if (replay || effect !== 'created') ids?.give(candidate);
     if (status === 'key_reused') {
       await this.begin(own, toId, recordedKind, 0, APPLY_ONLY, now);
       return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };

@@ -16,6 +16,9 @@
   (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
+  A first pass on a target (the swiper's list holds nothing for it) is not brought here: the pair can hold
+  no like of the swiper's for it to replace, and a pass never matches.
+
   The caller has counted the swipe (lua/begin_swipe-6.lua, in the swiper's slot), checked that the target
   exists in the caller's pool and is not suspended, and reserved a candidate match id of this shard; it
   applies the swipe to the swiper's own keys beside this call.
