@@ -1,4 +1,5 @@
 import { waitForFeeds } from '../scenarios/discovery.js';
+import { preparePush, pushPhase, type PushPlan } from './compare-push.js';
 import { bearer, loadPhase, wrkPhase } from './phase.js';
 import type { BenchAgent } from './population.js';
 import { isSuccess } from './recorder.js';
@@ -8,7 +9,7 @@ const FEED = '/api/v1/discovery/feed';
 const MAX_PAIRS = 16;
 
 /** What one side needs for its turns: wrk's agents files (one per round), chatting matches and feed readers, made once. */
-export type SidePlan = { passFiles: string[]; likeFiles: string[]; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[] };
+export type SidePlan = { passFiles: string[]; likeFiles: string[]; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[]; push: PushPlan };
 
 /**
  * Registers the side's agents through its API: `--agents` swipers that pass, as many that like (matches form
@@ -34,6 +35,7 @@ export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
   const pairs = Math.max(1, Math.min(MAX_PAIRS, ctx.options.pairs));
   const chatters = await ctx.population.take(pairs * 2, 'the messages');
   const chats: SidePlan['chats'] = [];
+  const talks: Array<{ sender: BenchAgent; receiver: BenchAgent; matchId: number }> = [];
   for (let i = 0; i < pairs; i++) {
     const [a, b] = [chatters[2 * i]!, chatters[2 * i + 1]!];
     await ctx.api.post(`/api/v1/likes/${b.id}?kind=like`, { token: a.token });
@@ -41,13 +43,18 @@ export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
     const matchId = match.body?.match?.id as number | undefined;
     if (matchId === undefined) throw new Error(`pair ${i} did not match: ${match.status} ${match.text.slice(0, 200)}`);
     chats.push({ sender: a, matchId }, { sender: b, matchId });
+    talks.push({ sender: a, receiver: b, matchId });
   }
   await waitForFeeds(ctx, passers);
-  return { passFiles: everyRound(passers), likeFiles: everyRound(likers), chats, readers: passers };
+  const push = await preparePush(ctx, talks);
+  return { passFiles: everyRound(passers), likeFiles: everyRound(likers), chats, readers: passers, push };
 }
 
-/** One turn (round `round`, from 1) on one side: passes and likes from wrk, then messages and feed reads from the Node generator. */
-export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, round: number): Promise<Record<string, number>> {
+/**
+ * One turn (round `round`, from 1) on one side: passes and likes from wrk, then messages and feed reads from
+ * the Node generator, then push latency under background passes at `pushRateOf(the turn's pass swipes/s)`.
+ */
+export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, round: number, pushRateOf: (passReqS: number) => number): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const add = (key: string, phase: PhaseResult, tag: string) => Object.assign(figures, phaseFigures(key, phase, tag));
   const swipe = async (kind: 'pass' | 'like', agentsFile: string) =>
@@ -86,6 +93,13 @@ export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, 
     },
   });
   add('feed', feed, 'GET feed');
+  if (ctx.aborted()) return figures;
+
+  const rate = pushRateOf(figures.pass_req_s ?? 0);
+  if (rate > 0) {
+    figures.push_background_req_s = rate;
+    add('push', await pushPhase(ctx, plan.push, label, rate), 'push message.created');
+  }
   return figures;
 }
 

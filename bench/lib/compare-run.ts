@@ -3,6 +3,7 @@ import { JsonClient } from '../../src/clients/json-client.js';
 import { REPO_ROOT } from './children.js';
 import { compareRows, turnOrder, type CompareRun, type CompareSample, type Side } from './compare-table.js';
 import { prepareSide, runTurn, type SidePlan } from './compare-phases.js';
+import { closePush } from './compare-push.js';
 import { checkoutRef, isDirty, resolveCommit, type RefTree } from './git-worktree.js';
 import { LoopbackAddresses } from './loopback.js';
 import { Monitor } from './monitor.js';
@@ -69,6 +70,12 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
       progress.section(`${side}: registering agents, matching the chatting pairs`);
       sideRun.plan = await prepareSide(sideRun.ctx);
     }
+    // Push latency is measured under the same background load on both sides: half the ref's pass swipes/s of the round.
+    let refPass = 0;
+    const pushRateOf = (side: Side) => (passReqS: number) => {
+      if (side === 'ref') refPass = passReqS;
+      return options.backgroundFraction * refPass;
+    };
     for (const turn of turnOrder(options.compareRounds)) {
       if (aborted()) {
         run.notes.push(`stopped before round ${turn.round} of ${turn.side}`);
@@ -76,7 +83,7 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
       }
       const { ctx, plan } = sides.get(turn.side)!;
       progress.section(`round ${turn.round}: ${turn.side === 'ref' ? ref : 'work tree'}`);
-      const sample: CompareSample = { ...turn, figures: await runTurn(ctx, plan!, `${turn.side} ${turn.round}`, turn.round) };
+      const sample: CompareSample = { ...turn, figures: await runTurn(ctx, plan!, `${turn.side} ${turn.round}`, turn.round, pushRateOf(turn.side)) };
       run.samples.push(sample);
       // Work the service left for after its answers (ranking, taste) settles before the other side's turn.
       await sleep(1_000);
@@ -86,7 +93,10 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
     progress.info(`the comparison failed: ${(error as Error).stack ?? run.error}`);
   } finally {
     progress.section('stopping');
-    for (const sideRun of sides.values()) await sideRun.close();
+    for (const sideRun of sides.values()) {
+      closePush(sideRun.plan?.push);
+      await sideRun.close();
+    }
     script.remove();
     tree?.remove();
   }
