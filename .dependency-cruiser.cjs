@@ -4,6 +4,10 @@
  *
  *   main.ts → app.ts (the server's composition root; worker.ts, the worker process's) → features/<name>/ → platform/
  *   clients/ (the JSON client, the MCP server, the demo) stand apart: they speak the public API.
+ *   public-api.ts lists the public routes, for the server (app.ts) and for the OpenAPI document alone.
+ *
+ * The TypeScript client package, clients/typescript/src (checked with src by `npm run lint:layers`), imports
+ * nothing of the service: it speaks HTTP, its types generated from the OpenAPI document.
  *
  * Inside a feature: routes → service → repository → platform (file names end in -routes, -service,
  * -repository). A feature reaches another only through that feature's index.ts, or its *-schemas.ts
@@ -109,6 +113,12 @@ module.exports = {
       'src/clients/json-client.ts is a plain HTTP client of the public API: it imports nothing of the service.',
       { path: '^src/clients/json-client\\.ts$' },
       { path: '^src/' },
+    ),
+    forbid(
+      'client-package-stands-alone',
+      'The TypeScript client package talks to the service over HTTP only: it imports its own files and its packages, nothing else of the repository.',
+      { path: '^clients/typescript/' },
+      { pathNot: ['^clients/typescript/', '(^|/)node_modules/'] },
     ),
     forbid('no-cycles', 'Modules do not import each other in a circle (type-only imports aside).', { path: '^src/' }, { circular: true, viaOnly: NOT_TYPES }),
   ],

@@ -1,6 +1,8 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace's manifest, which npm ci installs from the lock file with the rest (the service does not use it).
+COPY clients/typescript/package.json ./clients/typescript/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts/copy-assets.mjs ./scripts/

@@ -5,7 +5,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/', 'test-output/'] },
+  { ignores: ['dist/', 'clients/typescript/dist/', 'node_modules/', 'data/', 'bench/results/', 'test-output/'] },
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   {
     files: ['**/*.ts'],

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Checks the import rules of .dependency-cruiser.cjs over src/ and exits non-zero on any violation.
- * Usage: node scripts/lint-layers.mjs [--config <file>] [<path>...]   (paths default to src)
+ * Usage: node scripts/lint-layers.mjs [--config <file>] [<path>...]   (paths default to src and the TypeScript client's src)
  *
  * One rule is about what the pure modules say rather than what they import, which dependency-cruiser
  * cannot see: `pure-modules-know-no-http`, no module of src/platform/core and no *-schemas.ts carries HTTP
@@ -22,7 +22,7 @@ import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 const args = process.argv.slice(2);
 const at = args.indexOf('--config');
 const configFile = at >= 0 ? args.splice(at, 2)[1] : '.dependency-cruiser.cjs';
-const targets = args.length > 0 ? args : ['src'];
+const targets = args.length > 0 ? args : ['src', 'clients/typescript/src'];
 
 const options = await extractDepcruiseOptions(pathToFileURL(resolve(configFile)).href);
 const tsConfigFile = options.tsConfig?.fileName;

@@ -5,24 +5,24 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes, AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
-import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
-import { operationRoutes } from './features/operations/index.js';
+import { AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
+import { SwipeRepository, SwipeService } from './features/swipes/index.js';
+import { MatchListing, MatchListRepository, MatchRepository, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
 import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
-import { adminApi, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
-import { BlockRepository, blockRoutes, BlockService } from './features/blocks/index.js';
+import { adminApi, ReportRepository, ReportService, SuspensionService } from './features/moderation/index.js';
+import { BlockRepository, BlockService } from './features/blocks/index.js';
 import { HttpServer } from './platform/http/server.js';
+import { publicApiRoutes, type PublicApiServices } from './public-api.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
-import { EventReplay, EventStreams, inboxRoutes, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
+import { EventReplay, EventStreams, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime } from './features/events/index.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
-import { spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
+import { SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
 import { PubSub } from './platform/redis/pubsub.js';
 import { RateLimiter } from './platform/limits/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close.js';
@@ -32,8 +32,8 @@ import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js'
 import { replicaLagReader } from './platform/redis/replica-lag.js';
 import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
-import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
-import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
+import { accountFiling, DiscoveryIndex, DiscoveryIndexer, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
+import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -238,20 +238,14 @@ export class Application {
     });
     const addressLimits = new AddressLimits(this.rateLimiter, addressLimitPolicy(config));
     const accountLimits = new AccountLimits(this.rateLimiter, accountLimitPolicy(config));
-    const routes: Route[] = [
-      ...operationRoutes({ storeAnswers: () => this.redis.ping(), metrics: this.metrics, routes: () => this.http.publicRoutes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
-      ...accountRoutes({ accounts: this.accounts, limits: addressLimits, accountLimits, leaving: this.leaving }),
-      ...discoveryRoutes({ discovery: this.discovery, limits: accountLimits }),
-      ...swipeRoutes({ swipes: this.swipeService }),
-      ...matchRoutes({ matches: this.matchService, messages: this.messageService, reads: this.readService, limits: accountLimits }),
-      ...spectatorRoutes({ spectator: this.spectator, limits: addressLimits }),
-      ...webhookRoutes({ webhooks: this.webhooks, limits: accountLimits }),
-      ...spectatorPageRoutes(),
-      ...socketDocRoutes(),
-      ...this.moderationRoutes(accountLimits),
-      ...this.blockRoutes(accountLimits),
-      ...inboxRoutes({ inbox: this.realtime.inbox!, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT }),
-    ];
+    const reports = this.reportService();
+    const services: PublicApiServices = {
+      accounts: this.accounts, leaving: this.leaving, discovery: this.discovery, swipes: this.swipeService,
+      matches: this.matchService, messages: this.messageService, reads: this.readService, spectator: this.spectator,
+      webhooks: this.webhooks, reports, blocks: this.blockService(), inbox: this.realtime.inbox!,
+      addressLimits, accountLimits, metrics: this.metrics, storeAnswers: () => this.redis.ping(), publicRoutes: () => this.http.publicRoutes,
+    };
+    const routes: Route[] = [...publicApiRoutes(services, config), ...this.adminRoutes(reports)];
     for (const route of routes) this.http.route(route);
     // Before the fallbacks, which would otherwise answer the WebSocket paths.
     this.realtime.registerSockets(this.http, this.tokens, this.metrics, {
@@ -266,23 +260,24 @@ export class Application {
     logger.info({ port: this.port }, `listening on http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${this.port}`);
   }
 
-  /**
-   * Reports from accounts, and the operators' API over them (served only with ADMIN_TOKEN, its paths hidden
-   * from every request without the token).
-   */
-  private moderationRoutes(limits: AccountLimits): Route[] {
-    const reports = new ReportService(new ReportRepository(this.redis, this.scripts, { perPool: this.config.REPORTS_MAX_OPEN, perReporter: this.config.REPORTS_MAX_OPEN_PER_REPORTER }), this.users, this.matches, this.messages, this.suspensions, this.config.REPORT_EVIDENCE_HOURS);
+  /** Reports from accounts, which the operators read and close. */
+  private reportService(): ReportService {
+    const limits = { perPool: this.config.REPORTS_MAX_OPEN, perReporter: this.config.REPORTS_MAX_OPEN_PER_REPORTER };
+    return new ReportService(new ReportRepository(this.redis, this.scripts, limits), this.users, this.matches, this.messages, this.suspensions, this.config.REPORT_EVIDENCE_HOURS);
+  }
+
+  /** The operators' API over reports and suspensions: served only with ADMIN_TOKEN, its paths hidden from every request without the token. */
+  private adminRoutes(reports: ReportService): Route[] {
     const suspensions = new SuspensionService(this.suspensions, this.users, this.tokens, this.pubsub);
     const admin = adminApi({ reports, suspensions, adminToken: this.config.ADMIN_TOKEN });
     if (admin) this.http.hide(admin.prefix, admin.admits);
-    return [...reportRoutes({ reports, limits }), ...(admin?.routes ?? [])];
+    return admin?.routes ?? [];
   }
 
   /** Blocks between accounts of a pool. */
-  private blockRoutes(limits: AccountLimits): Route[] {
+  private blockService(): BlockService {
     const max = this.options.config.BLOCKS_MAX_PER_ACCOUNT;
-    const blocks = new BlockService(new BlockRepository(this.redis, this.scripts, max), this.users, this.matchService, max, this.suspensions);
-    return blockRoutes({ blocks, limits });
+    return new BlockService(new BlockRepository(this.redis, this.scripts, max), this.users, this.matchService, max, this.suspensions);
   }
 
   /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */

@@ -223,10 +223,10 @@ describe('operations', () => {
   });
 });
 
-describe('the documents (README.md, docs/, bench/README.md, clients/python/README.md)', () => {
+describe('the documents (README.md, docs/, bench/README.md, the clients\' READMEs)', () => {
   const ROOT = resolve(import.meta.dirname, '..', '..');
   const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-  const documents = ['README.md', 'bench/README.md', 'clients/python/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const documents = ['README.md', 'bench/README.md', 'clients/python/README.md', 'clients/typescript/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   const withoutCode = (text: string) => text.replace(/```[\s\S]*?```/g, '');
   /** The anchors a Markdown renderer gives the headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
   const anchors = (text: string) => {

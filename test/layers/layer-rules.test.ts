@@ -11,7 +11,7 @@ const config = join(repo, '.dependency-cruiser.cjs');
 /** Runs `npm run lint:layers`'s checker with the repository's rules over a fixture tree. */
 function runLint(cwd: string): Promise<{ code: number; output: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, [lint, '--config', config, 'src'], { cwd }, (error, stdout, stderr) => {
+    execFile(process.execPath, [lint, '--config', config, 'src', 'clients/typescript/src'], { cwd }, (error, stdout, stderr) => {
       done({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr });
     });
   });
@@ -25,7 +25,7 @@ async function fixture(root: string, files: Record<string, string>) {
   }
 }
 
-/** A tree that keeps every rule: a feature over the platform, another feature through its index, a client apart. */
+/** A tree that keeps every rule: a feature over the platform, another feature through its index, clients apart. */
 const layered = {
   'src/platform/core/pool.ts': "export type Pool = 'agent' | 'member';\n",
   'src/platform/redis/redis.ts': "export type RedisClient = { get(key: string): Promise<string> };\nexport const createRedis = (): RedisClient => ({ get: async (key) => key });\n",
@@ -38,6 +38,8 @@ const layered = {
   'src/clients/tools.ts': "import { login } from '../features/accounts/account-schemas.js';\nexport const tools = login;\n",
   'src/app.ts': "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nexport const app = [createRedis, accountRoutes];\n",
   'src/main.ts': "import { app } from './app.js';\nexport const main = app;\n",
+  'clients/typescript/src/types.ts': "export type Pool = 'agent' | 'member';\n",
+  'clients/typescript/src/index.ts': "import type { Pool } from './types.js';\nexport const pools: Pool[] = ['agent'];\n",
 };
 
 describe('layer rules (npm run lint:layers)', () => {
@@ -59,6 +61,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/features/swipes/swipe-worker.ts': "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
       'src/features/matches/match-service.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
       'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
+      'clients/typescript/src/index.ts': "import type { Pool } from '../../../src/platform/core/pool.js';\nexport const pools: Pool[] = ['agent'];\n",
       'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
       'src/platform/core/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
@@ -89,6 +92,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/redis-below-services: src\/features\/matches\/match-service\.ts → ioredis/);
     expect(output).toMatch(/only-the-composition-opens-connections: src\/features\/matches\/match-service\.ts → src\/platform\/redis\/redis\.ts/);
     expect(output).toMatch(/clients-speak-the-public-api: src\/clients\/tools\.ts → src\/features\/accounts\/index\.ts/);
+    expect(output).toMatch(/client-package-stands-alone: clients\/typescript\/src\/index\.ts → src\/platform\/core\/pool\.ts/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);
