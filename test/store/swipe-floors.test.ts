@@ -10,7 +10,7 @@ import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
-import { SwipeRepository, type SwipeOutcome } from '../../src/features/swipes/swipe-repository.js';
+import { SwipeRepository, type RecordedSwipe } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { encodeAccount } from '../../src/features/accounts/profile-cards.js';
@@ -37,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => store?.cleanup());
 
 /** A swipe recorded and its outbox steps completed, as the swipe service does. */
-async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<SwipeOutcome> {
+async function swipe(from: number, to: number, kind: 'like' | 'pass', idempotencyKey?: string): Promise<RecordedSwipe> {
   const outcome = await swipes.record('agent', from, to, kind, new Date(), idempotencyKey);
   if (outcome.status === 'recorded' && outcome.pending) await outbox.complete('agent', outcome.pending);
   if (outcome.status === 'recorded' && outcome.leftFeed) await swipes.feedHasRoom('agent', from);

@@ -44,7 +44,7 @@ export type { StoredOutcome, UndoPassReply };
 /** Swipes allowed per account per window (limit 0: none). */
 export type SwipeLimit = { limit: number; windowSeconds: number };
 
-export type SwipeOutcome =
+export type RecordedSwipe =
   | { status: 'not_found' }
   | { status: 'rate_limited'; retryAfterMs: number }
   /** The Idempotency-Key was used before for another swipe (`first`: another target, or another kind): nothing was written. */
@@ -55,9 +55,9 @@ export type SwipeOutcome =
       replay: boolean;
       kind: SwipeKind;
       createdAt: string;
-      effect: StoredOutcome;
+      outcome: StoredOutcome;
       matchId: number | null;
-      /** The new match's shared interests (only when `effect` is 'created' and not a replay). */
+      /** The new match's shared interests (only when `outcome` is 'created' and not a replay). */
       sharedInterests: string[] | null;
       /**
        * The swipe's pending outbox record (its outbox steps: a match, an announcement): `record` when
@@ -71,13 +71,13 @@ export type SwipeOutcome =
     };
 
 /** A first pass on a target, recorded on the swiper's own keys only: what the pair would have answered. */
-function firstPass(now: Date, target: string, leftFeed: boolean): SwipeOutcome {
+function firstPass(now: Date, target: string, leftFeed: boolean): RecordedSwipe {
   return {
     status: 'recorded',
     replay: false,
     kind: 'pass',
     createdAt: now.toISOString(),
-    effect: 'none',
+    outcome: 'none',
     matchId: null,
     sharedInterests: null,
     pending: null,
@@ -109,7 +109,7 @@ export class SwipeRepository {
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
   ) {}
 
-  async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<SwipeOutcome> {
+  async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<RecordedSwipe> {
     const shard = pairShard(fromId, toId);
     // A pass never creates a match: it is given the shard's id of no match (the first match id of a shard is past it).
     const ids = kind === 'pass' ? undefined : this.candidates(pool, shard);
@@ -160,9 +160,9 @@ export class SwipeRepository {
       reply = decided;
       leftFeed = applied.leftFeed;
     }
-    const { status, kind: recordedKind, createdAt, effect, matchId, pendingId, sharedInterests, pendingRecord } = reply;
+    const { status, kind: recordedKind, createdAt, outcome, matchId, pendingId, sharedInterests, pendingRecord } = reply;
     const replay = status !== 'ok';
-    if (replay || effect !== 'created') ids?.give(candidate);
+    if (replay || outcome !== 'created') ids?.give(candidate);
     if (status === 'key_reused') {
       await this.begin(own, toId, recordedKind, 0, APPLY_ONLY, now);
       return { status: 'key_reused', first: { targetId: toId, kind: recordedKind } };
@@ -172,7 +172,7 @@ export class SwipeRepository {
       replay,
       kind: recordedKind,
       createdAt,
-      effect,
+      outcome,
       matchId,
       sharedInterests,
       pending: pendingId ? { shard, id: pendingId, ...(pendingRecord ? { record: pendingRecord } : {}) } : null,

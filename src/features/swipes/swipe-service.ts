@@ -6,7 +6,7 @@ import type { SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
-import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
+import type { StoredOutcome, RecordedSwipe, SwipeRepository } from './swipe-repository.js';
 import type { UserRecord } from '../accounts/index.js';
 import type { Outbox } from '../events/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
@@ -43,8 +43,8 @@ const OUTCOME: Record<StoredOutcome, SwipeOutcomeName> = {
   ended: 'pair_ended',
 };
 
-function noteFor(effect: StoredOutcome, kind: SwipeKind, matchId: number | null): string {
-  switch (effect) {
+function noteFor(outcome: StoredOutcome, kind: SwipeKind, matchId: number | null): string {
+  switch (outcome) {
     case 'created':
       return 'You like each other: this created the match; say hello with POST /api/v1/matches/{match.id}/messages.';
     case 'existing':
@@ -147,11 +147,11 @@ export class SwipeService {
    */
   async swipe({ userId, pool }: Principal, targetId: number, kind: SwipeKind, idempotencyKey?: string): Promise<LikeResult> {
     if (targetId === userId) throw errors.invalidField('user_id', 'is your own id: you cannot swipe on yourself');
-    const outcome = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
-    if (outcome.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
-    if (outcome.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(outcome.retryAfterMs), 'swipes from this account');
-    if (outcome.status === 'key_reused') {
-      const { first } = outcome;
+    const recorded = await this.swipes.record(pool, userId, targetId, kind, new Date(), idempotencyKey);
+    if (recorded.status === 'not_found') throw errors.notFound('user in your pool with this id', USER_NOT_FOUND_HINT);
+    if (recorded.status === 'rate_limited') throw errors.rateLimited(retryAfterSeconds(recorded.retryAfterMs), 'swipes from this account');
+    if (recorded.status === 'key_reused') {
+      const { first } = recorded;
       throw errors.idempotencyKeyReused(
         first.targetId !== targetId
           ? `target (it was first sent with POST /api/v1/likes/${first.targetId}?kind=${first.kind})`
@@ -159,23 +159,23 @@ export class SwipeService {
       );
     }
 
-    const like = { from_user_id: userId, to_user_id: targetId, kind: outcome.kind, created_at: outcome.createdAt };
-    const { pending, effect } = outcome;
-    const told = { outcome: OUTCOME[effect], note: noteFor(effect, outcome.kind, outcome.matchId) };
+    const like = { from_user_id: userId, to_user_id: targetId, kind: recorded.kind, created_at: recorded.createdAt };
+    const { pending, outcome } = recorded;
+    const told = { outcome: OUTCOME[outcome], note: noteFor(outcome, recorded.kind, recorded.matchId) };
     let result: LikeResult;
-    if (effect === 'none' || effect === 'kept' || effect === 'ended') {
+    if (outcome === 'none' || outcome === 'kept' || outcome === 'ended') {
       if (pending) await this.outbox.completeEffects(pool, pending);
       result = { like, matched: false, match: null, ...told };
     } else {
       // Showing a match needs the target's profile (its card alone); a new match's events need both accounts.
-      const match = await this.matchOf(pool, outcome, [userId, targetId]);
+      const match = await this.matchOf(pool, recorded, [userId, targetId]);
       let target: ProfileSource;
       if (pending) {
-        const users = this.usersOf(pool, outcome, userId, targetId);
+        const users = this.usersOf(pool, recorded, userId, targetId);
         await this.outbox.completeEffects(pool, pending, { users });
         target = users.get(targetId)!;
       } else {
-        target = decodeCard(targetId, outcome.accounts.target);
+        target = decodeCard(targetId, recorded.accounts.target);
       }
       result = { like, matched: match !== undefined, match: match ? matchView(match, publicProfile(target)) : null, ...told };
     }
@@ -185,38 +185,38 @@ export class SwipeService {
         pool,
         swiperId: userId,
         targetId,
-        kind: outcome.kind,
+        kind: recorded.kind,
         outcome: told.outcome,
-        target: outcome.accounts.target,
-        replay: outcome.replay,
-        leftFeed: outcome.leftFeed,
+        target: recorded.accounts.target,
+        replay: recorded.replay,
+        leftFeed: recorded.leftFeed,
       });
-    } else if (outcome.leftFeed) {
+    } else if (recorded.leftFeed) {
       afterAnswer(() => this.swipes.feedHasRoom(pool, userId));
     }
     return result;
   }
 
   /** Both users as the swipe read them (the swiper for a like): what a match shows and its events need. */
-  private usersOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, userId: number, targetId: number): Map<number, UserRecord> {
-    const { swiper, target } = outcome.accounts;
+  private usersOf(pool: Pool, recorded: Extract<RecordedSwipe, { status: 'recorded' }>, userId: number, targetId: number): Map<number, UserRecord> {
+    const { swiper, target } = recorded.accounts;
     const users = new Map([[targetId, fromStored(pool, targetId, target)]]);
     if (swiper !== null) users.set(userId, fromStored(pool, userId, swiper));
     return users;
   }
 
-  private async matchOf(pool: Pool, outcome: Extract<SwipeOutcome, { status: 'recorded' }>, pair: [number, number]): Promise<Match | undefined> {
-    if ((outcome.effect !== 'created' && outcome.effect !== 'existing') || outcome.matchId === null) return undefined;
-    if (outcome.effect === 'created' && !outcome.replay) {
+  private async matchOf(pool: Pool, recorded: Extract<RecordedSwipe, { status: 'recorded' }>, pair: [number, number]): Promise<Match | undefined> {
+    if ((recorded.outcome !== 'created' && recorded.outcome !== 'existing') || recorded.matchId === null) return undefined;
+    if (recorded.outcome === 'created' && !recorded.replay) {
       return {
-        id: outcome.matchId,
+        id: recorded.matchId,
         userIds: [Math.min(...pair), Math.max(...pair)],
-        createdAt: outcome.createdAt,
-        sharedInterests: outcome.sharedInterests ?? [],
+        createdAt: recorded.createdAt,
+        sharedInterests: recorded.sharedInterests ?? [],
         lastMessage: null,
         endedAt: null,
       };
     }
-    return this.matches.find(pool, outcome.matchId, { includeEnded: true });
+    return this.matches.find(pool, recorded.matchId, { includeEnded: true });
   }
 }

@@ -165,14 +165,14 @@ export function decodeReply<N extends ScriptName>(name: N, raw: unknown): Script
  */
 export type StoredOutcome = 'none' | 'created' | 'existing' | 'kept' | 'ended';
 
-/** lua/record_swipe-5.lua: its status, the swipe's record ("<kind>|<created_at>|<effect>|<match id>|<pending id>"), the new match's shared interests, the pending record. */
+/** lua/record_swipe-5.lua: its status, the swipe's record ("<kind>|<created_at>|<outcome>|<match id>|<pending id>"), the new match's shared interests, the pending record. */
 function recordSwipe([status, record, shared, pending]: unknown[]) {
-  const [kind, createdAt = '', effect, matchId, pendingId = ''] = text(record).split('|') as [StoredSwipeKind, string?, StoredOutcome?, string?, string?];
+  const [kind, createdAt = '', outcome, matchId, pendingId = ''] = text(record).split('|') as [StoredSwipeKind, string?, StoredOutcome?, string?, string?];
   return {
     status: status === 'ok' ? ('ok' as const) : status === 'key_reused' ? ('key_reused' as const) : ('replay' as const),
     kind,
     createdAt,
-    effect: effect ?? 'none',
+    outcome: outcome ?? 'none',
     matchId: matchId ? Number(matchId) : null,
     pendingId,
     sharedInterests: shared ? (JSON.parse(text(shared)) as string[]) : null,

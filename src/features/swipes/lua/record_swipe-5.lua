@@ -5,8 +5,8 @@
   match state) is in the pair's hash, so "one match per pair" holds whatever runs concurrently.
   The latest swipe on a target replaces the earlier one. A like or super_like whose target already liked or
   super-liked back creates the match, unless the pair already has one (then that match is returned) or
-  once had one that was ended (an unmatched pair never matches again: the state says 'ended'). A pass on
-  someone the swiper is matched with is recorded and the match stays (the state says 'kept').
+  once had one that was ended (an unmatched pair never matches again: the outcome is 'ended'). A pass on
+  someone the swiper is matched with is recorded and the match stays (the outcome is 'kept').
   An Idempotency-Key names one request: its record holds the kind it was sent with (the target is in the
   key), and the same key with another kind is refused without writing anything.
 
@@ -65,31 +65,31 @@ if done then
 end
 
 -- Whether a match is made is read before anything is written, so that a refusal writes nothing.
-local state, match_id, shared = 'none', '', ''
+local outcome, match_id, shared = 'none', '', ''
 local read = redis.call('HMGET', pair, 'match', 'block:' .. from, 'block:' .. to)
 local current = read[1]
 local ended = current and string.sub(current, 1, 6) == 'ended:'
 
 -- While either blocks the other, a swipe changes nothing here and answers as a plain recorded one.
 if read[2] or read[3] then
-  if ended then state = 'ended' end
-  local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '||'
+  if ended then outcome = 'ended' end
+  local record = kind .. '|' .. ARGV[5] .. '|' .. outcome .. '||'
   keep_idempotency_record(KEYS[5], ARGV[7], record)
   return {'ok', record, '', ''}
 end
 if kind == 'pass' then
-  if current and not ended then state, match_id = 'kept', current end
+  if current and not ended then outcome, match_id = 'kept', current end
 else
   if ended then
-    state = 'ended'
+    outcome = 'ended'
   elseif current then
-    state, match_id = 'existing', current
+    outcome, match_id = 'existing', current
   else
     local back = redis.call('HGET', pair, to)
-    if back == 'like' or back == 'super_like' then state, match_id = 'created', ARGV[6] end
+    if back == 'like' or back == 'super_like' then outcome, match_id = 'created', ARGV[6] end
   end
 end
-if state == 'created' and redis.call('EXISTS', KEYS[2]) == 1 then
+if outcome == 'created' and redis.call('EXISTS', KEYS[2]) == 1 then
   return redis.error_reply('candidate match id ' .. ARGV[6] .. ' is taken')
 end
 
@@ -117,7 +117,7 @@ end
 local lo, hi = from, to
 if tonumber(to) < tonumber(from) then lo, hi = to, from end
 local shared_list = {}
-if state == 'created' then
+if outcome == 'created' then
   shared_list = shared_interests()
   shared = #shared_list > 0 and cjson.encode(shared_list) or '[]'
   redis.call('HSET', KEYS[2], 'id', match_id, 'user_a', lo, 'user_b', hi, 'created_at', ARGV[5], 'shared_interests', shared)
@@ -128,7 +128,7 @@ local effects = {}
 if kind == 'super_like' and redis.call('HSETNX', pair, 'sl:' .. from, '1') == 1 then
   effects[#effects + 1] = {type = 'like.received', from = tonumber(from), to = tonumber(to), created_at = ARGV[5]}
 end
-if state == 'created' then
+if outcome == 'created' then
   local users = {tonumber(lo), tonumber(hi)}
   local match = {id = tonumber(match_id), users = users, created_at = ARGV[5]}
   if #shared_list > 0 then match.shared_interests = shared_list end
@@ -138,10 +138,10 @@ end
 local pending_id, pending = '', ''
 if #effects > 0 then
   pending_id = 'l' .. from .. ':' .. to .. ':' .. ARGV[4]
-  if state == 'created' then pending_id = 'c' .. match_id end
+  if outcome == 'created' then pending_id = 'c' .. match_id end
   pending = write_outbox(KEYS[3], KEYS[4], pending_id, effects, ARGV[4])
 end
 
-local record = kind .. '|' .. ARGV[5] .. '|' .. state .. '|' .. match_id .. '|' .. pending_id
+local record = kind .. '|' .. ARGV[5] .. '|' .. outcome .. '|' .. match_id .. '|' .. pending_id
 keep_idempotency_record(KEYS[5], ARGV[7], record)
 return {'ok', record, shared, pending}
