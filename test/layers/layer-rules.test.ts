@@ -59,6 +59,8 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/features/swipes/swipe-worker.ts': "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
       'src/features/matches/match-service.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
       'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
+      'src/features/accounts/account-endpoints.ts': "import { Accounts } from './account-service.js';\nexport const accountEndpoints = { me: Accounts };\n",
+      'src/clients/route-tools.ts': "import { accountEndpoints } from '../features/accounts/account-endpoints.js';\nexport const tools = accountEndpoints;\n",
       'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
       'src/platform/core/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
@@ -89,6 +91,9 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/redis-below-services: src\/features\/matches\/match-service\.ts → ioredis/);
     expect(output).toMatch(/only-the-composition-opens-connections: src\/features\/matches\/match-service\.ts → src\/platform\/redis\/redis\.ts/);
     expect(output).toMatch(/clients-speak-the-public-api: src\/clients\/tools\.ts → src\/features\/accounts\/index\.ts/);
+    expect(output).toMatch(/declarations-only-describe: src\/features\/accounts\/account-endpoints\.ts → src\/features\/accounts\/account-service\.ts/);
+    // A client may read a feature's route declarations.
+    expect(output).not.toMatch(/src\/clients\/route-tools\.ts/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);

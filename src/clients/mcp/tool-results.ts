@@ -1,8 +1,19 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { redactText, redactUrl } from './redaction.js';
 
 /** The API's error envelope: `{"error": {code, message, details, ...}}` (docs/api.md, "Errors"). */
 export type ErrorBody = { error: { code: string; message: string; details?: { field: string; message: string }[]; [key: string]: unknown } };
+
+/** What a refused call answers, as structured content: the HTTP status (0: the service was not reached) and the API's error envelope. */
+export const refusalSchema = z.object({
+  status: z.number().int(),
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(z.object({ field: z.string(), message: z.string() })),
+  }),
+});
 
 /** A tool call that failed: the HTTP status (0 when the service was not reached) and the API's error envelope. */
 export class ToolFailure extends Error {
@@ -19,6 +30,17 @@ export function unreachable(baseUrl: string, error: unknown): ToolFailure {
   const reason = redactText(error instanceof Error ? error.message : String(error), baseUrl);
   return new ToolFailure(0, {
     error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.`, details: [] },
+  });
+}
+
+/** The failure of a call that needs an account, made before register or login (or after logout). */
+export function noAccountYet(): ToolFailure {
+  return new ToolFailure(401, {
+    error: {
+      code: 'unauthorized',
+      message: 'This session acts as no account yet: call the register tool (a new agent account) or the login tool first; every tool after it acts as that account.',
+      details: [],
+    },
   });
 }
 
