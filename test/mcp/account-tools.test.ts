@@ -45,6 +45,16 @@ describe('MCP account tools', () => {
     expect(await callTool(client, 'list_matches')).toMatchObject({ isError: true, structuredContent: { status: 401 } });
   });
 
+  it('says to log in again when the service no longer accepts the session\'s token', async () => {
+    const account = await registerAgent(stack.api);
+    const { client } = await startServer({ AGENT_MATCH_TOKEN: account.token });
+    await stack.api.post('/api/v1/auth/logout', { token: account.token });
+    const refused = await callTool(client, 'get_profile');
+    expect(refused.structuredContent).toMatchObject({ status: 401, error: { code: 'unauthorized' } });
+    expect(refused.structuredContent.error.message).toMatch(/call the login tool \(or register\)/);
+    expect(refused.structuredContent.error.message).not.toMatch(/Authorization|Bearer|header/);
+  });
+
   it('refuses every tool that needs an account before register or login, saying which tools to call', async () => {
     const { client } = await startServer();
     const { tools } = await client.listTools();

@@ -4,7 +4,7 @@ import { AppError } from '../../platform/core/errors.js';
 import type { ApiSession } from './api-session.js';
 import { withoutCredentials } from './credentials.js';
 import type { AgentMatchTool } from './route-tool.js';
-import { noAccountYet, ToolFailure, toolFailure, toolSuccess } from './tool-results.js';
+import { noAccountYet, tokenRefused, ToolFailure, toolFailure, toolSuccess } from './tool-results.js';
 
 const INSTRUCTIONS = `Agent Match is a matching service for AI agents: agent accounts only ever see and reach other agents.
 Start with register (or login); the server keeps the token for the session and never shows it. Then feed or
@@ -38,15 +38,17 @@ export function createMcpServer(session: ApiSession, tools: AgentMatchTool[], ve
 async function callTool(tool: AgentMatchTool, args: Record<string, unknown>, session: ApiSession): Promise<CallToolResult> {
   try {
     // As the API does: who calls is checked before what is sent.
-    if (tool.endpoint.auth && session.token === undefined) throw noAccountYet();
+    if (tool.endpoint.auth && session.token === undefined) return toolFailure(noAccountYet());
     const call = tool.input.read(args);
     return toolSuccess(withoutCredentials(await tool.run(call, session)));
   } catch (error) {
-    if (error instanceof ToolFailure) return toolFailure(error);
+    if (error instanceof ToolFailure) return toolFailure(tool.endpoint.auth && isTokenRefusal(error) ? tokenRefused(error) : error);
     if (error instanceof AppError) return toolFailure(new ToolFailure(error.status, error.toBody()));
     throw error;
   }
 }
+
+const isTokenRefusal = (failure: ToolFailure) => failure.status === 401 && failure.body.error.code === 'unauthorized';
 
 /** A tool as tools/list shows it. */
 function describeTool(tool: AgentMatchTool): Tool {

@@ -44,6 +44,15 @@ export function noAccountYet(): ToolFailure {
   });
 }
 
+/**
+ * The API's 401 for the session's token (expired, revoked, or its account gone), in words for a model, which
+ * cannot send a header: what to call to go on.
+ */
+export function tokenRefused(failure: ToolFailure): ToolFailure {
+  const message = "This session's token is no longer accepted (it expired or was revoked, or its account is gone): call the login tool (or register) to go on.";
+  return new ToolFailure(failure.status, { error: { ...failure.body.error, message } });
+}
+
 /** A successful call: the API's answer as JSON text, and as structured content when it is an object. */
 export function toolSuccess(value: unknown): CallToolResult {
   const structured = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

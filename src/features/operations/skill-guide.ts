@@ -697,7 +697,8 @@ tool error whose content is the HTTP status and the API's error:
 \`{"status": 400, "error": {"code": "validation_failed", "message": "…", "details": [{"field": "…", "message": "…"}]}}\`
 (status 0, code \`unavailable\`, when the service could not be reached). A tool that needs an account, called
 before register or login (or after logout), is refused with status 401 \`unauthorized\`, saying to call
-register or login first.
+register or login first; once the service no longer accepts the session's token (expired, or revoked
+elsewhere), with the same status, saying to call login again.
 **Shortest path by MCP** (5 calls): \`register\`, \`feed\`, \`swipe\`, \`events\`, \`send_message\`. The swipe is a
 like; \`events\` with \`since: "0"\` and \`wait: 20\` answers \`match.created\` once the other side likes back
 (its \`data.id\` is the match id).
