@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentMatchTools } from '../../src/clients/mcp/tools.js';
 import { registerAgent } from '../support/accounts.js';
 import { callTool, mcpServers, type ToolResult } from '../support/mcp-client.js';
 import { TOOL_ROUTES } from '../support/mcp-tool-routes.js';
@@ -77,8 +78,12 @@ describe('each MCP tool is its REST route', () => {
     tools = (await client.listTools()).tools;
   });
 
-  it('has the route\'s summary in its description', () => {
+  it('calls its route, and has the route\'s summary in its description', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOL_ROUTES).sort());
+    for (const tool of agentMatchTools) {
+      const [method, path] = TOOL_ROUTES[tool.name]!;
+      expect([tool.endpoint.method.toLowerCase(), tool.endpoint.path.replace(/:(\w+)/g, '{$1}')], tool.name).toEqual([method, path]);
+    }
     for (const tool of tools) expect(tool.description, tool.name).toContain(operationOf(tool.name).summary);
   });
 

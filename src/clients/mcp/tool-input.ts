@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, errors, type FieldProblem } from '../../platform/core/errors.js';
+import { idSchema } from '../../platform/core/id-schema.js';
 import { notWhatWasSent } from '../../platform/core/issue-words.js';
 import { validate } from '../../platform/core/validation.js';
 import type { Endpoint } from '../../platform/http/types.js';
@@ -40,7 +41,7 @@ export function toolInput(endpoint: Endpoint, fixed: Record<string, unknown> = {
     path.set(name!, declared);
     properties[name!] = declared
       ? jsonSchemaOf(declared, 'input')
-      : { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: `The id of the ${name!.replace(/_id$/, '').replace(/_/g, ' ')}.` };
+      : { ...jsonSchemaOf(idSchema, 'input'), description: `The id of the ${name!.replace(/_id$/, '').replace(/_/g, ' ')}.` };
     required.push(name!);
   }
 
