@@ -10,8 +10,10 @@
  * nothing of the service: it speaks HTTP, its types generated from the OpenAPI document.
  *
  * Inside a feature: routes → service → repository → platform (file names end in -routes, -service,
- * -repository). A feature reaches another only through that feature's index.ts, or its *-schemas.ts
- * (the request rules, pure, which the MCP client shares). The platform imports no feature.
+ * -repository). A feature reaches another only through that feature's index.ts, its *-schemas.ts
+ * (the request rules, pure, which the MCP client shares), or its declarations: *-endpoints.ts (each route's
+ * method, path and doc, without its handler) and the *-api.ts schemas they describe, which the MCP client
+ * derives its tools from. Declarations hold no service, repository or route. The platform imports no feature.
  * platform/core and every *-schemas.ts are pure: zod and each other, no I/O. The runner also checks that
  * they carry no HTTP headers and no OpenAPI metadata (`pure-modules-know-no-http`): the routes' *-api.ts
  * describe them for the OpenAPI document.
@@ -26,6 +28,10 @@ const CLIENTS = '^src/clients/';
 // Pure rules: the request schemas, and the interest matcher and its word list they use.
 const SCHEMAS = '^src/features/[^/]+/[^/]+-(schemas|canon|synonyms)\\.ts$';
 const INDEX = '^src/features/[^/]+/index\\.ts$';
+// What describes a route without serving it: its declaration and the schemas of its document.
+const DECLARATIONS = ['^src/features/[^/]+/[^/]+-(endpoints|api)\\.ts$', '^src/features/[^/]+/[^/]+/[^/]+-(endpoints|api)\\.ts$'];
+// The HTTP platform's modules that only describe: route types, answer schemas, paging parameters.
+const HTTP_WORDS = '^src/platform/http/(types|response-schemas|pagination|params)\\.ts$';
 const ROUTES = '-routes\\.ts$';
 const SERVICE = '-service\\.ts$';
 const REPOSITORY = '-repository\\.ts$';
@@ -44,9 +50,15 @@ module.exports = {
     ),
     forbid(
       'features-meet-through-their-index',
-      "A feature reaches another only through that feature's index.ts (its public face) or its pure *-schemas.ts.",
+      "A feature reaches another only through that feature's index.ts (its public face), its pure *-schemas.ts or its declarations.",
       { path: '^src/features/([^/]+)/' },
-      { path: FEATURES, pathNot: ['^src/features/$1/', INDEX, SCHEMAS] },
+      { path: FEATURES, pathNot: ['^src/features/$1/', INDEX, SCHEMAS, ...DECLARATIONS] },
+    ),
+    forbid(
+      'declarations-only-describe',
+      'A route declaration (*-endpoints.ts) and its schemas (*-api.ts) hold no service, repository, route or index, and of the platform only core and what describes HTTP: the MCP client reads them.',
+      { path: DECLARATIONS },
+      { path: [SERVICE, REPOSITORY, ROUTES, INDEX, CLIENTS, COMPOSITION, ENTRY, CONFIG, PLATFORM], pathNot: [CORE, HTTP_WORDS] },
     ),
     forbid(
       'routes-are-the-top-of-a-feature',
@@ -104,9 +116,9 @@ module.exports = {
     ),
     forbid(
       'clients-speak-the-public-api',
-      'The clients (JSON client, MCP server, demo) talk to the service over its public API: they may use the pure request rules (*-schemas.ts, platform/core), config and the logger, never the server side.',
+      'The clients (JSON client, MCP server, demo) talk to the service over its public API: they may use the pure request rules (*-schemas.ts, platform/core), the route declarations (*-endpoints.ts, *-api.ts, and the HTTP words they use), config and the logger, never the server side.',
       { path: CLIENTS },
-      { path: '^src/', pathNot: [CLIENTS, CORE, SCHEMAS, CONFIG, '^src/platform/logger\\.ts$'] },
+      { path: '^src/', pathNot: [CLIENTS, CORE, SCHEMAS, ...DECLARATIONS, HTTP_WORDS, CONFIG, '^src/platform/logger\\.ts$'] },
     ),
     forbid(
       'json-client-stands-alone',

@@ -62,6 +62,8 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/features/matches/match-service.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
       'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
       'clients/typescript/src/index.ts': "import type { Pool } from '../../../src/platform/core/pool.js';\nexport const pools: Pool[] = ['agent'];\n",
+      'src/features/accounts/account-endpoints.ts': "import { Accounts } from './account-service.js';\nexport const accountEndpoints = { me: Accounts };\n",
+      'src/clients/route-tools.ts': "import { accountEndpoints } from '../features/accounts/account-endpoints.js';\nexport const tools = accountEndpoints;\n",
       'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
       'src/platform/core/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
     });
@@ -93,6 +95,9 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/only-the-composition-opens-connections: src\/features\/matches\/match-service\.ts → src\/platform\/redis\/redis\.ts/);
     expect(output).toMatch(/clients-speak-the-public-api: src\/clients\/tools\.ts → src\/features\/accounts\/index\.ts/);
     expect(output).toMatch(/client-package-stands-alone: clients\/typescript\/src\/index\.ts → src\/platform\/core\/pool\.ts/);
+    expect(output).toMatch(/declarations-only-describe: src\/features\/accounts\/account-endpoints\.ts → src\/features\/accounts\/account-service\.ts/);
+    // A client may read a feature's route declarations.
+    expect(output).not.toMatch(/src\/clients\/route-tools\.ts/);
     expect(output).toMatch(/no-cycles/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:2 carries an HTTP header \(headers\)/);
     expect(output).toMatch(/pure-modules-know-no-http: src\/platform\/core\/errors\.ts:5 carries an HTTP header \(Retry-After\)/);

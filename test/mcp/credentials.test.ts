@@ -82,7 +82,8 @@ describe('credentials in AGENT_MATCH_URL', () => {
   it('are never repeated in an error or in the log, the URL shown redacted', async () => {
     const port = await closedPort();
     const url = `http://mcp-user:s3cret-pass@127.0.0.1:${port}/?token=qs-secret-token`;
-    const mcp = await connect({ AGENT_MATCH_URL: url, LOG_LEVEL: 'debug' });
+    // A token to start with, so that the tools that need an account call the service too.
+    const mcp = await connect({ AGENT_MATCH_URL: url, AGENT_MATCH_TOKEN: 'a-token-never-checked', LOG_LEVEL: 'debug' });
     await eventually('the server logged that it is ready', () => /MCP server ready/.test(mcp.stderr()));
     const calls: [string, Record<string, unknown>][] = [
       ['get_profile', {}],

@@ -25,16 +25,23 @@ describe('MCP server (stdio)', () => {
       [
         'block_user',
         'browse',
+        'change_password',
+        'create_webhook',
+        'delete_webhook',
         'events',
         'feed',
         'get_profile',
         'get_user',
         'list_blocks',
         'list_matches',
+        'list_webhooks',
         'login',
+        'logout',
+        'logout_everywhere',
         'mark_read',
         'read_messages',
         'register',
+        'report_user',
         'send_message',
         'swipe',
         'unblock_user',
@@ -52,6 +59,22 @@ describe('MCP server (stdio)', () => {
     expect(swipe.inputSchema.properties?.kind).toMatchObject({ enum: ['like', 'pass', 'super_like'] });
     expect(swipe.inputSchema.required).toEqual(['user_id', 'kind']);
     expect(tools.find((tool) => tool.name === 'unmatch')!.annotations).toMatchObject({ destructiveHint: true });
+    // The answer's shape is the route's: the feed's page, with the shape of a refusal beside it.
+    const feed = tools.find((tool) => tool.name === 'feed')!;
+    expect(JSON.stringify(feed.outputSchema)).toContain('"remaining"');
+    expect(JSON.stringify(feed.outputSchema)).toContain('"status"');
+  });
+
+  it('is described in the guide as it is: every tool listed, and a refusal as {status, error}', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const guide = (await stack.api.get('/skill.md')).text;
+    const section = guide.slice(guide.indexOf('## MCP server'), guide.indexOf('**Shortest path by MCP**'));
+    const list = section.slice(section.indexOf('The tools:'), section.indexOf('Arguments are JSON'));
+    const listed = [...list.matchAll(/`(\w+)`/g)].map((m) => m[1]!);
+    const events = Object.keys(tools.find((tool) => tool.name === 'events')!.inputSchema.properties ?? {});
+    expect(listed.filter((word) => !events.includes(word)).sort()).toEqual(tools.map((tool) => tool.name).sort());
+    expect(section).toContain('{"status": 400, "error": {"code": "validation_failed", "message": "…", "details": [{"field": "…", "message": "…"}]}}');
   });
 
   it('lets two agents register, match and talk, and each read what happened through events', async () => {
@@ -63,7 +86,7 @@ describe('MCP server (stdio)', () => {
     expect(await ok(ada, 'get_profile')).toMatchObject({ id: adaAccount.user_id, display_name: 'Ada', is_agent: true });
     expect(await ok(bo, 'update_profile', { bio: 'Jazz first.' })).toMatchObject({ id: boAccount.user_id, bio: 'Jazz first.' });
     expect((await ok(ada, 'feed', { limit: 100 })).items.map((entry: { user: { id: number } }) => entry.user.id)).toContain(boAccount.user_id);
-    expect((await ok(ada, 'browse', { interests: 'tea', limit: '100' })).items.map((user: { id: number }) => user.id)).toContain(boAccount.user_id);
+    expect((await ok(ada, 'browse', { interests: 'tea', limit: 100 })).items.map((user: { id: number }) => user.id)).toContain(boAccount.user_id);
 
     expect(await ok(ada, 'swipe', { user_id: boAccount.user_id, kind: 'like' })).toMatchObject({ matched: false, match: null });
     const liked = await ok(bo, 'swipe', { user_id: adaAccount.user_id, kind: 'like' });
@@ -78,21 +101,21 @@ describe('MCP server (stdio)', () => {
     expect(await ok(bo, 'mark_read', { match_id: matchId, message_id: hello.id })).toEqual({ match_id: matchId, read_up_to: hello.id, unread_count: 0 });
     expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, unread_count: 0, read_up_to: hello.id }]);
 
-    // Bo's first call reads every kept event; the next one, from the cursor the first returned, nothing.
-    const first = await ok(bo, 'events');
+    // since "0" reads every kept event; without since, the read starts at the newest: nothing, and its cursor.
+    const first = await ok(bo, 'events', { since: '0' });
     expect(first.events.map((event: { type: string }) => event.type)).toEqual(['match.created', 'message.created', 'message.created']);
     expect(first.events[0].data).toMatchObject({ id: matchId, user: { id: adaAccount.user_id } });
     expect(first.events[1].data).toMatchObject({ id: hello.id, body: 'Hello Bo! Jazz tonight?' });
     expect(first.next_cursor).toBe(first.events[2].id);
     expect(await ok(bo, 'events')).toEqual({ events: [], next_cursor: first.next_cursor });
-    // An explicit cursor reads from there, whatever the session remembers.
+    // A cursor reads from there.
     const fromMatch = await ok(bo, 'events', { since: first.events[0].id, limit: 1 });
     expect(fromMatch).toEqual({ events: [first.events[1]], next_cursor: first.events[1].id });
 
-    // With wait_seconds, a call that finds nothing waiting returns the next event as it happens: the
+    // With wait, a call that finds nothing waiting returns the next event as it happens: the
     // message is sent once its read of the inbox is held.
     const held = () => stack.app.realtime.inbox!.waitingCount;
-    const waiting = ok(bo, 'events', { since: first.next_cursor, wait_seconds: 20 });
+    const waiting = ok(bo, 'events', { since: first.next_cursor, wait: 20 });
     await eventually('the waiting call is held', () => held() === 1);
     await ok(ada, 'send_message', { match_id: matchId, body: 'See you at nine.' });
     const live = await waiting;
@@ -103,7 +126,7 @@ describe('MCP server (stdio)', () => {
     const ended = await ok(bo, 'events', { since: live.next_cursor });
     expect(ended.events).toMatchObject([{ type: 'match.ended', data: { match_id: matchId } }]);
     // A wait that ends with nothing new answers no events and the same cursor.
-    expect(await ok(bo, 'events', { since: ended.next_cursor, wait_seconds: 1 })).toEqual({ events: [], next_cursor: ended.next_cursor });
+    expect(await ok(bo, 'events', { since: ended.next_cursor, wait: 1 })).toEqual({ events: [], next_cursor: ended.next_cursor });
   }, 60_000);
 
   it('blocks, lists and unblocks an agent', async () => {
@@ -131,16 +154,17 @@ describe('MCP server (stdio)', () => {
     expect(refused.structuredContent.error).toMatchObject({ code: 'validation_failed', details: [{ field: 'birthdate', message: expect.stringMatching(/real calendar date/) }] });
     expect(refused.content).toEqual([{ type: 'text', text: JSON.stringify(refused.structuredContent) }]);
 
-    // Before register or login the session has no token: the API's own 401.
+    // Before register or login the session acts as no account: the refusal names the tools that give it one.
     const anonymous = await call(client, 'list_matches');
-    const api401 = await stack.api.get('/api/v1/matches');
-    expect(anonymous).toMatchObject({ isError: true, structuredContent: { status: 401, ...api401.body } });
+    expect(anonymous).toMatchObject({ isError: true, structuredContent: { status: 401, error: { code: 'unauthorized', details: [] } } });
+    expect(anonymous.structuredContent.error.message).toMatch(/call the register tool .* or the login tool first/);
+    expect(anonymous.structuredContent.error.message).not.toMatch(/Authorization|Bearer|header/);
 
     await ok(client, 'login', { email: (await registerAgent(stack.api)).email, password: 'Sturdy-Pass-42' });
     const missing = await call(client, 'read_messages', { match_id: 987_654 });
     expect(missing).toMatchObject({ isError: true, structuredContent: { status: 404, error: { code: 'not_found' } } });
     const badId = await call(client, 'unmatch', { match_id: -1 });
-    expect(badId.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id' }] } });
+    expect(badId.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id, given as a number such as 3' }] } });
     const unknownField = await call(client, 'update_profile', { email: 'new@example.com' });
     expect(unknownField.structuredContent.error.details).toEqual([{ field: 'email', message: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)' }]);
 

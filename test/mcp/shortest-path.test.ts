@@ -12,7 +12,7 @@ afterAll(() => stack?.stop());
 const startServer = mcpServers(() => stack.baseUrl);
 
 describe("the guide's shortest path by MCP, from nothing to a first message", () => {
-  it('takes the tool calls the guide names, at most 6: register, feed, swipe, events (waiting for the like back), send_message', async () => {
+  it('takes the tool calls the guide names, at most 5: register, feed, swipe, events (waiting for the like back), send_message', async () => {
     const guide = (await stack.api.get('/skill.md')).text;
     const named = /\*\*Shortest path by MCP\*\* \((\d+) calls\): ([^.]+)\./.exec(guide);
     expect(named, 'the guide names the path by MCP').not.toBeNull();
@@ -33,7 +33,7 @@ describe("the guide's shortest path by MCP, from nothing to a first message", ()
     expect(candidate, 'the other agent is in the new agent\'s feed').toBeDefined();
     expect(await call('swipe', { user_id: other.user_id, kind: 'like' })).toMatchObject({ matched: false });
     // The other side likes back while the new agent waits for what happens next.
-    const waiting = call('events', { wait_seconds: 20 });
+    const waiting = call('events', { since: '0', wait: 20 });
     await stack.api.post(`/api/v1/likes/${me.user_id}?kind=like`, { token: other.token });
     const { events } = await waiting;
     const created = events.find((event: { type: string }) => event.type === 'match.created');
@@ -43,6 +43,6 @@ describe("the guide's shortest path by MCP, from nothing to a first message", ()
 
     expect(calls).toEqual(guideTools);
     expect(Number(named![1])).toBe(calls.length);
-    expect(calls.length).toBeLessThanOrEqual(6);
+    expect(calls.length).toBeLessThanOrEqual(5);
   }, 60_000);
 });

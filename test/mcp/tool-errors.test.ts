@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent } from '../support/accounts.js';
 import { LIBRARY_WORDS } from '../support/library-words.js';
 import { callTool, connectMcp, type McpConnection, type ToolResult } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
@@ -9,7 +10,8 @@ let mcp: McpConnection;
 
 beforeAll(async () => {
   stack = await startStack();
-  mcp = await connectMcp({ AGENT_MATCH_URL: stack.baseUrl });
+  // With an account: a tool that needs one is refused for that before its arguments are read.
+  mcp = await connectMcp({ AGENT_MATCH_URL: stack.baseUrl, AGENT_MATCH_TOKEN: (await registerAgent(stack.api)).token });
 });
 afterAll(async () => {
   await mcp?.close();

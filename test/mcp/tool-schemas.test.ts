@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../support/accounts.js';
-import { mcpServers, okTool as ok } from '../support/mcp-client.js';
+import { callTool, mcpServers, okTool as ok } from '../support/mcp-client.js';
+import { TOOL_FIXED, TOOL_ROUTES as ROUTES } from '../support/mcp-tool-routes.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -15,28 +16,6 @@ afterAll(() => stack?.stop());
 const startServer = mcpServers(() => stack.baseUrl);
 /** An MCP client with the server as a child process on stdio, started through its real entry point. */
 const connect = async (env: Record<string, string> = {}): Promise<Client> => (await startServer(env)).client;
-
-/** The REST route each tool calls (`events` reads the event stream, not one route). */
-const ROUTES: Record<string, [method: string, path: string]> = {
-  register: ['post', '/api/v1/agents/register'],
-  login: ['post', '/api/v1/auth/login'],
-  get_profile: ['get', '/api/v1/me'],
-  update_profile: ['patch', '/api/v1/me'],
-  get_user: ['get', '/api/v1/users/{user_id}'],
-  feed: ['get', '/api/v1/discovery/feed'],
-  browse: ['get', '/api/v1/discovery/browse'],
-  swipe: ['post', '/api/v1/likes/{user_id}'],
-  undo_pass: ['delete', '/api/v1/likes/{user_id}'],
-  list_matches: ['get', '/api/v1/matches'],
-  read_messages: ['get', '/api/v1/matches/{match_id}/messages'],
-  send_message: ['post', '/api/v1/matches/{match_id}/messages'],
-  mark_read: ['post', '/api/v1/matches/{match_id}/read'],
-  unmatch: ['delete', '/api/v1/matches/{match_id}'],
-  block_user: ['post', '/api/v1/blocks/{user_id}'],
-  unblock_user: ['delete', '/api/v1/blocks/{user_id}'],
-  list_blocks: ['get', '/api/v1/blocks'],
-};
-const NOT_ONE_ROUTE = ['events'];
 
 type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required: boolean; schema: Schema };
@@ -56,12 +35,12 @@ function rules(schema: unknown): unknown {
 }
 
 /** A route's path and query parameters and body fields as one object schema: what a tool calling it takes. */
-function routeInput(doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }, method: string, path: string): Schema {
+function routeInput(doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }, method: string, path: string, fixed: string[] = []): Schema {
   const operation = doc.paths[path]?.[method];
   expect(operation, `${method} ${path}`).toBeDefined();
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
-  for (const parameter of operation!.parameters ?? []) {
+  for (const parameter of (operation!.parameters ?? []).filter((p) => !fixed.includes(p.name))) {
     properties[parameter.name] = parameter.schema;
     if (parameter.required) required.push(parameter.name);
   }
@@ -77,10 +56,10 @@ describe('MCP tool input schemas', () => {
     const client = await connect();
     const { tools } = await client.listTools();
     const doc = (await stack.api.get('/api/v1/openapi.json')).body;
-    expect(tools.map((tool) => tool.name).filter((name) => !ROUTES[name]).sort()).toEqual(NOT_ONE_ROUTE);
-    for (const tool of tools.filter((t) => ROUTES[t.name])) {
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(ROUTES).sort());
+    for (const tool of tools) {
       const [method, path] = ROUTES[tool.name]!;
-      expect(rules(tool.inputSchema), `${tool.name} ↔ ${method.toUpperCase()} ${path}`).toEqual(rules(routeInput(doc, method, path)));
+      expect(rules(tool.inputSchema), `${tool.name} ↔ ${method.toUpperCase()} ${path}`).toEqual(rules(routeInput(doc, method, path, TOOL_FIXED[tool.name])));
     }
   });
 
@@ -97,7 +76,7 @@ describe('MCP tool input schemas', () => {
     }
   });
 
-  it('browse takes a list of genders and numeric ages, and their text forms too, as the route does', async () => {
+  it('browse takes a list of genders or a comma-separated string, as the route does, and an age only as a number', async () => {
     const viewer = await registerAgent(stack.api);
     const birthdate = (years: number) => `${new Date().getUTCFullYear() - years}-01-01`;
     const woman = await registerAgent(stack.api, { gender: 'woman', birthdate: birthdate(35), city: 'Tallinn-MCP' });
@@ -108,7 +87,13 @@ describe('MCP tool input schemas', () => {
     const ids = async (args: Record<string, unknown>) => (await ok(client, 'browse', { city: 'Tallinn-MCP', ...args })).items.map((user: { id: number }) => user.id).sort();
 
     expect(await ids({ gender: ['woman', 'man'], min_age: 30, max_age: 40, limit: 100 })).toEqual([woman.user_id, man.user_id].sort());
-    expect(await ids({ gender: 'woman,man', min_age: '30', max_age: '40', limit: '100' })).toEqual([woman.user_id, man.user_id].sort());
+    expect(await ids({ gender: 'woman,man', min_age: 30, max_age: 40, limit: 100 })).toEqual([woman.user_id, man.user_id].sort());
+    const text = await callTool(client, 'browse', { min_age: '30', limit: '100' });
+    expect(text.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed' } });
+    expect(text.structuredContent.error.details).toEqual([
+      { field: 'min_age', message: 'must be a whole number, given as a number such as 3' },
+      { field: 'limit', message: 'must be a whole number, given as a number such as 3' },
+    ]);
     expect(await ids({ gender: ['other'], age: 35 })).toEqual([other.user_id]);
     expect(await ids({ gender: ['woman'], limit: 100 })).toEqual([woman.user_id, young.user_id].sort());
     expect(await ids({ interests: ['chess', 'jazz'], interests_mode: 'all', max_age: 25 })).toEqual([young.user_id]);

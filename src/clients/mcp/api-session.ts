@@ -1,3 +1,4 @@
+import type { Method } from '../../platform/http/types.js';
 import { JsonClient } from '../json-client.js';
 import { ToolFailure, unreachable, type ErrorBody } from './tool-results.js';
 
@@ -16,8 +17,6 @@ export type ApiCall = {
 export class ApiSession {
   private readonly client: JsonClient;
   private currentToken: string | undefined;
-  /** Where the next `events` call resumes when it is given no cursor: the last one it returned for this token. */
-  eventCursor: string | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -31,13 +30,17 @@ export class ApiSession {
     return this.currentToken;
   }
 
-  /** Acts as another account from now on (its events are read from the start of what is kept). */
+  /** Acts as another account from now on. */
   useToken(token: string) {
     this.currentToken = token;
-    this.eventCursor = undefined;
   }
 
-  async call<T = unknown>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, { body, query }: ApiCall = {}): Promise<T> {
+  /** Acts as no account from now on (the token was revoked): the next call that needs one asks for register or login. */
+  forgetToken() {
+    this.currentToken = undefined;
+  }
+
+  async call<T = unknown>(method: Method, path: string, { body, query }: ApiCall = {}): Promise<T> {
     const url = query ? `${path}${queryString(query)}` : path;
     let res;
     try {

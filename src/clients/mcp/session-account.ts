@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { ApiSession } from './api-session.js';
 
 /** What register and login answer with: `{token, token_type, expires_at, user_id, account_type, note?}` (docs/api.md). */
@@ -8,13 +9,14 @@ export type IssuedToken = { token: string; expires_at: string; user_id: number; 
  * server keeps the token for the session: what a tool returns reaches the model, and so may other agents'
  * messages, which could ask for it.
  */
-export type SessionAccount = {
-  user_id: number;
-  account_type: 'agent' | 'member' | 'unknown';
-  expires_at: string;
-  authenticated: true;
-  note: string;
-};
+export const sessionAccountSchema = z.object({
+  user_id: z.number().int(),
+  account_type: z.enum(['agent', 'member', 'unknown']),
+  expires_at: z.string(),
+  authenticated: z.literal(true),
+  note: z.string(),
+});
+export type SessionAccount = z.output<typeof sessionAccountSchema>;
 
 /** Takes the token of `issued` into the session, and answers the account without it. */
 export function actAs(session: ApiSession, issued: IssuedToken, accountType: SessionAccount['account_type']): SessionAccount {

@@ -1,10 +1,9 @@
 import { isActivityCursor } from '../../platform/core/page-positions.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
-import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
+import { pageQuery, toPage } from '../../platform/http/pagination.js';
 import { idParam } from '../../platform/http/params.js';
-import { page } from '../../platform/http/response-schemas.js';
-import { json, noContent, type Request, type Route } from '../../platform/http/types.js';
-import { blockSchema } from './block-api.js';
+import { json, noContent, type Request, type Route, type AuthedRequest } from '../../platform/http/types.js';
+import { blockEndpoints as endpoints } from './block-endpoints.js';
 import type { BlockService } from './block-service.js';
 
 type Deps = { blocks: BlockService; limits: AccountLimits };
@@ -14,21 +13,8 @@ const userId = (req: Request) => idParam(req.params.user_id, 'user_id');
 export function blockRoutes({ blocks, limits }: Deps): Route[] {
   return [
     {
-      method: 'POST',
-      path: '/api/v1/blocks/:user_id',
-      auth: true,
-      doc: {
-        summary:
-          "Block an account of your pool: from now on neither of you appears in the other's feed or browse, your swipes on each other change nothing (they answer 404 as on an unknown id, and never match), and a match between you ends for both as an unmatch does (so neither can message the other). The blocked account is not told, beyond the end of a match. 201 with the block; 200 with it when you already block the account.",
-        tags: ['blocks'],
-        response: { status: 201, schema: blockSchema, description: 'Blocked (200: it already was, the same block).' },
-        errors: [400, 404, 429, 507],
-        errorDescriptions: {
-          400: '`validation_failed`: a malformed id, your own id, or you already block as many accounts as an account may (BLOCKS_MAX_PER_ACCOUNT).',
-          404: '`not_found`: no account of your pool has this id, or it is suspended (the same answer).',
-        },
-      },
-      handler: async (req) => {
+      ...endpoints.block,
+      handler: async (req: AuthedRequest) => {
         const target = userId(req);
         await limits.take('block', req.auth);
         const { created, block } = await blocks.block(req.auth, target);
@@ -36,16 +22,8 @@ export function blockRoutes({ blocks, limits }: Deps): Route[] {
       },
     },
     {
-      method: 'DELETE',
-      path: '/api/v1/blocks/:user_id',
-      auth: true,
-      doc: {
-        summary: 'Unblock: the two of you may meet again in feeds and browse, and your new likes count. A match the block ended stays ended (an ended pair never matches again).',
-        tags: ['blocks'],
-        response: { status: 204, description: 'Unblocked.' },
-        errors: [400, 404, 429, 507],
-      },
-      handler: async (req) => {
+      ...endpoints.unblock,
+      handler: async (req: AuthedRequest) => {
         const target = userId(req);
         await limits.take('block', req.auth);
         await blocks.unblock(req.auth, target);
@@ -53,17 +31,8 @@ export function blockRoutes({ blocks, limits }: Deps): Route[] {
       },
     },
     {
-      method: 'GET',
-      path: '/api/v1/blocks',
-      auth: true,
-      doc: {
-        summary: 'The accounts you block, the latest block first.',
-        tags: ['blocks'],
-        query: pageQuerySchema,
-        response: { status: 200, schema: page(blockSchema), description: 'A page of blocks.' },
-        errors: [400],
-      },
-      handler: async (req) => json(200, toPage(await blocks.list(req.auth, pageQuery(req.query, isActivityCursor)))),
+      ...endpoints.list,
+      handler: async (req: AuthedRequest) => json(200, toPage(await blocks.list(req.auth, pageQuery(req.query, isActivityCursor)))),
     },
   ];
 }

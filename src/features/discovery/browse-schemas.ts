@@ -74,7 +74,7 @@ const place = withJsonRules(queryText()
     if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
   }), { minLength: 1, maxLength: 100 });
 
-/** The browse filters (without paging), every one optional and combined with AND; features/discovery/browse-query.ts documents them. */
+/** The browse filters (without paging), every one optional and combined with AND; features/discovery/browse-api.ts documents them. */
 export const browseFilterFields = {
   min_age: age.optional(),
   max_age: age.optional(),
@@ -95,7 +95,7 @@ export function checkAgeRange(value: { min_age?: number; max_age?: number }, ctx
   }
 }
 
-/** The query of `GET /discovery/browse`: the filters and paging; features/discovery/browse-query.ts describes each field. */
+/** The query of `GET /discovery/browse`: the filters and paging; features/discovery/browse-api.ts describes each field. */
 export const browseQuerySchema = z.strictObject({ ...browseFilterFields, ...pageParams }).superRefine(checkAgeRange);
 
 /** The birthdates (as YYYYMMDD numbers, inclusive) of the ages the filters allow; undefined when unfiltered. */

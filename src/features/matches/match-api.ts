@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicProfileSchema } from '../accounts/index.js';
+import { publicProfileSchema } from '../accounts/account-api.js';
 import { MESSAGE_MAX, newMessageSchema, readMarkSchema } from './message-schemas.js';
 
 /** The match and message routes' bodies, named and described for the OpenAPI document. */

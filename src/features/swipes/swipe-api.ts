@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { matchSchema } from '../matches/index.js';
-import { SWIPE_KINDS, swipeQuerySchema } from './swipe-schemas.js';
-import { SWIPE_OUTCOMES } from './swipe-service.js';
+import { matchSchema } from '../matches/match-api.js';
+import { SWIPE_KINDS, SWIPE_OUTCOMES, swipeQuerySchema } from './swipe-schemas.js';
+
 
 /** The swipe route's query and answer, named and described for the OpenAPI document. */
 /** Query of `POST /likes/{user_id}`. */

@@ -2,7 +2,7 @@ import { errors } from '../../platform/core/errors.js';
 import { matchView, type Match, type MatchView } from '../matches/index.js';
 import { decodeCard, fromStored, publicProfile, type ProfileSource } from '../accounts/index.js';
 import { afterAnswer } from '../../platform/core/after-answer.js';
-import type { SwipeKind } from './swipe-schemas.js';
+import { SWIPE_OUTCOMES, type SwipeKind } from './swipe-schemas.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
@@ -13,15 +13,6 @@ import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { DEFAULT_CONFIG } from '../../config.js';
 import { duration } from '../../platform/core/dates.js';
 
-/**
- * What a swipe did, so that `matched: false` is never ambiguous:
- * - recorded: the swipe is stored and there is no match (yet: a like waits for a like back);
- * - matched: this like completed the pair and created the match;
- * - already_matched: the pair was matched before; that match is returned unchanged;
- * - match_kept: a pass on someone you are matched with; the pass is stored, the match stays;
- * - pair_ended: a like on a pair that was unmatched; stored, but the pair never matches again.
- */
-export const SWIPE_OUTCOMES = ['recorded', 'matched', 'already_matched', 'match_kept', 'pair_ended'] as const;
 export type SwipeOutcomeName = (typeof SWIPE_OUTCOMES)[number];
 
 /** The answer of an undone pass. */

@@ -1,138 +1,51 @@
-import { z } from 'zod';
 import { validate } from '../../platform/core/validation.js';
-import { newWebhookSchema, webhookChangeSchema, WEBHOOK_EVENT_TYPES } from './webhook-schemas.js';
+import { webhookEndpoints as endpoints } from './webhook-endpoints.js';
+import { newWebhookSchema, webhookChangeSchema } from './webhook-schemas.js';
 import type { AccountLimits } from '../../platform/limits/account-limits.js';
 import type { WebhookService } from './webhook-service.js';
-import { json, noContent, type Route } from '../../platform/http/types.js';
+import { json, noContent, type Route, type AuthedRequest } from '../../platform/http/types.js';
 
 type Deps = { webhooks: WebhookService; limits: AccountLimits };
-
-const webhookSchema = z
-  .object({
-    id: z.string(),
-    url: z.string(),
-    event_types: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
-    enabled: z.boolean(),
-    created_at: z.string(),
-    disabled_reason: z.string().nullable(),
-    disabled_at: z.string().nullable(),
-  })
-  .meta({ id: 'Webhook' });
-const createdWebhookSchema = webhookSchema.extend({ secret: z.string() }).meta({ id: 'CreatedWebhook' });
-const deliverySchema = z
-  .object({
-    event_id: z.string(),
-    event_type: z.string(),
-    attempt: z.number().int(),
-    outcome: z.enum(['delivered', 'failed', 'disabled']),
-    status: z.number().int().nullable(),
-    latency_ms: z.number().int(),
-    error: z.string().nullable(),
-    at: z.string(),
-    next_retry_at: z.string().nullable(),
-  })
-  .meta({ id: 'WebhookDelivery' });
-
-const WEBHOOK_DOC = 'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
-const URL_DOC = 'url: http or https, port 80 or 443 by default, at a public address (private, loopback, link-local and reserved addresses, IPv4 or IPv6, and every IPv6 form of an IPv4 address are refused with 400).';
 
 export function webhookRoutes({ webhooks, limits }: Deps): Route[] {
   return [
     {
-      method: 'POST',
-      path: '/api/v1/webhooks',
-      auth: true,
-      body: true,
-      doc: {
-        summary: `Create a webhook: your events (event_types; omitted, every type but message.read) are POSTed to url. ${URL_DOC} ${WEBHOOK_DOC} The answer shows the signing secret (whsec_…) this once. At most 5 webhooks per account by default.`,
-        tags: ['webhooks'],
-        body: newWebhookSchema,
-        response: { status: 201, schema: createdWebhookSchema, description: 'The webhook and its signing secret.' },
-        errors: [400, 415],
-      },
-      handler: async (req) => json(201, await webhooks.create(req.auth, validate(newWebhookSchema, req.body))),
+      ...endpoints.create,
+      handler: async (req: AuthedRequest) => json(201, await webhooks.create(req.auth, validate(newWebhookSchema, req.body))),
     },
     {
-      method: 'GET',
-      path: '/api/v1/webhooks',
-      auth: true,
-      doc: {
-        summary: 'Your webhooks.',
-        tags: ['webhooks'],
-        response: { status: 200, schema: z.object({ items: z.array(webhookSchema) }), description: 'Every webhook of your account, oldest first.' },
-      },
-      handler: async (req) => json(200, { items: await webhooks.list(req.auth) }),
+      ...endpoints.list,
+      handler: async (req: AuthedRequest) => json(200, { items: await webhooks.list(req.auth) }),
     },
     {
-      method: 'GET',
-      path: '/api/v1/webhooks/:id',
-      auth: true,
-      doc: { summary: 'One of your webhooks.', tags: ['webhooks'], response: { status: 200, schema: webhookSchema, description: 'The webhook.' }, errors: [404] },
-      handler: async (req) => json(200, await webhooks.get(req.auth, req.params.id ?? '')),
+      ...endpoints.get,
+      handler: async (req: AuthedRequest) => json(200, await webhooks.get(req.auth, req.params.id ?? '')),
     },
     {
-      method: 'PATCH',
-      path: '/api/v1/webhooks/:id',
-      auth: true,
-      body: true,
-      doc: {
-        summary: 'Change a webhook: url, event_types, or enabled (true re-enables a disabled webhook; delivery resumes with the oldest event not yet delivered that is still kept, up to 24 h).',
-        tags: ['webhooks'],
-        body: webhookChangeSchema,
-        response: { status: 200, schema: webhookSchema, description: 'The webhook as changed.' },
-        errors: [400, 404, 415],
-      },
-      handler: async (req) => json(200, await webhooks.change(req.auth, req.params.id ?? '', validate(webhookChangeSchema, req.body))),
+      ...endpoints.change,
+      handler: async (req: AuthedRequest) => json(200, await webhooks.change(req.auth, req.params.id ?? '', validate(webhookChangeSchema, req.body))),
     },
     {
-      method: 'DELETE',
-      path: '/api/v1/webhooks/:id',
-      auth: true,
-      doc: { summary: 'Delete a webhook; nothing more is delivered to it.', tags: ['webhooks'], response: { status: 204, description: 'Deleted.' }, errors: [404] },
-      handler: async (req) => {
+      ...endpoints.remove,
+      handler: async (req: AuthedRequest) => {
         await webhooks.delete(req.auth, req.params.id ?? '');
         return noContent();
       },
     },
     {
-      method: 'POST',
-      path: '/api/v1/webhooks/:id/rotate-secret',
-      auth: true,
-      doc: {
-        summary: 'A new signing secret. The previous one keeps signing deliveries too (a second signature in webhook-signature) until previous_secret_expires_at (24 h by default).',
-        tags: ['webhooks'],
-        response: { status: 200, schema: z.object({ secret: z.string(), previous_secret_expires_at: z.string() }), description: 'The new secret, shown this once.' },
-        errors: [404],
-      },
-      handler: async (req) => json(200, await webhooks.rotateSecret(req.auth, req.params.id ?? '')),
+      ...endpoints.rotateSecret,
+      handler: async (req: AuthedRequest) => json(200, await webhooks.rotateSecret(req.auth, req.params.id ?? '')),
     },
     {
-      method: 'POST',
-      path: '/api/v1/webhooks/:id/test',
-      auth: true,
-      doc: {
-        summary:
-          'Send a webhook.ping event to the webhook now (one attempt, not retried); its result shows in the deliveries. One ping per webhook at a time: another while one waits for its answer is a 429.',
-        tags: ['webhooks'],
-        response: { status: 202, schema: z.object({ event_id: z.string() }), description: 'The ping is on its way.' },
-        errors: [404, 429],
-      },
-      handler: async (req) => {
+      ...endpoints.test,
+      handler: async (req: AuthedRequest) => {
         await limits.take('webhook_test', req.auth);
         return json(202, await webhooks.ping(req.auth, req.params.id ?? ''));
       },
     },
     {
-      method: 'GET',
-      path: '/api/v1/webhooks/:id/deliveries',
-      auth: true,
-      doc: {
-        summary: 'The latest delivery attempts of a webhook (up to 50), newest first: outcome, HTTP status, latency, error and when the next retry is due.',
-        tags: ['webhooks'],
-        response: { status: 200, schema: z.object({ items: z.array(deliverySchema) }), description: 'The attempts.' },
-        errors: [404],
-      },
-      handler: async (req) => json(200, { items: await webhooks.deliveries(req.auth, req.params.id ?? '') }),
+      ...endpoints.deliveries,
+      handler: async (req: AuthedRequest) => json(200, { items: await webhooks.deliveries(req.auth, req.params.id ?? '') }),
     },
   ];
 }

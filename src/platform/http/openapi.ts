@@ -86,7 +86,7 @@ function parametersOf(route: Route, jsonSchema: JsonSchemaOf) {
     name: m[1],
     in: 'path',
     required: true,
-    schema: jsonSchema(idSchema, 'input'),
+    schema: jsonSchema(route.doc.params?.[m[1]!] ?? idSchema, 'input'),
   }));
   if (route.doc.query) {
     const schema = jsonSchema(route.doc.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };

@@ -35,6 +35,8 @@ export type RouteDoc = {
   tags?: string[];
   body?: z.ZodType;
   query?: z.ZodType;
+  /** A path parameter that is not a record id (an id is a positive integer, as idSchema reads it). */
+  params?: Record<string, z.ZodType>;
   response?: { status: number; schema?: z.ZodType; description: string };
   /** The error statuses the route answers (401 and 403 of a route with a token, and 503, are added). */
   errors?: number[];
@@ -70,6 +72,15 @@ export type AuthedRoute = RouteBase & {
 };
 
 export type Route = PublicRoute | AuthedRoute;
+
+/**
+ * A route as it is declared, without its handler: its method, path, authentication and doc. A feature's
+ * *-endpoints.ts lists its endpoints so that what describes a route (the API document, the MCP tools) reads
+ * it without building the route's dependencies.
+ */
+export type PublicEndpoint = Omit<PublicRoute, 'handler'>;
+export type AuthedEndpoint = Omit<AuthedRoute, 'handler'>;
+export type Endpoint = PublicEndpoint | AuthedEndpoint;
 
 export const json = (status: number, body: unknown, headers?: Record<string, string>): Reply => ({ status, json: body, headers });
 export const noContent = (): Reply => ({ status: 204 });
