@@ -1,6 +1,6 @@
 /**
  * What a Redis call costs this process's CPU, by client: ioredis (with the service's options), node-redis,
- * valkey-glide and the service's lean connection (src/platform/redis/script-connection.ts). Starts a private
+ * valkey-glide and the service's hot connection (src/platform/redis/script-connection.ts). Starts a private
  * redis-server (no persistence), writes agents and matches through the service's own code, then for each
  * call shape of the request path and each client makes `--calls` calls with a fixed number in flight
  * (16, then 1), reading `process.cpuUsage()` (every thread of the process: glide's Rust threads count) and
@@ -51,7 +51,7 @@ type Shape = { name: string; run: (client: Client, i: number) => Promise<unknown
 export type CellResult = { client: string; shape: string; inflight: number; cpu_us_per_call: number; calls_per_s: number; vs_lean: number };
 
 const POOL = 'agent';
-const CLIENT_NAMES = ['lean', 'ioredis', 'node-redis', 'valkey-glide'];
+const CLIENT_NAMES = ['hot', 'ioredis', 'node-redis', 'valkey-glide'];
 const INTERESTS = ['chess', 'hiking', 'jazz', 'cooking', 'go', 'poetry', 'robotics', 'tea'];
 
 const LOADED = loadScripts(LUA_DIRS, SHARED_LUA_DIR);
@@ -80,7 +80,7 @@ async function openClients(url: string): Promise<Client[]> {
   const strings = (words: Word[]) => words.map(String);
   return [
     {
-      name: 'lean',
+      name: 'hot',
       evalsha: (s, k, a) => lean.evalsha(s, k, a),
       hget: (key, field) => lean.hget(key, field),
       hmget: (key, fields) => lean.hmget(key, fields),
@@ -251,7 +251,7 @@ export async function runRedisClients(opts: { calls: number; rounds: number; log
     const results: CellResult[] = [];
     for (const inflight of [16, 1]) {
       for (const shape of all) {
-        const lean = median(samples.get(`lean|${shape.name}|${inflight}`)!.map((s) => s.cpu));
+        const lean = median(samples.get(`hot|${shape.name}|${inflight}`)!.map((s) => s.cpu));
         for (const name of CLIENT_NAMES) {
           const cell = samples.get(`${name}|${shape.name}|${inflight}`)!;
           const cpu = median(cell.map((s) => s.cpu));
@@ -271,11 +271,11 @@ export async function runRedisClients(opts: { calls: number; rounds: number; log
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** One table per number in flight: µs of CPU per call (× the lean connection's), calls/s. */
+/** One table per number in flight: µs of CPU per call (× the hot connection's), calls/s. */
 function table(results: CellResult[]): string {
   const lines: string[] = [];
   for (const inflight of [16, 1]) {
-    lines.push('', `${inflight} in flight: µs of client CPU per call (× lean), calls/s`, '', `| call | ${CLIENT_NAMES.join(' | ')} |`, `| --- |${' --- |'.repeat(CLIENT_NAMES.length)}`);
+    lines.push('', `${inflight} in flight: µs of client CPU per call (× hot), calls/s`, '', `| call | ${CLIENT_NAMES.join(' | ')} |`, `| --- |${' --- |'.repeat(CLIENT_NAMES.length)}`);
     const rows = results.filter((r) => r.inflight === inflight);
     for (const shape of [...new Set(rows.map((r) => r.shape))]) {
       const cells = CLIENT_NAMES.map((name) => rows.find((r) => r.shape === shape && r.client === name)!);

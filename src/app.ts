@@ -42,7 +42,7 @@ export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger 
 export class Application {
   readonly redis: RedisClient;
   private readonly subscriber: RedisClient;
-  /** The lean connection of the request path's busiest scripts; see ScriptConnection. */
+  /** The hot connection of the request path's busiest scripts; see ScriptConnection. */
   private readonly scriptConnection: HotConnection;
   readonly metrics = new Metrics();
   private readonly eventLoopDelay = new EventLoopDelay();

@@ -71,7 +71,7 @@ async function keyOn(port: number, prefix: string): Promise<string> {
   }
 }
 
-describe('the lean connection and the ioredis clients in a failover', () => {
+describe('the hot connection and the ioredis clients in a failover', () => {
   let cluster: RedisCluster;
   let lean: SlotRoutedConnection;
   const clients: RedisClient[] = [];

@@ -66,7 +66,7 @@ export function countRedisRoundTrips() {
     }
   };
 
-  // The lean connection: every call goes through `send` with its waiter.
+  // The hot connection: every call goes through `send` with its waiter.
   type Waiter = { resolve: (value: unknown) => void; reject: (error: Error) => void };
   const lean = ScriptConnection.prototype as unknown as { send: (this: unknown, waiter: Waiter, command: string) => void };
   const send = lean.send;

@@ -33,8 +33,8 @@ export class LeavingAccounts {
     const left = await onStoredAccount(this.redis, pool, id, async (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, fromStored(pool, id, stored));
       const keyList = [accounts, roster, keys.rankedFeeds(pool, part), keys.feedFloors(pool, part), keys.spreadInterests(pool, part), keys.leaving(pool, part), ...sets];
-      const done = await this.scripts.runAcknowledged('leave_account', keyList, [id, stored, marker, offset]);
-      return done === 'changed' ? done : done === 'left';
+      const applied = await this.scripts.runAcknowledged('leave_account', keyList, [id, stored, marker, offset]);
+      return applied === 'changed' ? applied : applied === 'applied';
     });
     if (left) await adjustPoolSize(this.scripts, pool, -1);
     return left ?? false;

@@ -29,24 +29,24 @@ export class SuspensionRepository {
    * credentials epoch after the step (moved on when suspended: every token issued before ends); undefined
    * when the pool holds no such account.
    */
-  async suspend(pool: Pool, id: number, suspension: Suspension): Promise<{ status: 'done' | 'already'; epoch: number } | undefined> {
+  async suspend(pool: Pool, id: number, suspension: Suspension): Promise<{ status: 'applied' | 'already'; epoch: number } | undefined> {
     const part = indexPartition(id);
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('suspend_account', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, JSON.stringify(suspension), offset]);
     });
-    if (reply?.status === 'done') await adjustPoolSize(this.scripts, pool, -1);
+    if (reply?.status === 'applied') await adjustPoolSize(this.scripts, pool, -1);
     return reply;
   }
 
   /** Lifts the account's suspension: `done` or `not_suspended`, with its credentials epoch after the step; undefined when the pool holds no such account. */
-  async lift(pool: Pool, id: number): Promise<{ status: 'done' | 'not_suspended'; epoch: number } | undefined> {
+  async lift(pool: Pool, id: number): Promise<{ status: 'applied' | 'not_suspended'; epoch: number } | undefined> {
     const part = indexPartition(id);
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run('lift_suspension', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, code, offset]);
     });
-    if (reply?.status === 'done') await adjustPoolSize(this.scripts, pool, 1);
+    if (reply?.status === 'applied') await adjustPoolSize(this.scripts, pool, 1);
     return reply;
   }
 

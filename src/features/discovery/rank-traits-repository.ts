@@ -34,7 +34,7 @@ export class RankTraits {
 
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
-  /** `send` is called before every read of the traits, to send what it holds back (on the lean connection, so the read comes after it). */
+  /** `send` is called before every read of the traits, to send what it holds back (on the hot connection, so the read comes after it). */
   beforeRead(send: () => void) {
     this.beforeReads.push(send);
   }
@@ -59,7 +59,7 @@ export class RankTraits {
         inSteps(members, perCall, async (chunk) => {
           const fields: string[] = [];
           for (const id of chunk) fields.push(`p:${id}`, `t:${id}`, `a:${id}`);
-          // A read only, so the lean connection serves it when there is one (the ranking's busiest read).
+          // A read only, so the hot connection serves it when there is one (the ranking's busiest read).
           const values = await this.scripts.hmgetHot(keys.rankTraits(pool, part), fields);
           chunk.forEach((id, i) => out.set(id, decodeTraits(values[3 * i], values[3 * i + 1], values[3 * i + 2])));
         }),
@@ -88,7 +88,7 @@ export class RankTraits {
    * swiper (its id; the time of its latest swipe to learn from, '' when none; what its swipes add to its
    * taste, eleven numbers joined by commas, '' when none; 1 when a swipe took a target out of its feed, else
    * 0). The taste grows and the swiper is marked active; a feed that lost an entry has its floor dropped; a
-   * swiper whose account is gone is passed over. One call on the lean connection. Returns how many
+   * swiper whose account is gone is passed over. One call on the hot connection. Returns how many
    * swipers' tastes were noted.
    */
   async noteSwipes(pool: Pool, part: number, swipers: readonly (string | number)[]): Promise<number> {

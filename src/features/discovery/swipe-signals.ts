@@ -38,7 +38,7 @@ type Note = {
  * All of it is done after the answers. A lift is sent in the next check phase of the event loop, once the
  * answers of that turn are written, in a call of its own (its keys lie in the target's shard). The rest is
  * gathered per swiper for NOTE_WINDOW_MS and sent in one call of lua/note_swipe-3.lua per index partition
- * of the swipers, over the lean connection; a read of the traits in this process (a ranking, a feed page)
+ * of the swipers, over the hot connection; a read of the traits in this process (a ranking, a feed page)
  * sends it first, on the same connection, so that it reads every swipe answered before.
  */
 export class SwipeSignals {

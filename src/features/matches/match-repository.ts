@@ -27,7 +27,7 @@ export class MatchRepository {
 
   /**
    * The current match `id` of `pool` with its newest message; undefined when unknown there or ended (unless
-   * `includeEnded`). Two reads on the lean connection, sent together (a liked match is shown with it).
+   * `includeEnded`). Two reads on the hot connection, sent together (a liked match is shown with it).
    */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
     const [hash, [newest]] = await Promise.all([this.scripts.hgetallHot(keys.match(pool, id)), this.scripts.zrangeHot(keys.messages(pool, id), -1, -1)]);

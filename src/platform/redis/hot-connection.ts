@@ -3,7 +3,7 @@ import type { Word } from './resp.js';
 import { ScriptConnection, type ScriptSource } from './script-connection.js';
 import { SlotRoutedConnection } from './slot-routed-connection.js';
 
-/** The lean connection of the request path's busiest calls (see Scripts.runHot), on either topology. */
+/** The hot connection of the request path's busiest calls (see Scripts.runHot), on either topology. */
 export type HotConnection = {
   connect(): Promise<void>;
   /** `decode`: what the call resolves with instead of the raw reply (the script's decoder, run as the reply is read). */

@@ -7,7 +7,7 @@ type StoredSwipeKind = 'like' | 'pass' | 'super_like';
 
 /**
  * What each Lua script answers, decoded from its raw reply into typed values: one decoder per script, by
- * the name callers use. A raw reply is what ioredis and the lean connection both give: integers as
+ * the name callers use. A raw reply is what ioredis and the hot connection both give: integers as
  * numbers, bulk strings as strings, nil (a Lua false) as null, tables as arrays. Each script's header in
  * lua/ says what it returns.
  */
@@ -114,7 +114,7 @@ export const SCRIPT_REPLIES = {
     const [changed, ...flat] = list(raw);
     return { changed: Number(changed), floors: ownerScores(flat) };
   },
-  leave_account: (raw) => (raw === 1 ? 'left' : raw === 0 ? 'changed' : 'missing'),
+  leave_account: (raw) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing'),
   /** The tokens taken out of the account's set over its cap (to revoke). */
   track_token: (raw) => {
     const flat = list(raw);
@@ -146,11 +146,11 @@ export type ScriptName = keyof typeof SCRIPT_REPLIES;
  * lua/suspend_account-4+.lua and lua/lift_suspension-4+.lua: 1 done, 2 nothing to do, 0 the account changed
  * meanwhile, -1 no account; with the account's credentials epoch after the step.
  */
-function suspensionStep<T extends string>(raw: unknown, nothing: T): 'changed' | 'missing' | { status: 'done' | T; epoch: number } {
+function suspensionStep<T extends string>(raw: unknown, nothing: T): 'changed' | 'missing' | { status: 'applied' | T; epoch: number } {
   const [status, epoch] = list(raw);
   if (status === 0) return 'changed';
   if (status === -1) return 'missing';
-  return { status: status === 1 ? 'done' : nothing, epoch: Number(epoch) };
+  return { status: status === 1 ? 'applied' : nothing, epoch: Number(epoch) };
 }
 export type ScriptReply<N extends ScriptName> = ReturnType<(typeof SCRIPT_REPLIES)[N]>;
 

@@ -37,7 +37,7 @@ export type ReplicaAcknowledgement = { replicas: number; timeoutMs: number; onBe
  * groups each call with the other commands of its slot; on a Redis Cluster it reaches the master of that
  * slot (following MOVED and ASK). A custom command would be grouped by its first argument, the key count.
  *
- * `runHot` sends the request path's busiest scripts over a lean connection of their own, on either
+ * `runHot` sends the request path's busiest scripts over a hot connection of their own, on either
  * topology (see ScriptConnection: 2-7 µs of this process's CPU per call with 16 in flight, against 3.5-6
  * times that through ioredis; on a Redis Cluster, SlotRoutedConnection).
  * A call must pass the number of keys the script's file name says, or it is refused before it is sent;
@@ -48,7 +48,7 @@ export class Scripts {
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly lean?: HotConnection,
+    private readonly hot?: HotConnection,
     dirs: readonly string[] = LUA_DIRS,
     private readonly acknowledgement: ReplicaAcknowledgement = { replicas: 0, timeoutMs: 0 },
   ) {
@@ -70,13 +70,13 @@ export class Scripts {
   }
 
   /**
-   * Like `run`, on the lean connection when there is one. It is a connection apart, so its calls are not
+   * Like `run`, on the hot connection when there is one. It is a connection apart, so its calls are not
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
   runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
-    if (!this.lean) return this.run(name, keyList, args);
-    return this.lean.evalsha(this.source(name, keyList), keyList, args, SCRIPT_REPLIES[name]) as Promise<ScriptReply<N>>;
+    if (!this.hot) return this.run(name, keyList, args);
+    return this.hot.evalsha(this.source(name, keyList), keyList, args, SCRIPT_REPLIES[name]) as Promise<ScriptReply<N>>;
   }
 
   /**
@@ -87,35 +87,35 @@ export class Scripts {
    */
   async runAcknowledged<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
     const { replicas, timeoutMs, onBehind } = this.acknowledgement;
-    if (!this.lean || replicas === 0) return this.runHot(name, keyList, args);
+    if (!this.hot || replicas === 0) return this.runHot(name, keyList, args);
     try {
-      return decodeReply(name, await this.lean.evalshaReplicated(this.source(name, keyList), keyList, args, replicas, timeoutMs));
+      return decodeReply(name, await this.hot.evalshaReplicated(this.source(name, keyList), keyList, args, replicas, timeoutMs));
     } catch (error) {
       if (error instanceof ReplicasBehindError) onBehind?.();
       throw error;
     }
   }
 
-  /** HGET and HMGET, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  /** HGET and HMGET, on the hot connection when there is one (the same ordering caveat as `runHot`). */
   hgetHot(key: string, field: string): Promise<string | null> {
-    return this.lean ? this.lean.hget(key, field) : this.redis.hget(key, field);
+    return this.hot ? this.hot.hget(key, field) : this.redis.hget(key, field);
   }
 
   hmgetHot(key: string, fields: readonly string[]): Promise<Array<string | null>> {
-    return this.lean ? this.lean.hmget(key, fields) : this.redis.hmget(key, ...fields);
+    return this.hot ? this.hot.hmget(key, fields) : this.redis.hmget(key, ...fields);
   }
 
-  /** HGETALL and ZRANGE, on the lean connection when there is one (the same ordering caveat as `runHot`). */
+  /** HGETALL and ZRANGE, on the hot connection when there is one (the same ordering caveat as `runHot`). */
   async hgetallHot(key: string): Promise<Record<string, string>> {
-    if (!this.lean) return this.redis.hgetall(key);
-    const flat = (await this.lean.read(key, ['HGETALL', key])) as string[];
+    if (!this.hot) return this.redis.hgetall(key);
+    const flat = (await this.hot.read(key, ['HGETALL', key])) as string[];
     const hash: Record<string, string> = {};
     for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
     return hash;
   }
 
   zrangeHot(key: string, start: number, stop: number): Promise<string[]> {
-    return this.lean ? (this.lean.read(key, ['ZRANGE', key, start, stop]) as Promise<string[]>) : this.redis.zrange(key, String(start), String(stop));
+    return this.hot ? (this.hot.read(key, ['ZRANGE', key, start, stop]) as Promise<string[]>) : this.redis.zrange(key, String(start), String(stop));
   }
 
   private source(name: ScriptName, keyList: readonly string[]): LoadedScript {

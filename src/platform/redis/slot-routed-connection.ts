@@ -14,7 +14,7 @@ type Node = { connection: ScriptConnection; opened: Promise<void> };
 type Send = (connection: ScriptConnection, asking: boolean) => Promise<unknown>;
 
 /**
- * The lean connection on a Redis Cluster: one ScriptConnection per master, each call sent to the master
+ * The hot connection on a Redis Cluster: one ScriptConnection per master, each call sent to the master
  * of its key's slot (the keys of a call share one slot). The slot map is read with CLUSTER SLOTS from a
  * master already connected or else a seed node, at start, on MOVED, and whenever a node connection drops
  * or fails to reconnect. A call answered MOVED goes to the new master (the map takes the slot at once,
