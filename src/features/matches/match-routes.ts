@@ -112,7 +112,7 @@ export function matchRoutes({ matches, messages, reads, limits }: Deps): Route[]
         tags: ['messages'],
         body: describedReadMark,
         response: { status: 200, schema: readStateSchema, description: 'Your read state of the match.' },
-        errors: [400, 404, 413, 415, 429, 507],
+        errors: [400, 404, 410, 413, 415, 429, 507],
       },
       handler: async (req) => {
         await limits.take('read', req.auth);
