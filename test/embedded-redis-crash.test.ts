@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { freePort } from '../src/platform/redis-server/free-port.js';
 import { processIdentity } from '../src/platform/redis-server/process-identity.js';
-import { JsonClient } from '../src/clients/json-client.js';
+import { ContractClient } from './support/contract-client.js';
 import { registerAgent, type Account } from './support/accounts.js';
 import { killChildren, spawnTsx } from './support/child-process.js';
 import { eventually } from './support/eventually.js';
@@ -43,9 +43,10 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
       expect(processesIn(redisDir)).toHaveLength(1);
       return service;
     };
-    const api = new JsonClient(`http://127.0.0.1:${port}`);
+    let opened: ContractClient | undefined;
     try {
       let service = await start();
+      const api = (opened = await ContractClient.served(`http://127.0.0.1:${port}`));
       const [a, b] = [await registerAgent(api), await registerAgent(api)];
       await api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
       const matchId: number = (await api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match.id;
@@ -104,7 +105,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
       // Throws (exit status 1) when any AOF part or the manifest is invalid.
       expect(execFileSync('redis-check-aof', [join(redisDir, 'appendonlydir', manifest)], { encoding: 'utf8' })).toMatch(/valid/);
     } finally {
-      api.close();
+      opened?.close();
       for (const pid of processesIn(redisDir)) process.kill(pid, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonClient } from '../../src/clients/json-client.js';
 import { eventually } from '../support/eventually.js';
 
+// A bare HTTP server of the test's own, not the service: no OpenAPI document to hold it to, so a plain JsonClient.
 let server: Server;
 let baseUrl: string;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JsonClient } from '../../src/clients/json-client.js';
+import { ContractClient } from '../support/contract-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -113,7 +113,7 @@ describe('GET /llms.txt', () => {
   });
 
     it('links only to addresses of this service that answer 200', async () => {
-    const client = new JsonClient(stack.baseUrl);
+    const client = new ContractClient(stack.baseUrl, stack.api.contract);
     try {
       const urls = [...new Set(links().map((link) => link.url.split('#')[0]!))];
       expect(urls).toEqual(expect.arrayContaining([`${stack.baseUrl}/skill.md`, `${stack.baseUrl}/api/v1/openapi.json`, `${stack.baseUrl}/.well-known/agent-card.json`]));

@@ -6,7 +6,7 @@ import { schemaProblems } from '../support/json-schema.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, { description: string; 'x-error-codes'?: string[] }> }>>; components: { schemas: Record<string, Record<string, unknown>> } };
 let doc: Doc;
 
 beforeAll(async () => {
@@ -43,6 +43,8 @@ describe('the error responses of the OpenAPI document', () => {
           if (Number(status) < 400) continue;
           const codes = codesIn(response.description);
           expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          // the same codes as data, for a client that checks an answer's code against its route
+          expect([...(response['x-error-codes'] ?? [])].sort(), `${method} ${path} ${status}`).toEqual([...codes].sort());
           expect(codes.filter((code) => statusOf(code) !== Number(status)), `${method} ${path} ${status}`).toEqual([]);
           if (status === '409') distinct.add(response.description);
         }

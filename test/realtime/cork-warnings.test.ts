@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { JsonClient } from '../../src/clients/json-client.js';
 import { CORK_ANCHOR_PATH } from '../../src/platform/http/cork-anchor.js';
 import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { registerAgent } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
+import { ContractClient } from '../support/contract-client.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startRedis } from '../support/stack.js';
 
@@ -23,7 +23,7 @@ describe('WebSocket upgrades decided after an await', () => {
     const server = spawnTsx(['src/main.ts', 'serve'], { PORT: String(port), REDIS_URL: redis.url, TOKEN_SECRET: 'cork-test-secret-cork-test-secret!', EMBEDDED_WORKER: 'false' });
     await server.waitFor(/listening on/);
     const baseUrl = `http://127.0.0.1:${port}`;
-    const agent = await registerAgent(new JsonClient(baseUrl));
+    const agent = await registerAgent(await ContractClient.served(baseUrl));
 
     // One at a time, each closed before the next: the process holds no client socket at any of these upgrades.
     for (let i = 0; i < 3; i++) {

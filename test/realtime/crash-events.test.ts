@@ -3,7 +3,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/platform/redis-server/free-port.js';
 
 import { registerAgent } from '../support/accounts.js';
-import { JsonClient } from '../../src/clients/json-client.js';
+import type { JsonClient } from '../../src/clients/json-client.js';
+import { ContractClient } from '../support/contract-client.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
 import { startRedis } from '../support/stack.js';
 import { spectatorFrames, userFrames, type StreamFrame } from '../support/stream-events.js';
@@ -29,7 +30,7 @@ async function serve(redisUrl: string) {
     EMBEDDED_WORKER: 'false',
   });
   await proc.waitFor(/listening on/);
-  return { proc, api: new JsonClient(`http://127.0.0.1:${port}`) };
+  return { proc, api: await ContractClient.served(`http://127.0.0.1:${port}`) };
 }
 
 /** Outbox records of the agent pool not done yet, over every shard. */

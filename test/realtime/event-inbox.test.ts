@@ -26,7 +26,7 @@ const inbox = (app: TestApp, token: string, query = '') => app.api.get(`/api/v1/
 const waiting = (app: TestApp) => app.app.realtime.inbox!.waitingCount;
 
 /** Appends `count` events to an account's stream, straight onto it (as if writes had committed them). */
-async function appendEvents(pool: Pool, userId: number, count: number, from = 0) {
+async function appendEvents(pool: Pool, userId: number, count: number, from = 1) {
   for (let n = from; n < from + count; n++) {
     await publishEvent(stack.app, { type: 'match.ended', pool, recipients: [userId], dataFor: () => ({ match_id: n, ended_at: new Date().toISOString() }) });
   }

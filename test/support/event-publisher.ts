@@ -4,6 +4,7 @@ import type { DomainEvent } from '../../src/features/events/events.js';
 import { streamAppends } from '../../src/features/events/stream-appends.js';
 import { SpectatorTally } from '../../src/features/spectator/spectator-tally-repository.js';
 import { DAY_MS } from '../../src/platform/core/dates.js';
+import { fabricatedFrames } from './fabricated-frames.js';
 
 export type EventPublisher = { publish(event: DomainEvent): Promise<void> };
 
@@ -16,6 +17,7 @@ export function streamPublisher(streams: EventStreams): EventPublisher {
   return {
     publish: async (event) => {
       const appends = streamAppends(event, new Date().toISOString()).map(async (entry) => {
+        fabricatedFrames.add(entry.body);
         if (await streams.append(entry)) await streams.count(entry);
       });
       await Promise.all(appends);

@@ -1,4 +1,7 @@
 import WebSocket from 'ws';
+import { ContractViolation } from './api-contract.js';
+import { isFabricated } from './fabricated-frames.js';
+import { isDocumentedSocket, socketContract } from './socket-contract.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they wait for
 export type Frame = { id: string; type: string; at: string; data: any; synthetic?: boolean };
@@ -6,15 +9,27 @@ export type Frame = { id: string; type: string; at: string; data: any; synthetic
 /**
  * A `ws` client that records every frame and lets a test wait for the ones it expects. The waits' bounds are
  * as generous as `eventually`'s: a busy machine must not fail a test that waits for a frame.
+ *
+ * On a WebSocket of the OpenAPI document, a refused upgrade must be an answer the document gives, and every
+ * frame one of the frames it names: the first frame that is not makes every later wait, and `close`, throw.
  */
 export class EventSocket {
   readonly frames: Frame[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
   private waiters: Array<() => void> = [];
+  private violation: ContractViolation | undefined;
 
-  private constructor(readonly ws: WebSocket) {
+  private constructor(
+    readonly ws: WebSocket,
+    path: string,
+  ) {
+    const documented = isDocumentedSocket(path);
     ws.on('message', (data) => {
-      this.frames.push(JSON.parse((data as Buffer).toString())); // a Buffer with ws's default binaryType
+      const text = (data as Buffer).toString(); // a Buffer with ws's default binaryType
+      const frame = JSON.parse(text) as Frame;
+      this.frames.push(frame);
+      const problems = documented && !isFabricated(text) ? socketContract.frameProblems(path, frame) : [];
+      if (problems.length > 0) this.violation ??= new ContractViolation(`GET ${path} sent the frame ${text.slice(0, 300)}${text.length > 300 ? '…' : ''}`, problems);
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
@@ -28,13 +43,19 @@ export class EventSocket {
   ): Promise<EventSocket> {
     const headers = { ...options.headers, ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
     const ws = new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers, localAddress: options.localAddress });
-    const socket = new EventSocket(ws);
+    const socket = new EventSocket(ws, path);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(socket));
       ws.once('unexpected-response', (_req, res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode, headers: res.headers, body: JSON.parse(body || 'null') })));
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => {
+          const status = res.statusCode ?? 0;
+          const body: unknown = JSON.parse(text || 'null');
+          const problems = isDocumentedSocket(path) ? socketContract.problems('GET', path, { status, contentType: res.headers['content-type'], body, text }) : [];
+          if (problems.length > 0) return reject(new ContractViolation(`GET ${path} answered ${status}`, problems));
+          reject(Object.assign(new Error(`upgrade refused: ${status}`), { status, headers: res.headers, body }));
+        });
       });
       ws.once('error', reject);
     });
@@ -43,6 +64,7 @@ export class EventSocket {
   /** Waits until `count` frames have arrived (all of them, in order). */
   async waitFor(count: number, timeoutMs = 10_000): Promise<Frame[]> {
     const deadline = Date.now() + timeoutMs;
+    this.throwViolation();
     while (this.frames.length < count) {
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`expected ${count} frames, got ${this.frames.length}: ${JSON.stringify(this.frames.map((f) => f.type))}`);
@@ -53,6 +75,7 @@ export class EventSocket {
           resolve();
         });
       });
+      this.throwViolation();
     }
     return this.frames.slice(0, count);
   }
@@ -79,6 +102,11 @@ export class EventSocket {
 
   close() {
     this.ws.close();
+    this.throwViolation();
     return this.closed;
+  }
+
+  private throwViolation() {
+    if (this.violation) throw this.violation;
   }
 }

@@ -2,7 +2,7 @@
  * A small JSON Schema (2020-12) checker for the keywords the service's OpenAPI document uses, so a test can
  * ask what a strict client would: does this value fit the document's schema? `$ref` to
  * `#/components/schemas/…`, `type`, `enum`, `const`, `properties`, `required`, `additionalProperties`,
- * `items`, `minItems`/`maxItems`, `minLength`/`maxLength` (in code points, as JSON Schema counts), `pattern`
+ * `items`, `prefixItems`, `minItems`/`maxItems`, `minLength`/`maxLength` (in code points, as JSON Schema counts), `pattern`
  * (an ECMA-262 expression with the `u` flag), `format` (`date`, `date-time`, `email`), `minimum`/`maximum`,
  * `anyOf`, `oneOf`, `allOf`. An unknown keyword is a failure of the checker, never ignored silently.
  */
@@ -76,9 +76,19 @@ export function schemaProblems(doc: Document, schema: Schema, value: unknown, pa
           }
         }
         break;
-      case 'items':
-        if (Array.isArray(value)) value.forEach((item, i) => problems.push(...schemaProblems(doc, rule as Schema, item, `${path}[${i}]`)));
+      case 'prefixItems':
+        if (Array.isArray(value)) (rule as Schema[]).forEach((item, i) => i < value.length && problems.push(...schemaProblems(doc, item, value[i], `${path}[${i}]`)));
         break;
+      case 'items': {
+        // After the items prefixItems gives (a tuple's `items: false` allows none more).
+        const from = Array.isArray(schema.prefixItems) ? schema.prefixItems.length : 0;
+        if (!Array.isArray(value)) break;
+        value.slice(from).forEach((item, i) => {
+          if (rule === false) fail(`has an item at ${from + i}, past the ${from} the schema allows`);
+          else problems.push(...schemaProblems(doc, rule as Schema, item, `${path}[${from + i}]`));
+        });
+        break;
+      }
       case 'minItems':
         if (Array.isArray(value) && value.length < (rule as number)) fail(`has ${value.length} items, fewer than ${String(rule)}`);
         break;
@@ -107,11 +117,16 @@ export function schemaProblems(doc: Document, schema: Schema, value: unknown, pa
         if (typeof value === 'number' && value > (rule as number)) fail(`is above ${String(rule)}`);
         break;
       case 'anyOf':
-        if (!(rule as Schema[]).some((option) => schemaProblems(doc, option, value, path).length === 0)) fail('fits none of anyOf');
+      case 'oneOf': {
+        const each = (rule as Schema[]).map((option) => schemaProblems(doc, option, value, path));
+        const fitting = each.filter((found) => found.length === 0).length;
+        if (fitting === 0) {
+          // The nearest option's problems say what is wrong (of a union by `type`, the option of the value's type).
+          const nearest = each.reduce((best, found) => (found.length < best.length ? found : best));
+          fail(`fits none of ${keyword}; the nearest option: ${nearest.join('; ')}`);
+        } else if (keyword === 'oneOf' && fitting > 1) fail(`fits ${fitting} options of oneOf, not exactly one`);
         break;
-      case 'oneOf':
-        if ((rule as Schema[]).filter((option) => schemaProblems(doc, option, value, path).length === 0).length !== 1) fail('fits not exactly one of oneOf');
-        break;
+      }
       case 'allOf':
         for (const option of rule as Schema[]) problems.push(...schemaProblems(doc, option, value, path));
         break;

@@ -10,9 +10,9 @@ import { Scripts } from '../../src/platform/redis/scripts.js';
 import { clusterSeed, type RedisTopology } from '../../src/platform/redis/redis-topology.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { startRedisCluster } from './redis-cluster.js';
-import { JsonClient } from '../../src/clients/json-client.js';
+import { ContractClient, contractOf } from './contract-client.js';
 
-export type TestApp = { app: Application; api: JsonClient; baseUrl: string; stop: () => Promise<void> };
+export type TestApp = { app: Application; api: ContractClient; baseUrl: string; stop: () => Promise<void> };
 
 /** A real redis-server of this test file's own, on a free port, in a throw-away directory. */
 export async function startRedis(options: { persist?: boolean } = {}): Promise<RedisProcess & { cleanup: () => Promise<void> }> {
@@ -102,7 +102,7 @@ export async function startStore() {
   };
 }
 
-/** The real server, in this process, on a free port, against `target`. */
+/** The real server, in this process, on a free port, against `target`; `api` holds its answers to the OpenAPI document. */
 export async function startApp(target: AppTarget, overrides: ConfigInput = {}): Promise<TestApp> {
   const config = loadConfig({
     PORT: 0,
@@ -114,7 +114,7 @@ export async function startApp(target: AppTarget, overrides: ConfigInput = {}): 
   });
   const app = await new Application({ config, redis: topologyOf(target), logger: createLogger(config.LOG_LEVEL) }).start();
   const baseUrl = `http://127.0.0.1:${app.port}`;
-  const api = new JsonClient(baseUrl);
+  const api = new ContractClient(baseUrl, contractOf(app));
   return {
     app,
     api,

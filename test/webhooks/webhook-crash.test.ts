@@ -1,5 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { JsonClient } from '../../src/clients/json-client.js';
+import type { JsonClient } from '../../src/clients/json-client.js';
+import { ContractClient } from '../support/contract-client.js';
 import { freePort } from '../../src/platform/redis-server/free-port.js';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { killChildren, spawnTsx } from '../support/child-process.js';
@@ -74,7 +75,7 @@ describe('webhook deliveries and crashes', () => {
     const env = { ...redis.env, ...HOOKS, PORT: String(port), EVENT_SWEEP_MS: '200', WEBHOOK_LOCK_MS: '2000', TOKEN_SECRET: 'crash-test-secret-crash-test-secret!' };
     const first = spawnTsx(['src/main.ts', 'serve'], env);
     await first.waitFor(/listening on/);
-    const api = new JsonClient(`http://127.0.0.1:${port}`);
+    const api = await ContractClient.served(`http://127.0.0.1:${port}`);
     cleanups.push(async () => api.close());
     const [ada, bo] = [await registerAgent(api), await registerAgent(api)];
     const r = await receiver(() => ({ status: 200 }));

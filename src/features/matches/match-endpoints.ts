@@ -80,7 +80,7 @@ const markRead: AuthedEndpoint = {
     tags: ['messages'],
     body: describedReadMark,
     response: { status: 200, schema: readStateSchema, description: 'Your read state of the match.' },
-    errors: [400, 404, 413, 415, 429, 507],
+    errors: [400, 404, 410, 413, 415, 429, 507],
   },
 };
 

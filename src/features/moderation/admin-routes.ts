@@ -5,6 +5,8 @@ import { isMessageCursor } from '../../platform/core/page-positions.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { validate } from '../../platform/core/validation.js';
 import { API_INFO, buildOpenApi } from '../../platform/http/openapi.js';
+import { openApiDocumentSchema } from '../../platform/http/response-schemas.js';
+import { openReportPageSchema } from './report-api.js';
 import { pageRequest, pageParams, toPage } from '../../platform/http/pagination.js';
 import { idParam, queryParams } from '../../platform/http/params.js';
 import { json, noContent, type PublicRequest, type Route } from '../../platform/http/types.js';
@@ -72,7 +74,7 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
     {
       method: 'GET',
       path: `${ADMIN_PREFIX}/openapi.json`,
-      doc: { summary: `Operators: this document, the OpenAPI 3.1 of the operators' API (the public one leaves it out). ${ADMIN_AUTH}`, tags: ['operations'], errors: [404] },
+      doc: { summary: `Operators: this document, the OpenAPI 3.1 of the operators' API (the public one leaves it out). ${ADMIN_AUTH}`, tags: ['operations'], response: { status: 200, schema: openApiDocumentSchema, description: "The operators' OpenAPI 3.1 document." }, errors: [404] },
       handler: (req) => {
         guard(req);
         return { status: 200, text: (document ??= JSON.stringify(buildOpenApi(routes, ADMIN_INFO))), contentType: 'application/json; charset=utf-8' };
@@ -81,7 +83,7 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
     {
       method: 'GET',
       path: `${ADMIN_PREFIX}/reports`,
-      doc: { summary: `Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. ${ADMIN_AUTH}`, tags: ['operations'], query: listQuerySchema, errors: [400, 404] },
+      doc: { summary: `Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. ${ADMIN_AUTH}`, tags: ['operations'], query: listQuerySchema, response: { status: 200, schema: openReportPageSchema, description: 'The open reports, oldest first.' }, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const { pool, limit, cursor } = validate(listQuerySchema, queryParams(req.query), 'query');
@@ -92,7 +94,7 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
       method: 'POST',
       path: `${ADMIN_PREFIX}/reports/:pool/:id/close`,
       body: true,
-      doc: { summary: `Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. ${ADMIN_AUTH}`, tags: ['operations'], body: closeSchema, errors: [400, 404] },
+      doc: { summary: `Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. ${ADMIN_AUTH}`, tags: ['operations'], body: closeSchema, response: { status: 204, description: 'Closed.' }, errors: [400, 404] },
       handler: async (req) => {
         guard(req);
         const pool = poolParam(req.params.pool);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { page } from '../../platform/http/response-schemas.js';
 import { MAX_REPORT_TEXT, newReportSchema, REPORT_REASONS } from './report-schemas.js';
 
 /** The report body as the OpenAPI document describes it. */
@@ -13,3 +14,27 @@ export const newReportDoc = newReportSchema
   .meta({ id: 'NewReport' });
 
 export const filedReportSchema = z.object({ id: z.number().int(), status: z.literal('open') }).meta({ id: 'FiledReport' });
+
+/** An open report as operators read it (report-repository.ts `StoredReport`), with the reported content as it was. */
+export const openReportSchema = z
+  .object({
+    id: z.number().int(),
+    pool: z.enum(['agent', 'member']),
+    reporter_id: z.number().int(),
+    reported_id: z.number().int(),
+    reason: z.enum(REPORT_REASONS),
+    match_id: z.number().int().nullable(),
+    message_id: z.number().int().nullable(),
+    text: z.string().nullable(),
+    created_at: z.string(),
+    content: z
+      .object({
+        display_name: z.string(),
+        bio: z.string(),
+        message: z.object({ id: z.number().int(), body: z.string(), created_at: z.string() }).nullable(),
+      })
+      .meta({ description: "The reported account's name and bio, and the message reported, as they were when reported." }),
+  })
+  .meta({ id: 'OpenReport' });
+
+export const openReportPageSchema = page(openReportSchema);

@@ -2,9 +2,11 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { errors } from '../../platform/core/errors.js';
 import type { Metrics } from '../../platform/metrics/metrics.js';
 import { buildOpenApi } from '../../platform/http/openapi.js';
+import { openApiDocumentSchema } from '../../platform/http/response-schemas.js';
 import { agentCard } from './agent-card.js';
 import { baseUrlOf } from './base-url.js';
 import { llmsTxt } from './llms-txt.js';
+import { agentCardSchema, healthSchema, readySchema } from './operation-api.js';
 import { skillGuide, type GuideLimits } from './skill-guide.js';
 import { json, type Route } from '../../platform/http/types.js';
 
@@ -31,7 +33,12 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
     metricsRoute.push({
       method: 'GET',
       path: '/metrics',
-      doc: { summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".', tags: ['operations'], errors: [401] },
+      doc: {
+        summary: 'Prometheus metrics, for operators: send "Authorization: Bearer <METRICS_TOKEN>".',
+        tags: ['operations'],
+        response: { status: 200, contentType: 'text/plain', description: 'The Prometheus text format.' },
+        errors: [401],
+      },
       handler: async (req) => {
         if (!authorized(req.headers.authorization)) {
           const message = 'Send the operators\' metrics token as "Authorization: Bearer <METRICS_TOKEN>".';
@@ -45,13 +52,13 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
     {
       method: 'GET',
       path: '/healthz',
-      doc: { summary: 'The process is up.', tags: ['operations'] },
+      doc: { summary: 'The process is up.', tags: ['operations'], response: { status: 200, schema: healthSchema, description: 'Up.' } },
       handler: () => json(200, { status: 'ok' }),
     },
     {
       method: 'GET',
       path: '/readyz',
-      doc: { summary: 'The store is reachable.', tags: ['operations'], errors: [503] },
+      doc: { summary: 'The store is reachable.', tags: ['operations'], response: { status: 200, schema: readySchema, description: 'Ready.' }, errors: [503] },
       handler: async () => {
         try {
           await storeAnswers();
@@ -65,25 +72,37 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
     {
       method: 'GET',
       path: '/api/v1/openapi.json',
-      doc: { summary: 'This document.', tags: ['operations'] },
+      doc: { summary: 'This document.', tags: ['operations'], response: { status: 200, schema: openApiDocumentSchema, description: 'The OpenAPI 3.1 document.' } },
       handler: () => ({ status: 200, text: (openapi ??= JSON.stringify(buildOpenApi(routes()))), contentType: 'application/json; charset=utf-8' }),
     },
     {
       method: 'GET',
       path: '/skill.md',
-      doc: { summary: 'A short guide for LLM agents, with copy-paste examples.', tags: ['operations'] },
+      doc: {
+        summary: 'A short guide for LLM agents, with copy-paste examples.',
+        tags: ['operations'],
+        response: { status: 200, contentType: 'text/markdown', description: 'The guide, in Markdown.' },
+      },
       handler: (req) => ({ status: 200, text: skillGuide(baseUrlOf(req), guideLimits), contentType: 'text/markdown; charset=utf-8' }),
     },
     {
       method: 'GET',
       path: '/.well-known/agent-card.json',
-      doc: { summary: 'The A2A agent card of this service: its skills (the agents\' routes), and how to get a token.', tags: ['operations'] },
+      doc: {
+        summary: 'The A2A agent card of this service: its skills (the agents\' routes), and how to get a token.',
+        tags: ['operations'],
+        response: { status: 200, schema: agentCardSchema, description: 'The agent card.' },
+      },
       handler: (req) => json(200, agentCard(baseUrlOf(req), routes())),
     },
     {
       method: 'GET',
       path: '/llms.txt',
-      doc: { summary: 'Where an agent starts (the llms.txt format): links to the guide, the OpenAPI document, the agent card and every route agents call.', tags: ['operations'] },
+      doc: {
+        summary: 'Where an agent starts (the llms.txt format): links to the guide, the OpenAPI document, the agent card and every route agents call.',
+        tags: ['operations'],
+        response: { status: 200, contentType: 'text/plain', description: 'The llms.txt, in Markdown.' },
+      },
       handler: (req) => {
         const base = baseUrlOf(req);
         return { status: 200, text: llmsTxt(base, routes(), skillGuide(base, guideLimits)), contentType: 'text/plain; charset=utf-8' };

@@ -33,10 +33,11 @@ const ASSETS = [
 export function spectatorPageRoutes(): Route[] {
   const routes: Route[] = ASSETS.map(({ path, file, contentType, summary }) => {
     const reply: Reply = { status: 200, text: readFileSync(join(PAGE_DIR, file), 'utf8'), contentType, headers: SECURITY_HEADERS };
-    return { method: 'GET', path, doc: { summary, tags: ['spectator'] }, handler: () => reply };
+    const response = { status: 200, contentType: contentType.split(';')[0]!, description: 'The file.' };
+    return { method: 'GET', path, doc: { summary, tags: ['spectator'], response }, handler: () => reply };
   });
   // A deep link to one match is the same page: the script reads the id from the path.
   const page = routes[0]!;
-  routes.push({ ...page, path: '/spectator/matches/:match_id', doc: { summary: 'The spectator page opened on one agent match, kept live.', tags: ['spectator'] } });
+  routes.push({ ...page, path: '/spectator/matches/:match_id', doc: { ...page.doc, summary: 'The spectator page opened on one agent match, kept live.' } });
   return routes;
 }

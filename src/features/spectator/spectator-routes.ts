@@ -19,7 +19,7 @@ const spectatorUserSchema = z.object({
 
 const spectatorMessageSchema = messageSchema.extend({ synthetic }).meta({ id: 'SpectatorMessage' });
 
-const spectatorMatchSchema = z
+export const spectatorMatchSchema = z
   .object({
     id: z.number().int(),
     created_at: z.string(),

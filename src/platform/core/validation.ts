@@ -67,7 +67,8 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, where: 
       for (const key of issue.keys) {
         details.push({
           field: key,
-          message: (where !== 'query' && UNCHANGEABLE[key]) || unknownKey(where, knownKeys(schema)),
+          // Own keys only: `__proto__` (a key JSON may carry) would otherwise find Object.prototype.
+          message: (where !== 'query' && Object.hasOwn(UNCHANGEABLE, key) && UNCHANGEABLE[key]) || unknownKey(where, knownKeys(schema)),
         });
       }
       continue;

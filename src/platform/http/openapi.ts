@@ -3,7 +3,7 @@ import { ERROR_CODES, statusOf, type ErrorCode } from '../core/errors.js';
 import { idSchema } from '../core/id-schema.js';
 import { stateJsonRules } from '../core/json-rules.js';
 import { errorSchema } from './response-schemas.js';
-import type { Route } from './types.js';
+import type { Route, RouteDoc } from './types.js';
 
 /** What each error code means, as a route's error responses say it. */
 const CODE_DESCRIPTION: Record<ErrorCode, string> = {
@@ -97,14 +97,18 @@ function parametersOf(route: Route, jsonSchema: JsonSchemaOf) {
   return parameters;
 }
 
+/** A success's body: JSON of its schema, or text of its media type (a page, a guide, metrics); none without either. */
+function contentOf(ok: NonNullable<RouteDoc['response']>, jsonSchema: JsonSchemaOf) {
+  if (ok.schema) return { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } };
+  if (ok.contentType) return { content: { [ok.contentType]: { schema: { type: 'string' } } } };
+  return {};
+}
+
 /** A route's answers: its success, then every error status it may give, each in the error envelope. */
 function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
   const responses: Record<string, unknown> = {};
   const ok = route.doc.response ?? { status: 200, description: 'OK' };
-  responses[String(ok.status)] = {
-    description: ok.description,
-    ...(ok.schema ? { content: { 'application/json': { schema: jsonSchema(ok.schema, 'output') } } } : {}),
-  };
+  for (const { status, description } of [ok, ...(ok.others ?? [])]) responses[String(status)] = { description, ...contentOf(ok, jsonSchema) };
   const errorStatuses = new Set([...(route.doc.errors ?? []), ...(route.auth ? [401, 403] : []), 503]);
   for (const status of [...errorStatuses].sort()) {
     const codes = codesOf(route, status);
@@ -113,6 +117,8 @@ function responsesOf(route: Route, jsonSchema: JsonSchemaOf) {
     if (unnamed.length > 0) throw new Error(`${route.method} ${route.path}: the description of ${status} does not name ${unnamed.join(', ')}`);
     responses[String(status)] = {
       description,
+      // The same codes as data, for a client (or a test) that checks an answer's `error.code` against its route.
+      'x-error-codes': codes,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       ...(status === 401 ? { headers: { 'WWW-Authenticate': CHALLENGE_HEADER } } : {}),
     };
@@ -147,6 +153,7 @@ export function buildOpenApi(routes: Route[], info: { title: string; version: st
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.doc.body, 'input') } } } }
         : {}),
       responses,
+      ...(route.doc.frames ? { 'x-frames': jsonSchema(route.doc.frames, 'output') } : {}),
     };
   }
   return {

@@ -37,3 +37,13 @@ export const errorSchema = z
 
 /** The list envelope every paginated endpoint answers with. */
 export const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), next_cursor: z.string().nullable() });
+
+/** What `GET /api/v1/openapi.json` (and the operators' own) answers. */
+export const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+    paths: z.looseObject({}),
+    components: z.looseObject({}),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document.' });

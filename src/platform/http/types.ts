@@ -37,7 +37,17 @@ export type RouteDoc = {
   query?: z.ZodType;
   /** A path parameter that is not a record id (an id is a positive integer, as idSchema reads it). */
   params?: Record<string, z.ZodType>;
-  response?: { status: number; schema?: z.ZodType; description: string };
+  /** The success: a JSON body of `schema`, a body of another media type (`contentType`, without parameters), or none. */
+  response?: {
+    status: number;
+    schema?: z.ZodType;
+    contentType?: string;
+    description: string;
+    /** Other success statuses with the same body (a repeated create answered 200 rather than 201). */
+    others?: Array<{ status: number; description: string }>;
+  };
+  /** A WebSocket's: the frames it sends (OpenAPI has no word for them: the document names them in `x-frames`). */
+  frames?: z.ZodType;
   /** The error statuses the route answers (401 and 403 of a route with a token, and 503, are added). */
   errors?: number[];
   /**

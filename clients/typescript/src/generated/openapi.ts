@@ -21,12 +21,17 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description Up. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ok";
+                        };
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -64,12 +69,17 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description Ready. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @constant */
+                            status: "ready";
+                        };
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -107,12 +117,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The OpenAPI 3.1 document. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["OpenApiDocument"];
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -150,12 +162,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The guide, in Markdown. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/markdown": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -193,12 +207,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The agent card. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["AgentCard"];
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -236,12 +252,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The llms.txt, in Markdown. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/plain": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -2085,6 +2103,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description `match_ended`: the match has ended (`ended_at` says when): one of its users unmatched, and its thread is closed. */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description `payload_too_large`: the body is over 64 KiB. */
                 413: {
                     headers: {
@@ -3121,12 +3148,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/html": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3164,12 +3193,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3207,12 +3238,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/css": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3250,12 +3283,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "image/svg+xml": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3293,12 +3328,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3336,12 +3373,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3379,12 +3418,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3422,12 +3463,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3465,12 +3508,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3508,12 +3553,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3551,12 +3598,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3594,12 +3643,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/javascript": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3639,12 +3690,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description OK */
+                /** @description The file. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "text/html": string;
+                    };
                 };
                 /** @description `unavailable`: the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds. */
                 503: {
@@ -3947,7 +4000,16 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Blocked (200: it already was, the same block). */
+                /** @description You already block the account: the same block. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Block"];
+                    };
+                };
+                /** @description Blocked. */
                 201: {
                     headers: {
                         [name: string]: unknown;
@@ -4317,6 +4379,59 @@ export interface components {
                 scope?: "reporter" | "pool";
             };
         };
+        /** @description An OpenAPI 3.1 document. */
+        OpenApiDocument: {
+            /** @constant */
+            openapi: "3.1.0";
+            info: {
+                title: string;
+                version: string;
+                description: string;
+            };
+            paths: {
+                [key: string]: unknown;
+            };
+            components: {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An A2A agent card (protocol 0.3). */
+        AgentCard: {
+            protocolVersion: string;
+            name: string;
+            description: string;
+            url: string;
+            preferredTransport: string;
+            version: string;
+            provider: {
+                organization: string;
+                url: string;
+            };
+            documentationUrl: string;
+            capabilities: {
+                streaming: boolean;
+                pushNotifications: boolean;
+                stateTransitionHistory: boolean;
+            };
+            securitySchemes: {
+                [key: string]: unknown;
+            };
+            security: {
+                [key: string]: unknown;
+            }[];
+            defaultInputModes: string[];
+            defaultOutputModes: string[];
+            /** @description The agents' routes, a skill per group. */
+            skills: {
+                id: string;
+                name: string;
+                description: string;
+                tags: string[];
+                examples: string[];
+            }[];
+        };
         /** @description A new account. The e-mail is also the login name. */
         Registration: {
             /** Format: email */
@@ -4606,6 +4721,170 @@ export interface components {
             at: string;
             next_retry_at: string | null;
         };
+        UserSocketFrame: components["schemas"]["EventFrame"] | components["schemas"]["TypingFrame"] | components["schemas"]["SocketErrorFrame"];
+        /** @description An event as the socket sends it and the event inbox lists it. */
+        EventFrame: {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "match.created";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @description The match as GET /matches shows it to the recipient. */
+            data: components["schemas"]["Match"];
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "message.created";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            data: components["schemas"]["Message"];
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "message.read";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @description The other user marked the thread read up to message_id. */
+            data: {
+                match_id: number;
+                reader_id: number;
+                message_id: number;
+            };
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "match.ended";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            data: {
+                match_id: number;
+                ended_at: string;
+            };
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "like.received";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            data: {
+                from: components["schemas"]["PublicProfile"];
+                /** @constant */
+                kind: "super_like";
+                created_at: string;
+            };
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "webhook.disabled";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @description One of your webhooks was disabled; on the stream only, never sent to a webhook. */
+            data: {
+                webhook_id: string;
+                url: string;
+                reason: string;
+            };
+        };
+        /** @description The other user of a match is typing: live only, never stored or replayed. */
+        TypingFrame: {
+            /** @constant */
+            type: "typing";
+            data: {
+                match_id: number;
+                user_id: number;
+            };
+        };
+        /** @description The answer to a typing frame that names no current match of yours, or is malformed. */
+        SocketErrorFrame: {
+            /** @constant */
+            type: "error";
+            data: {
+                /** @enum {string} */
+                code: "not_found" | "validation_failed";
+                /** @description With not_found: the match the typing frame named. */
+                match_id?: number;
+                message: string;
+            };
+        };
+        SpectatorSocketFrame: components["schemas"]["SpectatorEventFrame"] | components["schemas"]["ReplayTruncatedFrame"];
+        SpectatorEventFrame: {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "match.created";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @constant */
+            synthetic: true;
+            data: {
+                /** @constant */
+                synthetic: true;
+                /** @description The new match: its pair, without a last message. */
+                match: {
+                    id: number;
+                    created_at: string;
+                    shared_interests: string[];
+                    users: [
+                        {
+                            id: number;
+                            display_name: string;
+                            theme_id: number;
+                            interests: string[];
+                        },
+                        {
+                            id: number;
+                            display_name: string;
+                            theme_id: number;
+                            interests: string[];
+                        }
+                    ];
+                };
+            };
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "message.created";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @constant */
+            synthetic: true;
+            data: {
+                /** @constant */
+                synthetic: true;
+                message: components["schemas"]["Message"];
+            };
+        } | {
+            /** @description The event id: pass the last one you handled as since. */
+            id: string;
+            /** @constant */
+            type: "match.ended";
+            /** @description When the write was committed (ISO-8601 UTC). */
+            at: string;
+            /** @constant */
+            synthetic: true;
+            data: {
+                /** @constant */
+                synthetic: true;
+                match_id: number;
+                ended_at: string;
+            };
+        };
+        /** @description Sent first when since is older than the replay keeps: the events before skipped_before are not replayed. */
+        ReplayTruncatedFrame: {
+            /** @constant */
+            type: "replay.truncated";
+            data: {
+                /** @description The event id: pass the last one you handled as since. */
+                skipped_before: string;
+            };
+        };
         FiledReport: {
             id: number;
             /** @constant */
@@ -4637,16 +4916,6 @@ export interface components {
             events: components["schemas"]["EventFrame"][];
             /** @description The since of your next read: the last event's id, or the since you sent when none came. */
             next_cursor: string;
-        };
-        EventFrame: {
-            /** @description The event id: pass the last one you handled as since. */
-            id: string;
-            /** @description match.created, message.created, message.read, match.ended, like.received or webhook.disabled. */
-            type: string;
-            /** @description When the write was committed (ISO-8601 UTC). */
-            at: string;
-            /** @description As on the WebSocket /api/v1/ws, by type. */
-            data: unknown;
         };
     };
     responses: never;

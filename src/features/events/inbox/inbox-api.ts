@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { eventFrameSchema } from '../frame-api.js';
 import { INBOX_DEFAULT_LIMIT, INBOX_MAX_LIMIT, inboxQuerySchema } from '../inbox-schemas.js';
 
 /** The inbox's query and answer, named and described for the OpenAPI document. */
@@ -27,16 +28,6 @@ export function describedInboxQuery(maxWaitSeconds: number) {
     }),
   });
 }
-
-/** An event as the socket sends it. */
-export const eventFrameSchema = z
-  .object({
-    id: z.string().meta({ description: 'The event id: pass the last one you handled as since.' }),
-    type: z.string().meta({ description: 'match.created, message.created, message.read, match.ended, like.received or webhook.disabled.' }),
-    at: z.string().meta({ description: 'When the write was committed (ISO-8601 UTC).' }),
-    data: z.unknown().meta({ description: 'As on the WebSocket /api/v1/ws, by type.' }),
-  })
-  .meta({ id: 'EventFrame' });
 
 export const inboxPageSchema = z
   .object({

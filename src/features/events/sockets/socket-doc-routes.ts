@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../../platform/core/errors.js';
 import type { Route } from '../../../platform/http/types.js';
+import { spectatorSocketFrameSchema, userSocketFrameSchema } from '../frame-api.js';
 import { SPECTATOR_SOCKET_PATH, USER_SOCKET_PATH } from './event-sockets.js';
 
 const sinceQuery = z.object({
@@ -33,6 +34,7 @@ export function socketDocRoutes(): Route[] {
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
+        frames: userSocketFrameSchema,
         errors: [400, 401, 403, 429],
         errorDescriptions: refusals,
       },
@@ -47,6 +49,7 @@ export function socketDocRoutes(): Route[] {
         tags: ['spectator', 'realtime'],
         query: sinceQuery,
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
+        frames: spectatorSocketFrameSchema,
         errors: [400, 429],
         errorDescriptions: refusals,
       },
