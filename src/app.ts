@@ -17,7 +17,10 @@ import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
-import { EventReplay, EventStreams, inboxRoutes, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime, socketDocRoutes } from './features/events/index.js';
+import { EventReplay, EventSteps, EventStreams, inboxRoutes, type Known, LiveEvents, Realtime, socketDocRoutes } from './features/events/index.js';
+import { OutboxRecords } from './platform/outbox/outbox-repository.js';
+import { OutboxRunner } from './platform/outbox/outbox-runner.js';
+import { OutboxSweeper } from './platform/outbox/outbox-sweeper.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
@@ -65,7 +68,9 @@ export class Application {
   matches!: MatchRepository;
   messages!: MessageRepository;
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
-  outbox!: OutboxRunner;
+  outbox!: OutboxRunner<Known>;
+  /** The outbox steps that append the events writes commit; webhooks follow what they append. */
+  private eventSteps!: EventSteps;
   private outboxSweeper?: OutboxSweeper;
   /** Leaving: an account's erasure (DELETE /api/v1/me); its sweeper finishes one a crash interrupted. */
   leaving!: LeaveService;
@@ -199,8 +204,10 @@ export class Application {
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
-    this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
-      .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)));
+    this.eventSteps = new EventSteps(streams, this.users, this.messages);
+    this.outbox = new OutboxRunner<Known>(new OutboxRecords(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
+      .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)))
+      .register(this.eventSteps);
     this.swipeService = new SwipeService(this.swipes, this.matches, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
@@ -292,7 +299,7 @@ export class Application {
     const retry = webhookRetry(config);
     this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
     const chains = new WebhookChains(store, this.webhookJobs.queue);
-    this.outbox.onUserEvents(chains);
+    this.eventSteps.onUserEvents(chains);
     const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
     this.pingSender = webhookSender(config);
     this.webhookPings = new WebhookPings(store, this.pingSender, count, logger, config.WEBHOOK_TIMEOUT_MS);

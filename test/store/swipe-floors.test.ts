@@ -5,11 +5,12 @@ import { FeedStore } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventSteps } from '../../src/features/events/event-steps.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
-import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
+import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
@@ -26,8 +27,8 @@ beforeAll(async () => {
   const { scripts } = store;
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
-  outbox = new OutboxRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts), createLogger('silent'));
-  outbox.register(new MatchListing(new MatchListRepository(scripts)));
+  outbox = new OutboxRunner(new OutboxRecords(redis), createLogger('silent'));
+  outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new EventSteps(new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)));
   feeds = new FeedStore(redis, scripts);
   const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
   for (const id of [1, 2, 3, 4, 5, 6]) {

@@ -1,6 +1,5 @@
 import type { Message } from '../matches/index.js';
 import type { Pool } from '../../platform/core/pool.js';
-import type { PendingRef } from './outbox/outbox-repository.js';
 import type { UserRecord } from '../accounts/index.js';
 
 export type EventType = 'match.created' | 'message.created' | 'message.read' | 'match.ended' | 'like.received';
@@ -27,27 +26,6 @@ export type DomainEvent = {
   profiles?: string;
 };
 
-
-/**
- * Completes the outbox steps of writes whose pending records the commit scripts left in the outbox.
- * Never throws: a record that could not be completed stays pending and the sweeper completes it later.
- */
-export interface Outbox {
-  /**
-   * Completes a write's record: `pending.record` as the commit script wrote it (`known` saves reads of
-   * the profiles and messages its events show), or, without it (an Idempotency-Key replay), the record
-   * still pending under its id, if any.
-   */
-  complete(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
-  /**
-   * As `complete`, but resolves once the record's effects are in place (its events on their streams, its
-   * lists changed): what follows them (webhook deliveries queued, the spectator tally, the record deleted)
-   * runs right after the answer, the record pending until then.
-   */
-  completeEffects(pool: Pool, pending: PendingRef, known?: Known): Promise<void>;
-  /** As `complete`, started right after the answer: the committed record guarantees the rest across a crash. */
-  completeAfterAnswer(pool: Pool, pending: PendingRef, known?: Known): void;
-}
 
 /** What the caller of a write already holds of what its events show: profiles by user id, messages by message id. */
 export type Known = { users?: ReadonlyMap<number, UserRecord>; messages?: ReadonlyMap<number, Message> };

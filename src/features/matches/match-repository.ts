@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import { activityPage, activityPageAcross } from './activity-page-repository.js';
 import { ALL_PARTITIONS, matchShard } from '../../platform/redis/key-space.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { newestMessages } from './message-repository.js';

@@ -7,7 +7,7 @@ import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js'
 import type { Pool } from '../../platform/core/pool.js';
 import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;

@@ -2,7 +2,7 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { SwipeKind } from './swipe-schemas.js';
 import { IdBlock } from '../../platform/redis/id-block.js';
 import { indexPartition, pairShard, SHARDS } from '../../platform/redis/key-space.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
