@@ -7,7 +7,7 @@ import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
 import { accountRoutes, AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
 import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
+import { type Known, MatchEventSteps, MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository, registerMatchFrames } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
 import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
 import { adminApi, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
@@ -17,7 +17,7 @@ import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
-import { EventReplay, EventSteps, EventStreams, inboxRoutes, type Known, LiveEvents, Realtime, socketDocRoutes } from './features/events/index.js';
+import { EventAppender, EventReplay, EventStreams, FrameBuilders, inboxRoutes, LiveEvents, Realtime, socketDocRoutes } from './features/events/index.js';
 import { OutboxRecords } from './platform/outbox/outbox-repository.js';
 import { OutboxRunner } from './platform/outbox/outbox-runner.js';
 import { OutboxSweeper } from './platform/outbox/outbox-sweeper.js';
@@ -25,7 +25,7 @@ import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
 import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
-import { spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
+import { registerSpectatorFrames, spectatorAppends, spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
 import { PubSub } from './platform/redis/pubsub.js';
 import { RateLimiter } from './platform/limits/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close.js';
@@ -69,8 +69,10 @@ export class Application {
   messages!: MessageRepository;
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
   outbox!: OutboxRunner<Known>;
-  /** The outbox steps that append the events writes commit; webhooks follow what they append. */
-  private eventSteps!: EventSteps;
+  /** Appends the entries of the outbox steps of events; webhooks follow what it appends to accounts' streams. */
+  private eventAppender!: EventAppender;
+  /** How stream entries kept by reference are read back as frames (matches and spectator register theirs). */
+  private readonly frames = new FrameBuilders();
   private outboxSweeper?: OutboxSweeper;
   /** Leaving: an account's erasure (DELETE /api/v1/me); its sweeper finishes one a crash interrupted. */
   leaving!: LeaveService;
@@ -130,7 +132,7 @@ export class Application {
     await this.startAccounts();
     const discoveryIndex = await this.startDiscovery();
     const { streams, tally } = await this.startEvents();
-    await this.startMatches(streams);
+    this.startMatches(streams);
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, this.config.EVENT_SWEEP_MS, this.logger).start();
     this.leaving = new LeaveService(this.accounts, this.leavingAccounts, this.matchService, new ErasureRepository(this.redis), this.logger);
@@ -183,7 +185,7 @@ export class Application {
   private async startEvents() {
     const { config, logger } = this.options;
     const tally = new SpectatorTally(this.redis);
-    const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
+    const streams = new EventStreams(this.redis, this.scripts, this.frames, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
     this.realtime = new Realtime({
       replay: new EventReplay(streams),
       live: new LiveEvents(this.pubsub),
@@ -197,17 +199,24 @@ export class Application {
     return { streams, tally };
   }
 
-  private async startMatches(streams: EventStreams) {
+  /**
+   * Swipes, matches and messages, and the outbox that completes their writes: the match lists, and the
+   * events appended to their recipients' streams and, for agents, the spectators'.
+   */
+  private startMatches(streams: EventStreams) {
     const { config, logger } = this.options;
     this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
-    this.eventSteps = new EventSteps(streams, this.users, this.messages);
+    this.eventAppender = new EventAppender(streams);
     this.outbox = new OutboxRunner<Known>(new OutboxRecords(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)))
-      .register(this.eventSteps);
+      .register(new MatchEventSteps(this.eventAppender, this.users, this.messages).addAudience(spectatorAppends));
+    const sources = { messages: this.messages, users: this.users, suspensions: this.suspensions, matches: this.matches };
+    registerMatchFrames(this.frames, sources);
+    registerSpectatorFrames(this.frames, sources);
     this.swipeService = new SwipeService(this.swipes, this.matches, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
@@ -216,19 +225,13 @@ export class Application {
   }
 
   private startSpectator(discoveryIndex: DiscoveryIndex, tally: SpectatorTally) {
-    this.spectator = new SpectatorService(
-      this.matches,
-      this.messages,
-      this.users,
-      {
-        tally,
-        agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
-        processKey: randomUUID(),
-        watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
-      },
-      this.config.SPECTATOR_CACHE_MS,
-      this.suspensions,
-    );
+    const figures = {
+      tally,
+      agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
+      processKey: randomUUID(),
+      watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
+    };
+    this.spectator = new SpectatorService(this.matches, this.messages, this.users, figures, this.config.SPECTATOR_CACHE_MS, this.suspensions);
     this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
     this.watcherReports.unref();
   }
@@ -298,8 +301,8 @@ export class Application {
     const store = new WebhookStore(this.redis, this.scripts);
     const retry = webhookRetry(config);
     this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
-    const chains = new WebhookChains(store, this.webhookJobs.queue);
-    this.eventSteps.onUserEvents(chains);
+    const chains = new WebhookChains(store, this.webhookJobs.queue, streams);
+    this.eventAppender.onUserEvents(chains);
     const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
     this.pingSender = webhookSender(config);
     this.webhookPings = new WebhookPings(store, this.pingSender, count, logger, config.WEBHOOK_TIMEOUT_MS);

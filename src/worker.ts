@@ -5,7 +5,10 @@ import { createRedis, queueConnections, type RedisClient } from './platform/redi
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
 import { Scripts } from './platform/redis/scripts.js';
 import { DiscoveryIndex, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
-import { EventStreams } from './features/events/index.js';
+import { EventStreams, FrameBuilders } from './features/events/index.js';
+import { MessageRepository, registerMatchFrames } from './features/matches/index.js';
+import { SuspensionRepository, UserRepository } from './features/accounts/index.js';
+import { accountFiling } from './features/discovery/index.js';
 import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
@@ -38,8 +41,15 @@ async function startWebhookWorker(config: Config, topology: RedisTopology, redis
   const retry = webhookRetry(config);
   const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
   const sender = webhookSender(config);
-  const chains = new WebhookChains(store, jobs.queue);
-  const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);
+  // Webhooks send accounts' events with their frames as the server builds them.
+  const frames = registerMatchFrames(new FrameBuilders(), {
+    messages: new MessageRepository(redis, scripts),
+    users: new UserRepository(redis, scripts, accountFiling),
+    suspensions: new SuspensionRepository(redis, scripts, accountFiling),
+  });
+  const streams = new EventStreams(redis, scripts, frames);
+  const chains = new WebhookChains(store, jobs.queue, streams);
+  const deliverer = new WebhookDeliverer(store, chains, streams, sender, retry, () => {}, logger);
   await jobs.startWorker(deliverer, webhookWorkerOptions(config));
   return {
     stop: async () => {

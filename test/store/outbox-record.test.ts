@@ -7,7 +7,9 @@ import { pairShard, SHARDS } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
-import { EventSteps } from '../../src/features/events/event-steps.js';
+import { EventAppender } from '../../src/features/events/event-appender.js';
+import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
+import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import type { Scripts } from '../../src/platform/redis/scripts.js';
@@ -32,7 +34,7 @@ function runner(maxAttempts = 20): OutboxRunner {
   const streams = new EventStreams(client, scripts);
   return new OutboxRunner(new OutboxRecords(client), logger, { maxAttempts })
     .register(new MatchListing(new MatchListRepository(scripts)))
-    .register(new EventSteps(streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)));
+    .register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
 }
 
 /** Writes a pending record as it is, committed long ago. */

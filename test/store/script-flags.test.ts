@@ -6,7 +6,9 @@ import { createLogger } from '../../src/platform/logger.js';
 import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
-import { EventSteps } from '../../src/features/events/event-steps.js';
+import { EventAppender } from '../../src/features/events/event-appender.js';
+import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
+import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
@@ -74,7 +76,7 @@ describe('every Lua script declares itself', () => {
       expect(id).toMatch(/^\d+-\d+$/);
 
       const runner = new OutboxRunner(new OutboxRecords(client), createLogger('silent'));
-      runner.register(new MatchListing(new MatchListRepository(scripts))).register(new EventSteps(streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)));
+      runner.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
       expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);

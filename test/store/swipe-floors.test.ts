@@ -8,7 +8,9 @@ import { createLogger } from '../../src/platform/logger.js';
 import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
-import { EventSteps } from '../../src/features/events/event-steps.js';
+import { EventAppender } from '../../src/features/events/event-appender.js';
+import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
+import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
 import { SwipeRepository, type SwipeOutcome } from '../../src/features/swipes/swipe-repository.js';
@@ -28,7 +30,7 @@ beforeAll(async () => {
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts);
   outbox = new OutboxRunner(new OutboxRecords(redis), createLogger('silent'));
-  outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new EventSteps(new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)));
+  outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(new EventStreams(redis, scripts)), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)).addAudience(spectatorAppends));
   feeds = new FeedStore(redis, scripts);
   const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
   for (const id of [1, 2, 3, 4, 5, 6]) {

@@ -41,6 +41,17 @@ export class MatchRepository {
     return head && (includeEnded || !head.endedAt) ? head : undefined;
   }
 
+  /** The two users of each of `ids` (matches current or ended and kept), by match id; one HMGET per match, sent together. */
+  async usersOf(pool: Pool, ids: readonly number[]): Promise<Map<number, [number, number]>> {
+    const found = await Promise.all(ids.map((id) => this.redis.hmget(keys.match(pool, id), 'user_a', 'user_b')));
+    const out = new Map<number, [number, number]>();
+    ids.forEach((id, i) => {
+      const [a, b] = found[i]!;
+      if (a && b) out.set(id, [Number(a), Number(b)]);
+    });
+    return out;
+  }
+
   /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
   async findMany(pool: Pool, ids: readonly number[]): Promise<Match[]> {
     if (ids.length === 0) return [];
@@ -94,15 +105,4 @@ function headFromHash(h: Record<string, string>): MatchHead | undefined {
     sharedInterests: h.shared_interests ? (JSON.parse(h.shared_interests) as string[]) : [],
     endedAt: h.ended_at ?? null,
   };
-}
-
-/** The two users of each of `ids` (matches current or ended and kept), by match id; one HMGET per match, sent together. */
-export async function matchUsers(redis: RedisClient, pool: Pool, ids: readonly number[]): Promise<Map<number, [number, number]>> {
-  const found = await Promise.all(ids.map((id) => redis.hmget(keys.match(pool, id), 'user_a', 'user_b')));
-  const out = new Map<number, [number, number]>();
-  ids.forEach((id, i) => {
-    const [a, b] = found[i]!;
-    if (a && b) out.set(id, [Number(a), Number(b)]);
-  });
-  return out;
 }

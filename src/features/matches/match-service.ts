@@ -7,7 +7,7 @@ import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from './match-repository.js';
 import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
 import type { Outbox } from '../../platform/outbox/outbox.js';
-import type { Known } from '../events/index.js';
+import type { Known } from './match-events.js';
 import type { ReadStateRepository } from './read-state-repository.js';
 import { RecentMatches } from './recent-matches.js';
 

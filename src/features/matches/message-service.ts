@@ -5,7 +5,7 @@ import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
 import type { Outbox } from '../../platform/outbox/outbox.js';
-import type { Known } from '../events/index.js';
+import type { Known } from './match-events.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchService } from './match-service.js';
 

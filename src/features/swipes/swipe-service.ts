@@ -9,7 +9,7 @@ import type { MatchRepository } from '../matches/index.js';
 import type { StoredOutcome, SwipeOutcome, SwipeRepository } from './swipe-repository.js';
 import type { UserRecord } from '../accounts/index.js';
 import type { Outbox } from '../../platform/outbox/outbox.js';
-import type { Known } from '../events/index.js';
+import type { Known } from '../matches/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { DEFAULT_CONFIG } from '../../config.js';
 import { duration } from '../../platform/core/dates.js';
