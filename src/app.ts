@@ -5,29 +5,26 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { accountRoutes, AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
-import { swipeRoutes, SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { type Known, MatchEventSteps, MatchListing, MatchListRepository, MatchRepository, matchRoutes, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository, registerMatchFrames } from './features/matches/index.js';
+import { accountRoutes, AccountService, resolveTokenSecret, TokenService } from './features/accounts/index.js';
+import { swipeRoutes, SwipeService } from './features/swipes/index.js';
+import { type Known, MatchEventSteps, MatchListing, matchRoutes, MatchService, MessageService, ReadService, registerMatchFrames } from './features/matches/index.js';
 import { operationRoutes } from './features/operations/index.js';
-import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
-import { adminApi, ReportRepository, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
-import { BlockRepository, blockRoutes, BlockService } from './features/blocks/index.js';
+import { ErasureSweeper, LeaveService } from './features/leaving/index.js';
+import { adminApi, reportRoutes, ReportService, SuspensionService } from './features/moderation/index.js';
+import { blockRoutes, BlockService } from './features/blocks/index.js';
 import { HttpServer } from './platform/http/server.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
-import { EventAppender, EventReplay, EventStreams, FrameBuilders, inboxRoutes, LiveEvents, Realtime, socketDocRoutes } from './features/events/index.js';
-import { OutboxRecords } from './platform/outbox/outbox-repository.js';
+import { EventAppender, EventReplay, FrameBuilders, inboxRoutes, LiveEvents, Realtime, socketDocRoutes } from './features/events/index.js';
 import { OutboxRunner } from './platform/outbox/outbox-runner.js';
 import { OutboxSweeper } from './platform/outbox/outbox-sweeper.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
-import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
-import { registerSpectatorFrames, spectatorAppends, spectatorPageRoutes, spectatorRoutes, SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
+import { registerSpectatorFrames, spectatorAppends, spectatorPageRoutes, spectatorRoutes, SpectatorService } from './features/spectator/index.js';
 import { PubSub } from './platform/redis/pubsub.js';
-import { RateLimiter } from './platform/limits/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close.js';
 import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './platform/redis/redis.js';
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
@@ -35,8 +32,9 @@ import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js'
 import { replicaLagReader } from './platform/redis/replica-lag.js';
 import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
-import { accountFiling, DiscoveryIndex, DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
-import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
+import { DiscoveryIndexer, discoveryRoutes, DiscoveryService, FeedRanker, RankingJobs, SwipeSignals } from './features/discovery/index.js';
+import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, webhookRoutes, type WebhookSender, webhookSender, WebhookService, webhookWorkerOptions } from './features/webhooks/index.js';
+import { accountFiling, AccountReads, BlockRepository, DiscoveryIndex, ErasureRepository, EventStreams, FeedStore, HiddenAccounts, LeavingAccounts, MatchListRepository, MatchRepository, MessageRepository, OutboxRecords, RateLimiter, ReadStateRepository, ReportRepository, SocketLeases, SpectatorTally, SuspensionRepository, SwipeRepository, TokenStore, UserRepository, WATCHERS_REFRESH_MS, WebhookStore } from './repositories.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -171,7 +169,7 @@ export class Application {
 
   private async startDiscovery(): Promise<DiscoveryIndex> {
     const { config, logger } = this.options;
-    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
+    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts, new AccountReads(this.redis, this.scripts));
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
@@ -205,7 +203,7 @@ export class Application {
    */
   private startMatches(streams: EventStreams) {
     const { config, logger } = this.options;
-    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReads(this.redis, this.scripts), { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });

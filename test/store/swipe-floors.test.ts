@@ -1,4 +1,5 @@
 import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedStore } from '../../src/features/discovery/feed-repository.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  swipes = new SwipeRepository(redis, scripts);
+  swipes = new SwipeRepository(redis, scripts, new AccountReads(redis, scripts));
   outbox = new OutboxRunner(new OutboxRecords(redis), createLogger('silent'));
   outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(new EventStreams(redis, scripts)), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)).addAudience(spectatorAppends));
   feeds = new FeedStore(redis, scripts);

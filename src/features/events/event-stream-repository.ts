@@ -2,7 +2,7 @@ import { DAY_MS } from '../../platform/core/dates.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { StreamKeys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import type { Announcement, EventBody, StoredEvent } from './stored-event.js';
+import { frameWithId, type Announcement, type EventBody, type StoredEvent } from './stored-event.js';
 import { FrameBuilders, WHOLE_FRAME } from './frame-builders.js';
 
 /**
@@ -108,10 +108,6 @@ export class EventStreams {
   }
 }
 
-/** The frame JSON with `"id"` spliced in first (the same construction as lua/append_event-2.lua). */
-export function frameWithId(id: string, body: string): string {
-  return body.length > 2 ? `{"id":"${id}",${body.slice(1)}` : `{"id":"${id}"}`;
-}
 
 /** An announcement as lua/append_event-2.lua publishes it: route, id and frame, one per line. */
 export function announcementMessage(announcement: Announcement): string {

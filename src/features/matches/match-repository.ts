@@ -2,7 +2,7 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Match, MatchHead, Message } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
-import { activityPage, activityPageAcross } from './activity-page-repository.js';
+import { activityPage, activityPageAcross } from '../../platform/redis/activity-pages.js';
 import { ALL_PARTITIONS, matchShard } from '../../platform/redis/key-space.js';
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Pool } from '../../platform/core/pool.js';

@@ -3,4 +3,4 @@ export { registerSpectatorFrames } from './spectator-frames.js';
 export { spectatorPageRoutes } from './spectator-page-routes.js';
 export { spectatorRoutes } from './spectator-routes.js';
 export { SpectatorService } from './spectator-service.js';
-export { SpectatorTally, WATCHERS_REFRESH_MS } from './spectator-tally-repository.js';
+export type { SpectatorTally } from './spectator-tally-repository.js';
