@@ -2,7 +2,8 @@
  * How src/ is arranged, checked by `npm run lint:layers` (scripts/lint-layers.mjs); docs/architecture.md
  * draws the map.
  *
- *   main.ts → app.ts (the server's composition root; worker.ts, the worker process's) → features/<name>/ → platform/
+ *   main.ts → app.ts (the server's composition root; worker.ts, the worker process's; both build the
+ *   repositories from repositories.ts) → features/<name>/ → platform/
  *   clients/ (the JSON client, the MCP server, the demo) stand apart: they speak the public API.
  *   public-api.ts lists the public routes, for the server (app.ts) and for the OpenAPI document alone.
  *
@@ -13,12 +14,15 @@
  * -repository). A feature reaches another only through that feature's index.ts, its *-schemas.ts
  * (the request rules, pure, which the MCP client shares), or its declarations: *-endpoints.ts (each route's
  * method, path and doc, without its handler) and the *-api.ts schemas they describe, which the MCP client
- * derives its tools from. Declarations hold no service, repository or route. The platform imports no feature.
+ * derives its tools from. Declarations hold no service, repository or route. An index exports no repository
+ * but by type: the composition builds the repositories, importing them by path. The platform imports no
+ * feature. Only repositories, the composition and the Redis platform hold a Redis client. Type-only imports count.
  * platform/core and every *-schemas.ts are pure: zod and each other, no I/O. The runner also checks that
  * they carry no HTTP headers and no OpenAPI metadata (`pure-modules-know-no-http`): the routes' *-api.ts
  * describe them for the OpenAPI document.
  */
 const COMPOSITION = '^src/(app|worker)\\.ts$';
+const REPOSITORIES = '^src/repositories\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const CONFIG = '^src/config\\.ts$';
 const PLATFORM = '^src/platform/';
@@ -36,6 +40,15 @@ const ROUTES = '-routes\\.ts$';
 const SERVICE = '-service\\.ts$';
 const REPOSITORY = '-repository\\.ts$';
 const NOT_TYPES = { dependencyTypesNot: ['type-only'] };
+/**
+ * A Redis client, whatever its name: the packages (ioredis, and the other clients the benches compare), the
+ * project's RedisClient and connections, and the script runner, which also sends plain commands.
+ */
+const REDIS_CLIENT = [
+  '(^|/)node_modules/(ioredis|redis|@redis/[^/]+|@valkey/valkey-glide)/',
+  '^(ioredis|redis|@valkey/valkey-glide)$',
+  '^src/platform/redis/(redis|scripts|script-connection|hot-connection|slot-routed-connection|failover-cluster)\\.ts$',
+];
 
 /** A rule that `from` may not import `to`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -85,10 +98,16 @@ module.exports = {
       { path: '^(node:)?(http|https|http2)$|(^|/)node_modules/(uWebSockets\\.js|ws)/' },
     ),
     forbid(
-      'redis-below-services',
-      'Services, routes and the HTTP platform never hold an ioredis client: Redis commands live in repositories and platform/redis.',
-      { path: [SERVICE, ROUTES, '^src/platform/(http|core|metrics|limits)/'] },
-      { path: '(^|/)node_modules/ioredis/|^ioredis$' },
+      'redis-only-in-repositories',
+      'Redis commands live in repositories: a Redis client (ioredis, RedisClient, the script runner, the lean connections) is imported, even for its type, only by *-repository.ts files, the composition (app.ts, worker.ts) and the Redis platform itself (platform/redis, platform/redis-server).',
+      { path: '^src/', pathNot: [REPOSITORY, COMPOSITION, '^src/platform/redis(-server)?/'] },
+      { path: REDIS_CLIENT },
+    ),
+    forbid(
+      'index-exports-no-repositories',
+      "A feature's index.ts exports its services, routes, pure rules and types: a repository only as a type. The composition builds the repositories and imports them by path.",
+      { path: INDEX },
+      { path: REPOSITORY, ...NOT_TYPES },
     ),
     forbid(
       'only-the-composition-opens-connections',
@@ -104,9 +123,15 @@ module.exports = {
     ),
     forbid(
       'the-composition-is-the-root',
-      'Only main.ts imports the compositions (app.ts, worker.ts); nothing imports main.ts.',
+      'Only main.ts imports the compositions (app.ts, worker.ts), and only they the repositories they build (repositories.ts); nothing imports main.ts.',
       { path: '^src/', pathNot: ENTRY },
       { path: [COMPOSITION, ENTRY] },
+    ),
+    forbid(
+      'repositories-are-built-by-the-composition',
+      'src/repositories.ts, the repositories by path, is imported by the compositions (app.ts, worker.ts) alone.',
+      { path: '^src/', pathNot: COMPOSITION },
+      { path: REPOSITORIES },
     ),
     forbid(
       'config-is-a-leaf',
@@ -132,7 +157,7 @@ module.exports = {
       { path: '^clients/typescript/' },
       { pathNot: ['^clients/typescript/', '(^|/)node_modules/'] },
     ),
-    forbid('no-cycles', 'Modules do not import each other in a circle (type-only imports aside).', { path: '^src/' }, { circular: true, viaOnly: NOT_TYPES }),
+    forbid('no-cycles', 'Modules do not import each other in a circle, type-only imports counted.', { path: '^src/' }, { circular: true }),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

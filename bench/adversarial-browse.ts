@@ -9,6 +9,7 @@
  *   npx tsx bench/adversarial-browse.ts --agents 100000 [--clients 4] [--seconds 20] [--jobs 20] [--seed 42] [--json]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { AccountReads } from '../src/features/accounts/account-reads-repository.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,7 +122,7 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
         await probe.zadd(keys.feedFloors('agent', part), 'NX', ...mine.flatMap((id) => [0, id]));
       }
     }
-    const index = new DiscoveryIndex(app.redis, app.scripts);
+    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
     const ranker = new FeedRanker(index, new FeedStore(app.redis, app.scripts));
     const jobHistogram = new Histogram();
     await probe.slowlog('RESET');

@@ -9,6 +9,7 @@
  * `runDiscoveryScale(opts)` returns the same figures as a plain object, for the bench runner.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { AccountReads } from '../src/features/accounts/account-reads-repository.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -140,7 +141,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger }).start();
   const probe = new Redis(redisProcess.url, { lazyConnect: true });
   await probe.connect();
-  const index = new DiscoveryIndex(app.redis, app.scripts);
+  const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
   const feeds = new FeedStore(app.redis, app.scripts);
   const ranker = new FeedRanker(index, feeds);
   const discovery = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue);

@@ -5,26 +5,26 @@ import type { Logger } from './platform/logger.js';
 import { bearerAuthenticator } from './platform/http/bearer.js';
 import { EventLoopDelay } from './platform/metrics/event-loop-delay.js';
 import { Metrics } from './platform/metrics/metrics.js';
-import { AccountService, HiddenAccounts, LeavingAccounts, resolveTokenSecret, SuspensionRepository, TokenService, TokenStore, UserRepository } from './features/accounts/index.js';
-import { SwipeRepository, SwipeService } from './features/swipes/index.js';
-import { MatchListing, MatchListRepository, MatchRepository, MatchService, MessageRepository, MessageService, ReadService, ReadStateRepository } from './features/matches/index.js';
-import { ErasureRepository, ErasureSweeper, LeaveService } from './features/leaving/index.js';
-import { adminApi, ReportRepository, ReportService, SuspensionService } from './features/moderation/index.js';
-import { BlockRepository, BlockService } from './features/blocks/index.js';
+import { AccountService, resolveTokenSecret, TokenService } from './features/accounts/index.js';
+import { SwipeService } from './features/swipes/index.js';
+import { type Known, MatchEventSteps, MatchListing, MatchService, MessageService, ReadService, registerMatchFrames } from './features/matches/index.js';
+import { ErasureSweeper, LeaveService } from './features/leaving/index.js';
+import { adminApi, ReportService, SuspensionService } from './features/moderation/index.js';
+import { BlockService } from './features/blocks/index.js';
 import { HttpServer } from './platform/http/server.js';
 import { publicApiRoutes, type PublicApiServices } from './public-api.js';
 import type { Route } from './platform/http/types.js';
 import { AccountLimits } from './platform/limits/account-limits.js';
 import { AddressLimits } from './platform/limits/address-limits.js';
 import { accountLimitPolicy, addressLimitPolicy } from './platform/limits/limit-policies.js';
-import { EventReplay, EventStreams, OutboxRunner, LiveEvents, OutboxRecords, OutboxSweeper, Realtime } from './features/events/index.js';
+import { EventAppender, EventReplay, FrameBuilders, LiveEvents, Realtime } from './features/events/index.js';
+import { OutboxRunner } from './platform/outbox/outbox-runner.js';
+import { OutboxSweeper } from './platform/outbox/outbox-sweeper.js';
 import { UpgradeLimits } from './platform/limits/upgrade-limits.js';
-import { SocketLeases } from './platform/limits/socket-leases.js';
 import { DAY_MS } from './platform/core/dates.js';
 import { assertCurrentKeyLayout } from './platform/redis-server/key-layout-check.js';
-import { SpectatorService, SpectatorTally, WATCHERS_REFRESH_MS } from './features/spectator/index.js';
+import { registerSpectatorFrames, spectatorAppends, SpectatorService } from './features/spectator/index.js';
 import { PubSub } from './platform/redis/pubsub.js';
-import { RateLimiter } from './platform/limits/rate-limiter.js';
 import { REDIS_CLOSE_TIMEOUT_MS, settleBy } from './platform/redis/bounded-close.js';
 import { createRedis, createSubscriberRedis, queueConnections, type RedisClient } from './platform/redis/redis.js';
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
@@ -32,8 +32,9 @@ import { memorySettingsAdvice } from './platform/redis-server/redis-settings.js'
 import { replicaLagReader } from './platform/redis/replica-lag.js';
 import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
-import { accountFiling, DiscoveryIndex, DiscoveryIndexer, DiscoveryService, FeedRanker, FeedStore, RankingJobs, SwipeSignals } from './features/discovery/index.js';
-import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, type WebhookSender, webhookSender, WebhookService, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
+import { DiscoveryIndexer, DiscoveryService, FeedRanker, RankingJobs, SwipeSignals } from './features/discovery/index.js';
+import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, type WebhookSender, webhookSender, WebhookService, webhookWorkerOptions } from './features/webhooks/index.js';
+import { accountFiling, AccountReads, BlockRepository, DiscoveryIndex, ErasureRepository, EventStreams, FeedStore, HiddenAccounts, LeavingAccounts, MatchListRepository, MatchRepository, MessageRepository, OutboxRecords, RateLimiter, ReadStateRepository, ReportRepository, SocketLeases, SpectatorTally, SuspensionRepository, SwipeRepository, TokenStore, UserRepository, WATCHERS_REFRESH_MS, WebhookStore } from './repositories.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -65,7 +66,11 @@ export class Application {
   matches!: MatchRepository;
   messages!: MessageRepository;
   /** Appends the events that writes commit to the outbox; its sweeper repairs a crash between the two. */
-  outbox!: OutboxRunner;
+  outbox!: OutboxRunner<Known>;
+  /** Appends the entries of the outbox steps of events; webhooks follow what it appends to accounts' streams. */
+  private eventAppender!: EventAppender;
+  /** How stream entries kept by reference are read back as frames (matches and spectator register theirs). */
+  private readonly frames = new FrameBuilders();
   private outboxSweeper?: OutboxSweeper;
   /** Leaving: an account's erasure (DELETE /api/v1/me); its sweeper finishes one a crash interrupted. */
   leaving!: LeaveService;
@@ -125,7 +130,7 @@ export class Application {
     await this.startAccounts();
     const discoveryIndex = await this.startDiscovery();
     const { streams, tally } = await this.startEvents();
-    await this.startMatches(streams);
+    this.startMatches(streams);
     await this.startWebhooks(streams);
     this.outboxSweeper = new OutboxSweeper(this.outbox, this.config.EVENT_SWEEP_MS, this.logger).start();
     this.leaving = new LeaveService(this.accounts, this.leavingAccounts, this.matchService, new ErasureRepository(this.redis), this.logger);
@@ -164,7 +169,7 @@ export class Application {
 
   private async startDiscovery(): Promise<DiscoveryIndex> {
     const { config, logger } = this.options;
-    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts);
+    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts, new AccountReads(this.redis, this.scripts));
     const feeds = new FeedStore(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
@@ -178,7 +183,7 @@ export class Application {
   private async startEvents() {
     const { config, logger } = this.options;
     const tally = new SpectatorTally(this.redis);
-    const streams = new EventStreams(this.redis, this.scripts, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
+    const streams = new EventStreams(this.redis, this.scripts, this.frames, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
     this.realtime = new Realtime({
       replay: new EventReplay(streams),
       live: new LiveEvents(this.pubsub),
@@ -192,15 +197,24 @@ export class Application {
     return { streams, tally };
   }
 
-  private async startMatches(streams: EventStreams) {
+  /**
+   * Swipes, matches and messages, and the outbox that completes their writes: the match lists, and the
+   * events appended to their recipients' streams and, for agents, the spectators'.
+   */
+  private startMatches(streams: EventStreams) {
     const { config, logger } = this.options;
-    this.swipes = new SwipeRepository(this.redis, this.scripts, { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReads(this.redis, this.scripts), { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
-    this.outbox = new OutboxRunner(new OutboxRecords(this.redis), streams, this.users, this.messages, logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
-      .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)));
+    this.eventAppender = new EventAppender(streams);
+    this.outbox = new OutboxRunner<Known>(new OutboxRecords(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
+      .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)))
+      .register(new MatchEventSteps(this.eventAppender, this.users, this.messages).addAudience(spectatorAppends));
+    const sources = { messages: this.messages, users: this.users, suspensions: this.suspensions, matches: this.matches };
+    registerMatchFrames(this.frames, sources);
+    registerSpectatorFrames(this.frames, sources);
     this.swipeService = new SwipeService(this.swipes, this.matches, this.outbox, config.UNDO_WINDOW_SECONDS * 1000, this.swipeSignals);
     const reads = new ReadStateRepository(this.redis, this.scripts);
     this.matchService = new MatchService(this.matches, this.users, this.outbox, reads, this.suspensions);
@@ -209,19 +223,13 @@ export class Application {
   }
 
   private startSpectator(discoveryIndex: DiscoveryIndex, tally: SpectatorTally) {
-    this.spectator = new SpectatorService(
-      this.matches,
-      this.messages,
-      this.users,
-      {
-        tally,
-        agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
-        processKey: randomUUID(),
-        watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
-      },
-      this.config.SPECTATOR_CACHE_MS,
-      this.suspensions,
-    );
+    const figures = {
+      tally,
+      agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
+      processKey: randomUUID(),
+      watchingHere: () => this.realtime.sockets?.spectatorCount ?? 0,
+    };
+    this.spectator = new SpectatorService(this.matches, this.messages, this.users, figures, this.config.SPECTATOR_CACHE_MS, this.suspensions);
     this.watcherReports = setInterval(() => void this.spectator.reportWatchers().catch(() => undefined), WATCHERS_REFRESH_MS);
     this.watcherReports.unref();
   }
@@ -286,8 +294,8 @@ export class Application {
     const store = new WebhookStore(this.redis, this.scripts);
     const retry = webhookRetry(config);
     this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
-    const chains = new WebhookChains(store, this.webhookJobs.queue);
-    this.outbox.onUserEvents(chains);
+    const chains = new WebhookChains(store, this.webhookJobs.queue, streams);
+    this.eventAppender.onUserEvents(chains);
     const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');
     this.pingSender = webhookSender(config);
     this.webhookPings = new WebhookPings(store, this.pingSender, count, logger, config.WEBHOOK_TIMEOUT_MS);

@@ -7,7 +7,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { runDemo } from './clients/demo/run-demo.js';
 import { DataDirInUseError, RedisNotFoundError, RedisProcess } from './platform/redis-server/redis-process.js';
-import { isConnectionError } from './platform/redis/redis.js';
+import { isConnectionError } from './platform/redis/redis-errors.js';
 import { describeRedis, UnsupportedRedisError } from './platform/redis-server/redis-requirements-check.js';
 import type { RedisTopology } from './platform/redis/redis-topology.js';
 

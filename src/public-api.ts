@@ -3,10 +3,10 @@ import { accountRoutes, type AccountService, type Leaving } from './features/acc
 import { blockRoutes, type BlockService } from './features/blocks/index.js';
 import { discoveryRoutes, type DiscoveryService } from './features/discovery/index.js';
 import { inboxRoutes, socketDocRoutes, type EventInbox } from './features/events/index.js';
-import { matchRoutes, type MatchService, type MessageService, type ReadService } from './features/matches/index.js';
+import { eventFrameSchema, matchRoutes, type MatchService, type MessageService, type ReadService, userSocketFrameSchema } from './features/matches/index.js';
 import { reportRoutes, type ReportService } from './features/moderation/index.js';
 import { operationRoutes } from './features/operations/index.js';
-import { spectatorPageRoutes, spectatorRoutes, type SpectatorService } from './features/spectator/index.js';
+import { spectatorPageRoutes, spectatorRoutes, type SpectatorService, spectatorSocketFrameSchema } from './features/spectator/index.js';
 import { swipeRoutes, type SwipeService } from './features/swipes/index.js';
 import { webhookRoutes, type WebhookService } from './features/webhooks/index.js';
 import type { Route } from './platform/http/types.js';
@@ -51,9 +51,9 @@ export function publicApiRoutes(services: PublicApiServices, config: Config): Ro
     ...spectatorRoutes({ spectator: services.spectator, limits: addressLimits }),
     ...webhookRoutes({ webhooks: services.webhooks, limits: accountLimits }),
     ...spectatorPageRoutes(),
-    ...socketDocRoutes(),
+    ...socketDocRoutes({ user: userSocketFrameSchema, spectator: spectatorSocketFrameSchema }),
     ...reportRoutes({ reports: services.reports, limits: accountLimits }),
     ...blockRoutes({ blocks: services.blocks, limits: accountLimits }),
-    ...inboxRoutes({ inbox: services.inbox, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT }),
+    ...inboxRoutes({ inbox: services.inbox, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT, eventFrame: eventFrameSchema }),
   ];
 }

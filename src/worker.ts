@@ -4,9 +4,11 @@ import type { RedisTopology } from './platform/redis/redis-topology.js';
 import { createRedis, queueConnections, type RedisClient } from './platform/redis/redis.js';
 import { assertSupportedRedis } from './platform/redis-server/redis-requirements-check.js';
 import { Scripts } from './platform/redis/scripts.js';
-import { DiscoveryIndex, FeedRanker, FeedStore, RankingJobs } from './features/discovery/index.js';
-import { EventStreams } from './features/events/index.js';
-import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, WebhookStore, webhookWorkerOptions } from './features/webhooks/index.js';
+import { FeedRanker, RankingJobs } from './features/discovery/index.js';
+import { FrameBuilders } from './features/events/index.js';
+import { registerMatchFrames } from './features/matches/index.js';
+import { accountFiling, AccountReads, DiscoveryIndex, EventStreams, FeedStore, MessageRepository, SuspensionRepository, UserRepository, WebhookStore } from './repositories.js';
+import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
 export async function startWorkers(config: Config, topology: RedisTopology, logger: Logger): Promise<{ stop: () => Promise<void> }> {
@@ -16,7 +18,7 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
     await redis.connect();
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
-    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
+    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)), new FeedStore(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: true });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {
@@ -38,8 +40,15 @@ async function startWebhookWorker(config: Config, topology: RedisTopology, redis
   const retry = webhookRetry(config);
   const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
   const sender = webhookSender(config);
-  const chains = new WebhookChains(store, jobs.queue);
-  const deliverer = new WebhookDeliverer(store, chains, new EventStreams(redis, scripts), sender, retry, () => {}, logger);
+  // Webhooks send accounts' events with their frames as the server builds them.
+  const frames = registerMatchFrames(new FrameBuilders(), {
+    messages: new MessageRepository(redis, scripts),
+    users: new UserRepository(redis, scripts, accountFiling),
+    suspensions: new SuspensionRepository(redis, scripts, accountFiling),
+  });
+  const streams = new EventStreams(redis, scripts, frames);
+  const chains = new WebhookChains(store, jobs.queue, streams);
+  const deliverer = new WebhookDeliverer(store, chains, streams, sender, retry, () => {}, logger);
   await jobs.startWorker(deliverer, webhookWorkerOptions(config));
   return {
     stop: async () => {

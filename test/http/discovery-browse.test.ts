@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
 import type { BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
@@ -118,7 +119,7 @@ describe('GET /discovery/browse paging', () => {
 
   it('gives the same pages whichever plan answers: whole driving filter, or a bounded walk of the pool', async () => {
     const app = stack.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts);
+    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
     const feeds = new FeedStore(app.redis, app.scripts);
     const ranker = new FeedRanker(index, feeds);
     const walking = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });

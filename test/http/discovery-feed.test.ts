@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { DiscoveryService } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
@@ -96,7 +97,7 @@ describe('GET /discovery/feed ranking', () => {
 
   it('pages the same with a tiny look-at limit (short pages that resume where they stopped)', async () => {
     const app = stack.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts);
+    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
     const feeds = new FeedStore(app.redis, app.scripts);
     const tiny = new DiscoveryService(index, feeds, new FeedRanker(index, feeds), app.rankingJobs!.queue, {
       scanLimit: 1,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { RankingJobs } from '../../src/features/discovery/ranking-jobs.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { DiscoveryIndexer } from '../../src/features/discovery/discovery-indexer.js';
@@ -63,7 +64,7 @@ describe('ranking jobs', () => {
 
   it('a worker killed mid-job leaves no account without a ranked feed once a worker runs again', async () => {
     const app = server.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts);
+    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
     const feeds = new FeedStore(app.redis, app.scripts);
     const indexer = new DiscoveryIndexer(app.rankingJobs!.queue, app.logger);
     // Seeded straight through the store and the indexer (registration would be rate limited and slow).

@@ -66,7 +66,7 @@ describe('events of writes committed but never appended (a crash between the two
     const [c, d] = (await seedAccounts(sweeping.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     await sweeping.app.swipes.record('agent', c.user_id, d.user_id, 'like', new Date());
     const swiped = await sweeping.app.swipes.record('agent', d.user_id, c.user_id, 'super_like', new Date());
-    expect(swiped).toMatchObject({ status: 'recorded', effect: 'created' });
+    expect(swiped).toMatchObject({ status: 'recorded', outcome: 'created' });
 
     const redis = sweeping.app.redis;
     await eventually('outbox emptied', async () => (await pendingRecords(redis, 'agent')) === 0);
@@ -118,7 +118,7 @@ describe('an Idempotency-Key retry after such a crash', () => {
     const [a, b] = (await seedAccounts(idle.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     await idle.app.swipes.record('agent', a.user_id, b.user_id, 'like', new Date());
     const first = await idle.app.swipes.record('agent', b.user_id, a.user_id, 'like', new Date(), 'swipe-key');
-    expect(first).toMatchObject({ status: 'recorded', effect: 'created' });
+    expect(first).toMatchObject({ status: 'recorded', outcome: 'created' });
     expect(await userFrames(idle.app.redis, 'agent', a.user_id)).toEqual([]);
     const retry = await idle.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token, headers: { 'idempotency-key': 'swipe-key' } });
     expect(retry.status).toBe(200);

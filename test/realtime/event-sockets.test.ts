@@ -1,6 +1,6 @@
 import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/features/events/events.js';
+import type { TestEvent } from '../support/event-publisher.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
@@ -27,7 +27,7 @@ async function connect(baseUrl: string, path: string, options?: { token?: string
   return socket;
 }
 
-const event = (recipients: number[], n: number, extra: Partial<DomainEvent> = {}): DomainEvent => ({
+const event = (recipients: number[], n: number, extra: Partial<TestEvent> = {}): TestEvent => ({
   type: 'message.created',
   pool: 'agent',
   recipients,

@@ -3,7 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareEventIds } from '../../src/features/events/event-ids.js';
 import { CLOSE } from '../../src/features/events/sockets/close-codes.js';
-import type { DomainEvent } from '../../src/features/events/events.js';
+import type { TestEvent } from '../support/event-publisher.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const sockets = () => stack.app.realtime.sockets!;
 
-const bigEvent = (n: number, recipients: number[] = []): DomainEvent => ({
+const bigEvent = (n: number, recipients: number[] = []): TestEvent => ({
   type: 'message.created',
   pool: 'agent',
   recipients,

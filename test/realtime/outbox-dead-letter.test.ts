@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pool } from '../../src/platform/core/pool.js';
-import type { Effect } from '../../src/features/events/outbox/effect-handlers.js';
+import type { EffectStep } from '../../src/platform/outbox/effect-handlers.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
@@ -18,9 +18,11 @@ beforeAll(async () => {
   // A outbox step that can never complete, registered like any other step.
   stack.app.outbox.register({
     types: ['test.always_fails'],
-    apply: (_pool: Pool, effect: Effect) => {
-      const id = String(effect.id);
-      tries.set(id, (tries.get(id) ?? 0) + 1);
+    apply: (_pool: Pool, steps: readonly EffectStep[]) => {
+      for (const { effect } of steps) {
+        const id = String(effect.id);
+        tries.set(id, (tries.get(id) ?? 0) + 1);
+      }
       return Promise.reject(new Error('this step can never complete'));
     },
   });

@@ -1,6 +1,6 @@
 import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/features/events/events.js';
+import type { TestEvent } from '../support/event-publisher.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startApp, startRedis, type TestApp } from '../support/stack.js';
@@ -17,7 +17,7 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-const event = (userId: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
+const event = (userId: number, n: number): TestEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
 
 
 describe('when Redis goes away and comes back', () => {

@@ -4,7 +4,7 @@ import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
 import { within } from '../support/within.js';
-import { SocketLeases } from '../../src/platform/limits/socket-leases.js';
+import { SocketLeases } from '../../src/platform/limits/socket-lease-repository.js';
 import { Scripts } from '../../src/platform/redis/scripts.js';
 
 const CAP = 5;

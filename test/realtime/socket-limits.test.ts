@@ -1,6 +1,6 @@
 import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/features/events/events.js';
+import type { TestEvent } from '../support/event-publisher.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { eventually } from '../support/eventually.js';
 import { nextLoopbackIp } from '../support/loopback.js';
@@ -60,7 +60,7 @@ async function refusalWithin(server: TestApp, path: string, options: { token?: s
   }
 }
 
-const spectatorEvent = (n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: { n } });
+const spectatorEvent = (n: number): TestEvent => ({ type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: { n } });
 
 describe('spectator replay is bounded', () => {
   it('replays only the newest SPECTATOR_REPLAY_LIMIT events, saying where it skipped, then goes live', async () => {

@@ -1,6 +1,6 @@
 import { publishEvent } from '../support/event-publisher.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '../../src/features/events/events.js';
+import type { TestEvent } from '../support/event-publisher.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
 import { startTwoApps, type TestApp } from '../support/stack.js';
@@ -31,7 +31,7 @@ async function connect(server: TestApp, path: string, token: string) {
   return socket;
 }
 
-const event = (recipient: number, n: number): DomainEvent => ({ type: 'message.created', pool: 'agent', recipients: [recipient], dataFor: () => ({ n }) });
+const event = (recipient: number, n: number): TestEvent => ({ type: 'message.created', pool: 'agent', recipients: [recipient], dataFor: () => ({ n }) });
 
 async function login(server: TestApp, email: string, password: string): Promise<string> {
   const res = await server.api.post('/api/v1/auth/login', { body: { email, password } });

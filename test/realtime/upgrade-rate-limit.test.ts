@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpgradeRateLimit } from '../../src/features/events/sockets/upgrade-rate-limit.js';
-import { RateLimiter } from '../../src/platform/limits/rate-limiter.js';
+import { RateLimiter } from '../../src/platform/limits/rate-limit-repository.js';
 import { UpgradeLimits } from '../../src/platform/limits/upgrade-limits.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { Scripts } from '../../src/platform/redis/scripts.js';

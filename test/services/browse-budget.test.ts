@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { GENDERS } from '../../src/features/accounts/account-schemas.js';
 import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const { scripts } = store;
   redis = store.redis;
   users = new UserRepository(redis, scripts, accountFiling);
-  index = new DiscoveryIndex(redis, scripts);
+  index = new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts));
   feeds = new FeedStore(redis, scripts);
   const random = prng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
 import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
@@ -16,7 +17,7 @@ beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  index = new DiscoveryIndex(redis, scripts);
+  index = new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts));
   feeds = new FeedStore(redis, scripts);
   users = new UserRepository(redis, scripts, accountFiling);
 });

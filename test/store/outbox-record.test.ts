@@ -1,14 +1,16 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
 import { pairShard, SHARDS } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
-import { parseOutboxRecord } from '../../src/features/events/outbox/outbox-effects.js';
-import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
+import { EventAppender } from '../../src/features/events/event-appender.js';
+import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
+import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
+import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import type { Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
@@ -30,9 +32,9 @@ afterAll(() => store?.cleanup());
 function runner(maxAttempts = 20): OutboxRunner {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
   const streams = new EventStreams(client, scripts);
-  return new OutboxRunner(new OutboxRecords(client), streams, new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts), logger, {
-    maxAttempts,
-  }).register(new MatchListing(new MatchListRepository(scripts)));
+  return new OutboxRunner(new OutboxRecords(client), logger, { maxAttempts })
+    .register(new MatchListing(new MatchListRepository(scripts)))
+    .register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
 }
 
 /** Writes a pending record as it is, committed long ago. */
@@ -79,7 +81,7 @@ describe('a pending outbox record', () => {
     const matchId = SHARDS + pairShard(20, 21);
     const at = Date.UTC(2026, 0, 1);
     const createdAt = new Date(at).toISOString();
-    expect(parseOutboxRecord(pendingRecord!)).toEqual([
+    expect(runner().effectsOf(pendingRecord!)).toEqual([
       { type: 'like.received', from: 21, to: 20, created_at: createdAt },
       { type: 'match.listed', match_id: matchId, users: [20, 21], at },
       { type: 'match.created', match: { id: matchId, users: [20, 21], created_at: createdAt, shared_interests: [] } },
@@ -88,7 +90,7 @@ describe('a pending outbox record', () => {
     await swipe(30, 31, 2, ['["chess","jazz/fusion"]', '["jazz/fusion","chess"]']);
     const second = await swipe(31, 30, 2, ['["jazz/fusion","chess"]', '["chess","jazz/fusion"]']);
     expect(second.sharedInterests).toEqual(['chess', 'jazz/fusion']);
-    const created = parseOutboxRecord(second.pendingRecord!).find((effect) => effect.type === 'match.created');
+    const created = runner().effectsOf(second.pendingRecord!).find((effect) => effect.type === 'match.created');
     expect(created).toMatchObject({ match: { shared_interests: ['chess', 'jazz/fusion'] } });
   });
 

@@ -1,15 +1,19 @@
 import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedStore } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MessageRepository } from '../../src/features/matches/message-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { OutboxRunner } from '../../src/features/events/outbox/outbox-runner.js';
+import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
 import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventAppender } from '../../src/features/events/event-appender.js';
+import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
+import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
-import { OutboxRecords } from '../../src/features/events/outbox/outbox-repository.js';
+import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
 import { SwipeRepository, type RecordedSwipe } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
@@ -25,9 +29,9 @@ beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  swipes = new SwipeRepository(redis, scripts);
-  outbox = new OutboxRunner(new OutboxRecords(redis), new EventStreams(redis, scripts), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts), createLogger('silent'));
-  outbox.register(new MatchListing(new MatchListRepository(scripts)));
+  swipes = new SwipeRepository(redis, scripts, new AccountReads(redis, scripts));
+  outbox = new OutboxRunner(new OutboxRecords(redis), createLogger('silent'));
+  outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(new EventStreams(redis, scripts)), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)).addAudience(spectatorAppends));
   feeds = new FeedStore(redis, scripts);
   const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
   for (const id of [1, 2, 3, 4, 5, 6]) {

@@ -3,6 +3,7 @@
  * mid-job and see another worker take its jobs over quickly. Prints "ready" once it takes jobs.
  */
 import { RankingJobs } from '../../src/features/discovery/ranking-jobs.js';
+import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
 import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
@@ -16,7 +17,7 @@ const topology: RedisTopology = nodes ? { kind: 'cluster', nodes: nodes.split(',
 const redis = createRedis(topology);
 await redis.connect();
 const scripts = new Scripts(redis);
-const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts), new FeedStore(redis, scripts));
+const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)), new FeedStore(redis, scripts));
 await RankingJobs.start({
   connections: queueConnections(topology),
   ranker,

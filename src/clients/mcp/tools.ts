@@ -3,6 +3,7 @@ import { accountEndpoints as accounts } from '../../features/accounts/account-en
 import { blockEndpoints as blocks } from '../../features/blocks/block-endpoints.js';
 import { discoveryEndpoints as discovery } from '../../features/discovery/discovery-endpoints.js';
 import { inboxEndpoint } from '../../features/events/inbox/inbox-endpoints.js';
+import { eventFrameSchema } from '../../features/matches/match-frame-api.js';
 import { matchEndpoints as matches } from '../../features/matches/match-endpoints.js';
 import { reportEndpoints as reports } from '../../features/moderation/report-endpoints.js';
 import { swipeEndpoints as swipes } from '../../features/swipes/swipe-endpoints.js';
@@ -135,6 +136,6 @@ export const agentMatchTools: AgentMatchTool[] = [
   routeTool({
     name: 'events',
     title: 'Events since a cursor',
-    endpoint: inboxEndpoint({ maxWaitSeconds: DEFAULT_CONFIG.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: DEFAULT_CONFIG.EVENTS_MAX_WAITING_PER_ACCOUNT }),
+    endpoint: inboxEndpoint({ maxWaitSeconds: DEFAULT_CONFIG.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: DEFAULT_CONFIG.EVENTS_MAX_WAITING_PER_ACCOUNT, eventFrame: eventFrameSchema }),
   }),
 ];

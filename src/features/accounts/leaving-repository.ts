@@ -4,7 +4,8 @@ import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { adjustPoolSize } from './pool-size-repository.js';
-import { emailField, fromStored, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
+import { emailField, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
+import { fromStored } from './user-record.js';
 
 /** An account whose erasure has begun: its profile is gone; its e-mail is kept until the rest is erased. */
 export type LeavingAccount = { pool: Pool; id: number; email: string; at: number };

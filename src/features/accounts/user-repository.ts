@@ -4,13 +4,14 @@ import type { ProfileSource } from './profile.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
-import { decodeAccount, encodeAccount } from './profile-cards.js';
+import { encodeAccount } from './profile-cards.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { parseEpoch } from './account-standing.js';
 import { adjustPoolSize } from './pool-size-repository.js';
 
-/** An account as stored: its profile, and the pool, e-mail and password hash it signs in with. */
-export type UserRecord = ProfileSource & { pool: Pool; email: string; passwordHash: string };
+import { fromStored, type UserRecord } from './user-record.js';
+
+export type { UserRecord } from './user-record.js';
 
 export type NewUser = Omit<UserRecord, 'id' | 'createdAt'>;
 /** A change of profile: any field of the profile but the account's id and creation time. */
@@ -233,10 +234,6 @@ export class UserRepository {
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-export function fromStored(pool: Pool, id: number, stored: string): UserRecord {
-  return { ...decodeAccount(id, stored), pool };
 }
 
 /** Accounts `ids` of `pool`, in order; undefined for an id with no account there. */

@@ -4,7 +4,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { activityPage } from '../matches/index.js';
+import { activityPage } from '../../platform/redis/activity-pages.js';
 
 /** A block of the caller's: whom, and since when (ms). */
 export type StoredBlock = { userId: number; since: number };

@@ -1,3 +1,3 @@
 export { blockRoutes } from './block-routes.js';
-export { BlockRepository } from './block-repository.js';
+export type { BlockRepository } from './block-repository.js';
 export { BlockService } from './block-service.js';

@@ -1,4 +1,3 @@
-import { hiddenFrom } from '../accounts/index.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { birthdateNumber, normalizePlace, type BrowseFilters } from './browse-schemas.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -6,7 +5,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket, rosterSlot } from '../../platform/redis/key-space.js';
 import { keys, rosterPrefix } from '../../platform/redis/keys.js';
 import { codeAt, genderCode, ROSTER_CODE_BYTES, rosterCode, rosterEntry } from './roster-repository.js';
-import { decodeCard, discoverableCount, type ProfileCard } from '../accounts/index.js';
+import { decodeCard, type AccountReads, type ProfileCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
@@ -118,7 +117,12 @@ export const accountFiling = { entries: discoveryEntries, sets: setsOfAccount };
  * Newest first is highest id first: ids are given in order of registration.
  */
 export class DiscoveryIndex {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+    /** The accounts a block keeps from a reader, and the pool's size, read beside the index's own reads. */
+    private readonly accounts: Pick<AccountReads, 'hiddenFrom' | 'discoverableCount'>,
+  ) {}
 
   /** What is indexed for the account; undefined when there is no such account. */
   async indexed(pool: Pool, id: number): Promise<IndexedProfile | undefined> {
@@ -128,7 +132,7 @@ export class DiscoveryIndex {
 
   /** How many accounts of the pool discovery shows (neither suspended nor leaving): one read of the pool's count. */
   discoverableCount(pool: Pool): Promise<number> {
-    return discoverableCount(this.redis, pool);
+    return this.accounts.discoverableCount(pool);
   }
 
   /** How many accounts of the pool hold each interest, and how many accounts the pool has: summed over the partitions. */
@@ -166,7 +170,7 @@ export class DiscoveryIndex {
     const { rows, stop } = mergeNewestFirst(parts);
     const page = rows.slice(0, query.want);
     const ids = page.map((row) => row.id);
-    const [cards, hidden] = await Promise.all([readCards(this.redis, query.pool, ids), hiddenFrom(this.redis, query.pool, query.viewerId, ids)]);
+    const [cards, hidden] = await Promise.all([readCards(this.redis, query.pool, ids), this.accounts.hiddenFrom(query.pool, query.viewerId, ids)]);
     const examined = parts.reduce((sum, part) => sum + part.examined, 0);
     return {
       // An account hidden by a block keeps its row (the page's position) without its card: it is not shown.

@@ -1,13 +1,12 @@
 import type { Logger } from '../../platform/logger.js';
 import type { FeedRanker } from './feed-ranker.js';
-import { OwnedConnections } from '../../platform/queues/owned-connections.js';
+import { OwnedConnections, type QueueConnections } from '../../platform/redis/owned-connections.js';
 import { RankingQueue } from './ranking-queue.js';
-import type { RedisClient } from '../../platform/redis/redis.js';
 import { RankingWorker, type RankingWorkerOptions } from './ranking-worker.js';
 
 export type RankingJobsOptions = {
   /** Opens the queue's connection and the worker's (platform/redis/redis.ts `queueConnections`). */
-  connections: { queue: () => RedisClient; blocking: () => RedisClient };
+  connections: QueueConnections;
   ranker: FeedRanker;
   logger: Logger;
   /** Run a worker in this process (false: only queue jobs for workers elsewhere). */

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../../platform/redis/redis.js';
+import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 import type { RankingScheduler } from './feed-ranker.js';
 import type { Pool } from '../../platform/core/pool.js';
 
@@ -19,7 +19,7 @@ export type RankingJob = { pool: Pool; userId: number };
 export class RankingQueue implements RankingScheduler {
   readonly queue: Queue<RankingJob>;
 
-  constructor(connection: RedisClient) {
+  constructor(connection: QueueConnection) {
     this.queue = new Queue<RankingJob>(RANKING_QUEUE, {
       connection,
       prefix: QUEUE_PREFIX,

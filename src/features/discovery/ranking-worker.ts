@@ -5,7 +5,7 @@ import { POOLS } from '../../platform/core/pool.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import { PauseWhileFull } from '../../platform/queues/pause-while-full.js';
 import { QUEUE_PREFIX, RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
-import type { RedisClient } from '../../platform/redis/redis.js';
+import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 
 export type RankingWorkerOptions = {
   concurrency?: number;
@@ -26,7 +26,7 @@ export class RankingWorker {
   private whileFull?: PauseWhileFull;
 
   constructor(
-    private readonly connection: RedisClient,
+    private readonly connection: QueueConnection,
     private readonly ranker: FeedRanker,
     private readonly queue: RankingQueue,
     private readonly logger: Logger,

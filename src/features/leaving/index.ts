@@ -1,3 +1,3 @@
-export { ErasureRepository } from './erasure-repository.js';
+export type { ErasureRepository } from './erasure-repository.js';
 export { ErasureSweeper } from './erasure-sweeper.js';
 export { LeaveService } from './leave-service.js';

@@ -2,9 +2,9 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Match, MatchHead, Message } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
-import { activityPage, activityPageAcross } from './activity-page-repository.js';
+import { activityPage, activityPageAcross } from '../../platform/redis/activity-pages.js';
 import { ALL_PARTITIONS, matchShard } from '../../platform/redis/key-space.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { newestMessages } from './message-repository.js';
@@ -39,6 +39,17 @@ export class MatchRepository {
   async findHead(pool: Pool, id: number, { includeEnded = false } = {}): Promise<MatchHead | undefined> {
     const head = headFromHash(await this.redis.hgetall(keys.match(pool, id)));
     return head && (includeEnded || !head.endedAt) ? head : undefined;
+  }
+
+  /** The two users of each of `ids` (matches current or ended and kept), by match id; one HMGET per match, sent together. */
+  async usersOf(pool: Pool, ids: readonly number[]): Promise<Map<number, [number, number]>> {
+    const found = await Promise.all(ids.map((id) => this.redis.hmget(keys.match(pool, id), 'user_a', 'user_b')));
+    const out = new Map<number, [number, number]>();
+    ids.forEach((id, i) => {
+      const [a, b] = found[i]!;
+      if (a && b) out.set(id, [Number(a), Number(b)]);
+    });
+    return out;
   }
 
   /** Current matches by id, in order; ended or unknown ones are left out. One round trip. */
@@ -94,15 +105,4 @@ function headFromHash(h: Record<string, string>): MatchHead | undefined {
     sharedInterests: h.shared_interests ? (JSON.parse(h.shared_interests) as string[]) : [],
     endedAt: h.ended_at ?? null,
   };
-}
-
-/** The two users of each of `ids` (matches current or ended and kept), by match id; one HMGET per match, sent together. */
-export async function matchUsers(redis: RedisClient, pool: Pool, ids: readonly number[]): Promise<Map<number, [number, number]>> {
-  const found = await Promise.all(ids.map((id) => redis.hmget(keys.match(pool, id), 'user_a', 'user_b')));
-  const out = new Map<number, [number, number]>();
-  ids.forEach((id, i) => {
-    const [a, b] = found[i]!;
-    if (a && b) out.set(id, [Number(a), Number(b)]);
-  });
-  return out;
 }

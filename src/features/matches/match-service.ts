@@ -6,7 +6,8 @@ import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from './match-repository.js';
 import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
-import type { Outbox } from '../events/index.js';
+import type { Outbox } from '../../platform/outbox/outbox.js';
+import type { Known } from './match-events.js';
 import type { ReadStateRepository } from './read-state-repository.js';
 import { RecentMatches } from './recent-matches.js';
 
@@ -17,7 +18,7 @@ export class MatchService {
   constructor(
     private readonly matches: MatchRepository,
     private readonly users: UserRepository,
-    private readonly outbox: Outbox,
+    private readonly outbox: Outbox<Known>,
     private readonly reads: ReadStateRepository,
     /** A suspended partner is shown as an absent one: its match is left out until the suspension is lifted. */
     private readonly suspensions?: Pick<SuspensionRepository, 'suspendedAmong'>,

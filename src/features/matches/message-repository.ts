@@ -7,7 +7,7 @@ import { claimIdempotencyKey } from '../../platform/redis/idempotency-claims.js'
 import type { Pool } from '../../platform/core/pool.js';
 import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
@@ -78,8 +78,14 @@ export class MessageRepository {
   }
 
   /** Messages by match and message id: message id → message, for those their threads still keep. */
-  findMany(pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
-    return findMessages(this.redis, pool, refs);
+  async findMany(pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
+    // One read each in its thread's slot, sent together.
+    const found = await Promise.all(refs.map(({ matchId, messageId }) => this.redis.zrangebyscore(keys.messages(pool, matchId), messageId, messageId)));
+    const out = new Map<number, Message>();
+    found.forEach((json, i) => {
+      if (json[0]) out.set(refs[i]!.messageId, JSON.parse(json[0]) as Message);
+    });
+    return out;
   }
 
   /**
@@ -99,16 +105,6 @@ export class MessageRepository {
     const oldest = page.at(-1);
     return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
   }
-}
-
-/** Messages by reference (one read each in its thread's slot, sent together): message id → message, for those still kept. */
-export async function findMessages(redis: RedisClient, pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
-  const found = await Promise.all(refs.map(({ matchId, messageId }) => redis.zrangebyscore(keys.messages(pool, matchId), messageId, messageId)));
-  const out = new Map<number, Message>();
-  found.forEach((json, i) => {
-    if (json[0]) out.set(refs[i]!.messageId, JSON.parse(json[0]) as Message);
-  });
-  return out;
 }
 
 /** The newest message of each match's thread, in order (null where the thread is empty or gone). */

@@ -4,7 +4,8 @@ import { allInOrder } from '../../platform/core/all-in-order.js';
 import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
-import type { Outbox } from '../events/index.js';
+import type { Outbox } from '../../platform/outbox/outbox.js';
+import type { Known } from './match-events.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchService } from './match-service.js';
 
@@ -13,7 +14,7 @@ export class MessageService {
   constructor(
     private readonly matches: MatchService,
     private readonly messages: MessageRepository,
-    private readonly outbox: Outbox,
+    private readonly outbox: Outbox<Known>,
   ) {}
 
   /**

@@ -1,6 +1,7 @@
 import { errors } from '../../platform/core/errors.js';
 import type { Principal } from '../../platform/core/principal.js';
-import type { Outbox } from '../events/index.js';
+import type { Outbox } from '../../platform/outbox/outbox.js';
+import type { Known } from './match-events.js';
 import { MATCH_NOT_FOUND_HINT, type MatchService } from './match-service.js';
 import type { ReadStateRepository } from './read-state-repository.js';
 
@@ -12,7 +13,7 @@ export class ReadService {
   constructor(
     private readonly matches: MatchService,
     private readonly reads: ReadStateRepository,
-    private readonly outbox: Outbox,
+    private readonly outbox: Outbox<Known>,
   ) {}
 
   /**

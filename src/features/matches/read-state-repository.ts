@@ -3,7 +3,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { matchShard } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { otherParticipant, type MatchHead, type ReadState } from './match.js';
 
 export type MarkReadOutcome =

@@ -1,7 +1,6 @@
 export { adminApi } from './admin-routes.js';
 export type { AdminApi } from './admin-routes.js';
-export { ReportRepository } from './report-repository.js';
-export type { StoredReport } from './report-repository.js';
+export type { ReportRepository, StoredReport } from './report-repository.js';
 export { reportRoutes } from './report-routes.js';
 export { REPORT_REASONS } from './report-schemas.js';
 export { ReportService } from './report-service.js';

@@ -1,5 +1,8 @@
+export { spectatorAppends, spectatorEntry } from './spectator-appends.js';
+export { registerSpectatorFrames } from './spectator-frames.js';
 export { spectatorPageRoutes } from './spectator-page-routes.js';
-export { spectatorMatchSchema, spectatorRoutes } from './spectator-routes.js';
+export { spectatorRoutes } from './spectator-routes.js';
+export { spectatorMatchSchema } from './spectator-api.js';
+export { spectatorSocketFrameSchema } from './spectator-frame-api.js';
 export { SpectatorService } from './spectator-service.js';
-export { SpectatorTally, WATCHERS_REFRESH_MS } from './spectator-tally-repository.js';
-export { spectatorMatch, spectatorMatchCreated, spectatorMatchEnded, spectatorMessageCreated } from './spectator-views.js';
+export type { SpectatorTally } from './spectator-tally-repository.js';

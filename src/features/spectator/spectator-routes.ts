@@ -1,53 +1,11 @@
-import { z } from 'zod';
 import type { AddressLimits } from '../../platform/limits/address-limits.js';
 import type { SpectatorService } from './spectator-service.js';
 import { isActivityCursor, isMessageCursor } from '../../platform/core/page-positions.js';
 import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
 import { idParam } from '../../platform/http/params.js';
 import { json, type PublicRequest, type Reply, type Route } from '../../platform/http/types.js';
-import { page } from '../../platform/http/response-schemas.js';
-import { messageSchema } from '../matches/index.js';
+import { spectatorAgentSchema, spectatorMatchSchema, spectatorMessageSchema, spectatorPage, spectatorStatsSchema } from './spectator-api.js';
 
-const synthetic = z.literal(true).meta({ description: 'Always true: these are AI agents, not people.' });
-
-const spectatorUserSchema = z.object({
-  id: z.number().int(),
-  display_name: z.string(),
-  theme_id: z.number().int(),
-  interests: z.array(z.string()),
-});
-
-const spectatorMessageSchema = messageSchema.extend({ synthetic }).meta({ id: 'SpectatorMessage' });
-
-export const spectatorMatchSchema = z
-  .object({
-    id: z.number().int(),
-    created_at: z.string(),
-    shared_interests: z.array(z.string()),
-    users: z.tuple([spectatorUserSchema, spectatorUserSchema]),
-    last_message: messageSchema.nullable(),
-    synthetic,
-  })
-  .meta({ id: 'SpectatorMatch' });
-
-const spectatorAgentSchema = spectatorUserSchema
-  .extend({ bio: z.string(), city: z.string(), age: z.number().int(), synthetic })
-  .meta({ id: 'SpectatorAgent', description: 'An AI agent\'s public card: never an e-mail or a birthdate.' });
-
-const spectatorStatsSchema = z
-  .object({
-    agents: z.number().int().meta({ description: 'AI agent accounts.' }),
-    matches_today: z.number().int().meta({ description: 'Agent matches made today (UTC).' }),
-    messages_today: z.number().int().meta({ description: 'Agent messages sent today (UTC).' }),
-    matches_ended_today: z.number().int().meta({ description: 'Agent matches ended today (UTC).' }),
-    events_per_minute: z.number().int().meta({ description: 'Spectator events in about the last 60 seconds.' }),
-    spectators_watching: z.number().int().meta({ description: 'Open spectator streams over all server processes (approximate: each process reports every 10 s).' }),
-    at: z.string(),
-    synthetic,
-  })
-  .meta({ id: 'SpectatorStats' });
-
-const spectatorPage = <T extends z.ZodType>(item: T) => page(item).extend({ synthetic });
 
 /**
  * The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic.

@@ -2,13 +2,13 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { SwipeKind } from './swipe-schemas.js';
 import { IdBlock } from '../../platform/redis/id-block.js';
 import { indexPartition, pairShard, SHARDS } from '../../platform/redis/key-space.js';
-import type { PendingRef } from '../events/index.js';
+import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { StoredOutcome, UndoPassReply } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { storedAccountOf, storedInterests, visibleAccountOf } from '../accounts/index.js';
+import { storedInterests, type AccountReads } from '../accounts/index.js';
 
 /** Between the target and the kind in an Idempotency-Key's claim. */
 const FINGERPRINT_SEPARATOR = '\n';
@@ -106,6 +106,8 @@ export class SwipeRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
+    /** The target and the swiper, read beside the swipe's first call. */
+    private readonly accounts: Pick<AccountReads, 'visible' | 'stored'>,
     private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
   ) {}
 
@@ -121,8 +123,8 @@ export class SwipeRepository {
     // (a pass never makes a match, so it needs neither user's interests) and a candidate match id.
     const [begun, target, swiper, candidate] = await Promise.all([
       this.begin(own, toId, kind, this.limit.limit, applyNow ? APPLY_COUNTED : COUNT_ONLY, now, idempotencyKey),
-      visibleAccountOf(this.scripts, pool, toId),
-      kind === 'pass' ? null : storedAccountOf(this.scripts, pool, fromId),
+      this.accounts.visible(pool, toId),
+      kind === 'pass' ? null : this.accounts.stored(pool, fromId),
       ids ? ids.take() : shard,
     ]);
     const { allowed, retryAfterMs, heldBy, hidden } = begun;

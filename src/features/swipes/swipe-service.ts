@@ -8,7 +8,8 @@ import type { Principal } from '../../platform/core/principal.js';
 import type { MatchRepository } from '../matches/index.js';
 import type { StoredOutcome, RecordedSwipe, SwipeRepository } from './swipe-repository.js';
 import type { UserRecord } from '../accounts/index.js';
-import type { Outbox } from '../events/index.js';
+import type { Outbox } from '../../platform/outbox/outbox.js';
+import type { Known } from '../matches/index.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { DEFAULT_CONFIG } from '../../config.js';
 import { duration } from '../../platform/core/dates.js';
@@ -83,7 +84,7 @@ export class SwipeService {
   constructor(
     private readonly swipes: SwipeRepository,
     private readonly matches: MatchRepository,
-    private readonly outbox: Outbox,
+    private readonly outbox: Outbox<Known>,
     /** How long after a pass it can still be undone, ms. */
     private readonly undoWindowMs: number = DEFAULT_CONFIG.UNDO_WINDOW_SECONDS * 1000,
     private readonly listener?: SwipeListener,

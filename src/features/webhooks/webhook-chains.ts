@@ -1,5 +1,6 @@
 import type { Pool } from '../../platform/core/pool.js';
-import type { EventBody } from '../events/index.js';
+import type { EventBody, EventStreams } from '../events/index.js';
+import { keys } from '../../platform/redis/keys.js';
 import type { WebhookRecord, WebhookStore } from './webhook-repository.js';
 import type { DeliveryScheduler } from './webhook-scheduling.js';
 
@@ -13,7 +14,12 @@ const PAGES_PER_LOOK = 20;
  * done, which is how deliveries keep the stream's order however many workers run.
  */
 export class WebhookChains {
-  constructor(private readonly store: WebhookStore, private readonly scheduler: DeliveryScheduler) {}
+  constructor(
+    private readonly store: WebhookStore,
+    private readonly scheduler: DeliveryScheduler,
+    /** The accounts' streams, read with every event's frame as its webhook would be sent it. */
+    private readonly streams: Pick<EventStreams, 'bodiesAfter'>,
+  ) {}
 
   /** After events were appended to an account's stream: makes sure each of its enabled webhooks has its next job queued. */
   async eventsAppended(pool: Pool, userId: number): Promise<void> {
@@ -32,7 +38,7 @@ export class WebhookChains {
   async next(pool: Pool, userId: number, hook: WebhookRecord): Promise<EventBody | undefined> {
     let cursor = hook.cursor;
     for (let page = 0; page < PAGES_PER_LOOK; page++) {
-      const entries = await this.store.eventsAfter(pool, userId, cursor, PAGE);
+      const entries = await this.streams.bodiesAfter(keys.userEvents(pool, userId), cursor, PAGE);
       const found = entries.find((entry) => hook.eventTypes.includes(eventTypeOf(entry.body)));
       if (found) return found;
       if (entries.length < PAGE) return undefined;

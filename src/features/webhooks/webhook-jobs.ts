@@ -1,12 +1,11 @@
 import type { Logger } from '../../platform/logger.js';
 import type { RetryPolicy, WebhookDeliverer } from './webhook-deliverer.js';
-import { OwnedConnections } from '../../platform/queues/owned-connections.js';
-import type { RedisClient } from '../../platform/redis/redis.js';
+import { OwnedConnections, type QueueConnections } from '../../platform/redis/owned-connections.js';
 import { WebhookQueue } from './webhook-queue.js';
 import { WebhookWorker, type WebhookWorkerOptions } from './webhook-worker.js';
 
 export type WebhookJobsOptions = {
-  connections: { queue: () => RedisClient; blocking: () => RedisClient };
+  connections: QueueConnections;
   retry: RetryPolicy;
   logger: Logger;
 };

@@ -1,5 +1,5 @@
 import { Queue } from 'bullmq';
-import type { RedisClient } from '../../platform/redis/redis.js';
+import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 import type { DeliveryJob, DeliveryScheduler } from './webhook-scheduling.js';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
@@ -16,7 +16,7 @@ export const WEBHOOK_BACKOFF = 'webhook';
 export class WebhookQueue implements DeliveryScheduler {
   readonly queue: Queue<DeliveryJob>;
 
-  constructor(connection: RedisClient, private readonly maxAttempts: number) {
+  constructor(connection: QueueConnection, private readonly maxAttempts: number) {
     this.queue = new Queue<DeliveryJob>(WEBHOOK_QUEUE, {
       connection,
       prefix: WEBHOOK_QUEUE_PREFIX,

@@ -1,5 +1,4 @@
 import type { Pool } from '../../platform/core/pool.js';
-import { eventBodiesAfter, type EventBody } from '../events/index.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
@@ -112,11 +111,6 @@ export class WebhookStore {
   /** The latest attempts (JSON), newest first. */
   attempts(pool: Pool, userId: number, webhookId: string, limit: number): Promise<string[]> {
     return this.redis.lrange(keys.webhookDeliveries(pool, userId, webhookId), 0, limit - 1);
-  }
-
-  /** Up to `count` events of the account's event stream after `afterId`, oldest first (fewer: the stream ends there). */
-  eventsAfter(pool: Pool, userId: number, afterId: string, count: number): Promise<EventBody[]> {
-    return eventBodiesAfter(this.redis, keys.userEvents(pool, userId), afterId, count);
   }
 }
 

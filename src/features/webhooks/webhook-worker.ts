@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger.js';
 import { retryDelayMs, type RetryPolicy, type WebhookDeliverer } from './webhook-deliverer.js';
 import type { DeliveryJob } from './webhook-scheduling.js';
 import { PauseWhileFull } from '../../platform/queues/pause-while-full.js';
-import type { RedisClient } from '../../platform/redis/redis.js';
+import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_PREFIX } from './webhook-queue.js';
 
 export type WebhookWorkerOptions = {
@@ -30,7 +30,7 @@ export class WebhookWorker {
   private whileFull?: PauseWhileFull;
 
   constructor(
-    private readonly connection: RedisClient,
+    private readonly connection: QueueConnection,
     private readonly deliverer: WebhookDeliverer,
     private readonly retry: RetryPolicy,
     private readonly logger: Logger,

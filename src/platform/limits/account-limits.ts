@@ -1,7 +1,7 @@
 import { errors } from '../core/errors.js';
 import type { Pool } from '../core/pool.js';
 import { isStoreFullError } from '../redis/redis-errors.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limit-repository.js';
 
 /** Requests allowed per account per window. */
 export type AccountLimit = { limit: number; windowSeconds: number };

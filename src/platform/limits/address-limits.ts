@@ -1,6 +1,6 @@
 import { errors } from '../core/errors.js';
 import { isStoreFullError } from '../redis/redis-errors.js';
-import type { FixedWindowHit, RateLimiter } from './rate-limiter.js';
+import type { FixedWindowHit, RateLimiter } from './rate-limit-repository.js';
 import { retryAfterSeconds } from './account-limits.js';
 
 /** Requests allowed per client address per window. */

@@ -1,5 +1,5 @@
 import type { Pool } from '../core/pool.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateLimiter } from './rate-limit-repository.js';
 import type { AccountLimit } from './account-limits.js';
 
 /** One upgrade counted: whether it fits the limit, the hits in the window including it, and when to retry. */

@@ -44,7 +44,7 @@ export const keys = {
   /**
    * Sorted set: leases of the account's open `/api/v1/ws` sockets in every process, "<process>:<n>" → lease
    * end (ms): at most WS_MAX_PER_ACCOUNT; renewed by their process while open, removed at close, lapsing
-   * on their own after a crash (src/platform/limits/socket-leases.ts).
+   * on their own after a crash (src/platform/limits/socket-lease-repository.ts).
    */
   accountSockets: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:sockets:${id}`,
   /**

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { eventFrameSchema } from '../frame-api.js';
 import { INBOX_DEFAULT_LIMIT, INBOX_MAX_LIMIT, inboxQuerySchema } from '../inbox-schemas.js';
 
 /** The inbox's query and answer, named and described for the OpenAPI document. */
@@ -29,9 +28,11 @@ export function describedInboxQuery(maxWaitSeconds: number) {
   });
 }
 
-export const inboxPageSchema = z
+/** The inbox's answer, its events as `eventFrame` (the frames of an account's events) describes them. */
+export const inboxPageSchema = (eventFrame: z.ZodType) =>
+  z
   .object({
-    events: z.array(eventFrameSchema).meta({ description: 'Oldest first.' }),
+    events: z.array(eventFrame).meta({ description: 'Oldest first.' }),
     next_cursor: z.string().meta({ description: 'The since of your next read: the last event\'s id, or the since you sent when none came.' }),
   })
   .meta({ id: 'EventInboxPage' });

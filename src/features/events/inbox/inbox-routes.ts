@@ -2,10 +2,10 @@ import { validate } from '../../../platform/core/validation.js';
 import type { AccountLimits } from '../../../platform/limits/account-limits.js';
 import { queryParams } from '../../../platform/http/params.js';
 import type { Reply, Route, AuthedRequest } from '../../../platform/http/types.js';
-import { inboxEndpoint } from './inbox-endpoints.js';
+import { inboxEndpoint, type InboxFrames } from './inbox-endpoints.js';
 import type { EventInbox, InboxPage } from './inbox-service.js';
 
-type Deps = { inbox: EventInbox; limits: AccountLimits; maxWaitSeconds: number; maxWaitingPerAccount: number };
+type Deps = { inbox: EventInbox; limits: AccountLimits; maxWaitSeconds: number; maxWaitingPerAccount: number } & InboxFrames;
 
 /** The answer's JSON, the frames spliced in as the stream holds them (the same text the socket sends). */
 function inboxReply({ events, nextCursor }: InboxPage): Reply {
@@ -14,8 +14,8 @@ function inboxReply({ events, nextCursor }: InboxPage): Reply {
 }
 
 /** `GET /api/v1/events`: the event inbox, for clients that can hold neither a WebSocket nor a webhook. */
-export function inboxRoutes({ inbox, limits, maxWaitSeconds, maxWaitingPerAccount }: Deps): Route[] {
-  const endpoint = inboxEndpoint({ maxWaitSeconds, maxWaitingPerAccount });
+export function inboxRoutes({ inbox, limits, maxWaitSeconds, maxWaitingPerAccount, eventFrame }: Deps): Route[] {
+  const endpoint = inboxEndpoint({ maxWaitSeconds, maxWaitingPerAccount, eventFrame });
   const { query } = endpoint.doc;
   return [
     {

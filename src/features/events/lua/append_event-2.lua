@@ -5,11 +5,12 @@
   The entry id that XADD assigns is the event id clients resume from (`since`).
 
   An entry stores one field. Most events store `e`: the client frame as JSON without its id
-  ('{"type":..,"at":..,"data":..}'). A message's event stores no body: only a reference to the message
-  in its match's thread, `u` (a user's view) or `s` (the spectators' view) = "<match id>:<message id>",
-  about 20 bytes; readers build the frame from the thread (src/features/events/event-stream-repository.ts), and once the
-  thread no longer holds the message (unmatched, or trimmed) the entry is skipped. The announced frame is
-  always the whole frame with `"id":"<entry id>",` spliced in first.
+  ('{"type":..,"at":..,"data":..}'). Some store a reference instead, under a field naming its kind: a
+  message's event only refers to the message in its match's thread, `u` (a user's view) or `s` (the
+  spectators' view) = "<match id>:<message id>", about 20 bytes; an event showing profiles keeps its spec,
+  `p`. Readers build the frame again with the frame builder the appending feature registered for the kind
+  (src/features/events/frame-builders.ts), and skip the entry once what it refers to is gone. The announced
+  frame is always the whole frame with `"id":"<entry id>",` spliced in first.
 
   A outbox step of a committed write names itself (ARGV[1]): a step whose mark is in the applied set
   appends nothing (and its mark is renewed), so each committed event is appended once however often its
@@ -24,9 +25,9 @@
   ARGV[4] the sharded pub/sub channel to announce on
   ARGV[5] the route the announcement names (a uWS topic)
   ARGV[6] the frame JSON without its id
-  ARGV[7] the field to store: 'e', 'u' or 's'
+  ARGV[7] the field to store: 'e', or the kind of the reference stored ('u', 's', 'p')
   ARGV[8] how long a step's mark is kept, ms
-  ARGV[9] the value stored: '' to store ARGV[6] itself, else the message reference
+  ARGV[9] the value stored: '' to store ARGV[6] itself, else the reference
 
   Announcement format: "<route>\n<entry id>\n<frame JSON>".
   Returns the new entry id, or '' when nothing was appended.

@@ -11,7 +11,7 @@ import type { EventReplay } from '../event-replay.js';
 import type { TokenService } from '../../accounts/index.js';
 import type { AddressLimits } from '../../../platform/limits/address-limits.js';
 import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
-import type { SocketLeases } from '../../../platform/limits/socket-leases.js';
+import type { SocketLeases } from '../../../platform/limits/socket-lease-repository.js';
 import { CLOSE, REFUSAL_CLOSE, type Close } from './close-codes.js';
 import type { EventRelay } from './event-relay.js';
 import { SocketCaps } from './socket-caps.js';

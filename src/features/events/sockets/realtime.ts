@@ -5,7 +5,7 @@ import type { EventReplay } from '../event-replay.js';
 import type { LiveEvents } from '../live-events.js';
 import type { TokenService } from '../../accounts/index.js';
 import type { AddressLimits } from '../../../platform/limits/address-limits.js';
-import type { SocketLeases } from '../../../platform/limits/socket-leases.js';
+import type { SocketLeases } from '../../../platform/limits/socket-lease-repository.js';
 import type { UpgradeLimits } from '../../../platform/limits/upgrade-limits.js';
 import { EventRelay } from './event-relay.js';
 import { EventInbox, type InboxPolicy } from '../inbox/inbox-service.js';

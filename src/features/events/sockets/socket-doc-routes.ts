@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errors } from '../../../platform/core/errors.js';
 import type { Route } from '../../../platform/http/types.js';
-import { spectatorSocketFrameSchema, userSocketFrameSchema } from '../frame-api.js';
+import type { SocketFrames } from '../frame-api.js';
 import { SPECTATOR_SOCKET_PATH, USER_SOCKET_PATH } from './event-sockets.js';
 
 const sinceQuery = z.object({
@@ -10,9 +10,10 @@ const sinceQuery = z.object({
 
 /**
  * The WebSocket endpoints as plain HTTP routes: they put them in the OpenAPI document, and answer a GET
- * that is not a WebSocket upgrade (uWS hands upgrades to the socket handler first) with a clear 400.
+ * that is not a WebSocket upgrade (uWS hands upgrades to the socket handler first) with a clear 400. The
+ * frames each sends are described by the features whose events they carry.
  */
-export function socketDocRoutes(): Route[] {
+export function socketDocRoutes(frames: SocketFrames): Route[] {
   const notAnUpgrade = () => {
     throw errors.invalidField('upgrade', 'is missing: this endpoint is a WebSocket, so connect with a WebSocket client (Upgrade: websocket)');
   };
@@ -34,7 +35,7 @@ export function socketDocRoutes(): Route[] {
         tags: ['realtime'],
         query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
-        frames: userSocketFrameSchema,
+        frames: frames.user,
         errors: [400, 401, 403, 429],
         errorDescriptions: refusals,
       },
@@ -49,7 +50,7 @@ export function socketDocRoutes(): Route[] {
         tags: ['spectator', 'realtime'],
         query: sinceQuery,
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
-        frames: spectatorSocketFrameSchema,
+        frames: frames.spectator,
         errors: [400, 429],
         errorDescriptions: refusals,
       },

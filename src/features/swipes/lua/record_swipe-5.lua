@@ -13,7 +13,7 @@
   When the swipe has news, what it changes in other hash slots is written, in this same script, as a
   pending record to the shard's outbox: for a new match the match in both users' lists and the pool's, and
   the events (a match, a super like announced). Each is an idempotent outbox step
-  (src/features/events/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
+  (src/platform/outbox/outbox-runner.ts); the sweeper completes a record left behind. A swipe without news
   writes no record.
 
   A first pass on a target (the swiper's list holds nothing for it) is not brought here: the pair can hold

@@ -1,7 +1,7 @@
 --[[
-  Writes a commit's pending record to its shard's outbox (src/features/events/outbox/outbox-repository.ts), in the commit's own
+  Writes a commit's pending record to its shard's outbox (src/platform/outbox/outbox-repository.ts), in the commit's own
   atomic step: the outbox steps its write still needs in other hash slots, as a JSON array of effects
-  (read by src/features/events/outbox/outbox-effects.ts), due from `at` (the commit time, ms). Returns the record.
+  (read by src/platform/outbox/outbox-effects.ts, each effect checked by the schema its handler registers), due from `at` (the commit time, ms). Returns the record.
   cjson writes an empty Lua table as {}: an effect leaves an empty list out rather than hold one.
 ]]
 local function write_outbox(outbox, due, pending_id, effects, at)

@@ -1,5 +1,12 @@
 import type { Logger } from '../logger.js';
-import type { RedisClient } from '../redis/redis.js';
+import type { RedisConnectionClient } from 'bullmq';
+import type { RedisClient } from './redis.js';
+
+/** A connection handed to BullMQ (a queue's or its worker's): BullMQ alone sends commands on it. */
+export type QueueConnection = RedisConnectionClient;
+
+/** Opens a queue's connection and its worker's (redis.ts `queueConnections`), for OwnedConnections to own. */
+export type QueueConnections = { queue: () => RedisClient; blocking: () => RedisClient };
 
 /** The Redis connections a queue and its worker own: opened with their errors logged, closed together. */
 export class OwnedConnections {
@@ -8,7 +15,7 @@ export class OwnedConnections {
   constructor(private readonly logger: Logger) {}
 
   /** Opens one more connection with `open`; its errors are logged at debug level as `<what> connection error`. */
-  add(open: () => RedisClient, what: string): RedisClient {
+  add(open: () => RedisClient, what: string): QueueConnection {
     const connection = open();
     connection.on('error', (error: Error) => this.logger.debug({ err: error.message }, `${what} connection error`));
     this.connections.push(connection);

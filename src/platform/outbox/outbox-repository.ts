@@ -1,6 +1,6 @@
-import type { RedisClient } from '../../../platform/redis/redis.js';
-import type { Pool } from '../../../platform/core/pool.js';
-import { keys } from '../../../platform/redis/keys.js';
+import type { RedisClient } from '../redis/redis.js';
+import type { Pool } from '../core/pool.js';
+import { keys } from '../redis/keys.js';
 
 /** A pending record as the commit script left it: its id and its JSON array of effects. */
 export type PendingRecord = { id: string; record: string };

@@ -1,7 +1,7 @@
-import type { RedisClient } from '../../platform/redis/redis.js';
+import type { RedisClient } from './redis.js';
 
-import type { Page, PageRequest } from '../../platform/core/page.js';
-import type { ActivityCursor } from '../../platform/core/page-positions.js';
+import type { Page, PageRequest } from '../core/page.js';
+import type { ActivityCursor } from '../core/page-positions.js';
 
 /**
  * One page of a sorted set of ids scored by activity, newest first, after `after`. Ties on the score are

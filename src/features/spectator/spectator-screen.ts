@@ -1,7 +1,6 @@
-import type { RedisClient } from '../../platform/redis/redis.js';
-import { suspendedAmong } from '../accounts/index.js';
-import { matchUsers } from '../matches/index.js';
-import type { EventBody } from './event-stream-repository.js';
+import type { SuspensionRepository } from '../accounts/index.js';
+import type { EventBody, FrameScreen } from '../events/index.js';
+import type { MatchRepository } from '../matches/index.js';
 
 type SpectatorData = { match?: { users?: Array<{ id?: unknown }> }; message?: { match_id?: unknown } };
 
@@ -10,14 +9,21 @@ type SpectatorData = { match?: { users?: Array<{ id?: unknown }> }; message?: { 
  * such a match. Entries stay in the stream (a lift shows them again); a page costs one HMGET per message's
  * match and one per index partition of the accounts named, however long the stream.
  */
-export async function screenSpectatorFrames(redis: RedisClient, bodies: EventBody[]): Promise<EventBody[]> {
-  const parsed = bodies.map(({ body }) => dataOf(body));
-  const matchIds = [...new Set(parsed.flatMap((data) => (typeof data?.message?.match_id === 'number' ? [data.message.match_id] : [])))];
-  const usersOfMatch = await matchUsers(redis, 'agent', matchIds);
-  const shown = parsed.map((data) => usersShown(data, usersOfMatch));
-  const suspended = await suspendedAmong(redis, 'agent', shown.flat());
-  if (suspended.size === 0) return bodies;
-  return bodies.filter((_, i) => !shown[i]!.some((id) => suspended.has(id)));
+export class SpectatorScreen implements FrameScreen {
+  constructor(
+    private readonly matches: Pick<MatchRepository, 'usersOf'>,
+    private readonly suspensions: Pick<SuspensionRepository, 'suspendedAmong'>,
+  ) {}
+
+  async screen(bodies: EventBody[]): Promise<EventBody[]> {
+    const parsed = bodies.map(({ body }) => dataOf(body));
+    const matchIds = [...new Set(parsed.flatMap((data) => (typeof data?.message?.match_id === 'number' ? [data.message.match_id] : [])))];
+    const usersOfMatch = await this.matches.usersOf('agent', matchIds);
+    const shown = parsed.map((data) => usersShown(data, usersOfMatch));
+    const suspended = await this.suspensions.suspendedAmong('agent', shown.flat());
+    if (suspended.size === 0) return bodies;
+    return bodies.filter((_, i) => !shown[i]!.some((id) => suspended.has(id)));
+  }
 }
 
 function usersShown(data: SpectatorData | undefined, usersOfMatch: Map<number, [number, number]>): number[] {

@@ -1,5 +1,5 @@
-import { PeriodicSweep } from '../../../platform/periodic-sweep.js';
-import type { Logger } from '../../../platform/logger.js';
+import { PeriodicSweep } from '../periodic-sweep.js';
+import type { Logger } from '../logger.js';
 import type { OutboxRunner } from './outbox-runner.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { Match, Message } from '../matches/index.js';
+import type { Match, Message } from './match.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { UserRecord } from '../accounts/index.js';
-import type { DomainEvent } from './events.js';
+import type { DomainEvent } from './match-events.js';
 import { likeReceived, matchCreated, matchEnded, messageCreated, messageRead } from './match-events.js';
 
 /**
