@@ -9,7 +9,7 @@
  *   npx tsx bench/adversarial-browse.ts --agents 100000 [--clients 4] [--seconds 20] [--jobs 20] [--seed 42] [--json]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { AccountReads } from '../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../src/features/accounts/account-reads-repository.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,8 @@ import { Application } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { FeedRanker } from '../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../src/features/discovery/feed-repository.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
@@ -122,8 +122,8 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
         await probe.zadd(keys.feedFloors('agent', part), 'NX', ...mine.flatMap((id) => [0, id]));
       }
     }
-    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
-    const ranker = new FeedRanker(index, new FeedStore(app.redis, app.scripts));
+    const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
+    const ranker = new FeedRanker(index, new FeedRepository(app.redis, app.scripts));
     const jobHistogram = new Histogram();
     await probe.slowlog('RESET');
     const underJobs = await probeReadyz(baseUrl, async () => {

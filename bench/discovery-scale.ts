@@ -9,7 +9,7 @@
  * `runDiscoveryScale(opts)` returns the same figures as a plain object, for the bench runner.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { AccountReads } from '../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../src/features/accounts/account-reads-repository.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -24,8 +24,8 @@ import { createLogger } from '../src/platform/logger.js';
 import { DiscoveryIndexer } from '../src/features/discovery/discovery-indexer.js';
 import { DiscoveryService } from '../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../src/features/discovery/discovery-index-repository.js';
-import { FeedStore, type FeedPosition } from '../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository, type FeedPosition } from '../src/features/discovery/feed-repository.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
 import { queueConnections } from '../src/platform/redis/redis.js';
@@ -141,8 +141,8 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger }).start();
   const probe = new Redis(redisProcess.url, { lazyConnect: true });
   await probe.connect();
-  const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
-  const feeds = new FeedStore(app.redis, app.scripts);
+  const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
+  const feeds = new FeedRepository(app.redis, app.scripts);
   const ranker = new FeedRanker(index, feeds);
   const discovery = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue);
   const baseUrl = `http://127.0.0.1:${app.port}`;

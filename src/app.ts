@@ -34,7 +34,7 @@ import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
 import { DiscoveryIndexer, DiscoveryService, FeedRanker, RankingJobs, SwipeSignals } from './features/discovery/index.js';
 import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, type WebhookSender, webhookSender, WebhookService, webhookWorkerOptions } from './features/webhooks/index.js';
-import { accountFiling, AccountReads, BlockRepository, DiscoveryIndex, ErasureRepository, EventStreams, FeedStore, HiddenAccounts, LeavingAccounts, MatchListRepository, MatchRepository, MessageRepository, OutboxRecords, RateLimiter, ReadStateRepository, ReportRepository, SocketLeases, SpectatorTally, SuspensionRepository, SwipeRepository, TokenStore, UserRepository, WATCHERS_REFRESH_MS, WebhookStore } from './repositories.js';
+import { accountFiling, AccountReadsRepository, BlockRepository, DiscoveryIndexRepository, ErasureRepository, EventStreamRepository, FeedRepository, HiddenAccountsRepository, LeavingRepository, MatchListRepository, MatchRepository, MessageRepository, OutboxRepository, RateLimiter, ReadStateRepository, ReportRepository, SocketLeases, SpectatorTallyRepository, SuspensionRepository, SwipeRepository, TokenRepository, UserRepository, WATCHERS_REFRESH_MS, WebhookRepository } from './repositories.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -74,7 +74,7 @@ export class Application {
   private outboxSweeper?: OutboxSweeper;
   /** Leaving: an account's erasure (DELETE /api/v1/me); its sweeper finishes one a crash interrupted. */
   leaving!: LeaveService;
-  private leavingAccounts!: LeavingAccounts;
+  private leavingAccounts!: LeavingRepository;
   private erasureSweeper?: ErasureSweeper;
   swipeService!: SwipeService;
   matchService!: MatchService;
@@ -153,7 +153,7 @@ export class Application {
 
   private async startAccounts() {
     const { config, logger } = this.options;
-    const tokenStore = new TokenStore(this.redis, this.scripts);
+    const tokenStore = new TokenRepository(this.redis, this.scripts);
     const { secret, generated } = await resolveTokenSecret(tokenStore, config.TOKEN_SECRET);
     if (generated) {
       logger.warn('TOKEN_SECRET is not set: using a generated secret kept in Redis and shared by every process; set TOKEN_SECRET in production.');
@@ -163,14 +163,14 @@ export class Application {
     this.users = new UserRepository(this.redis, this.scripts, accountFiling);
     this.suspensions = new SuspensionRepository(this.redis, this.scripts, accountFiling);
     this.rateLimiter = new RateLimiter(this.scripts);
-    this.leavingAccounts = new LeavingAccounts(this.redis, this.scripts, accountFiling);
-    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts, this.suspensions, new HiddenAccounts(this.redis));
+    this.leavingAccounts = new LeavingRepository(this.redis, this.scripts, accountFiling);
+    this.accounts = new AccountService(this.users, this.tokens, this.pubsub, this.leavingAccounts, this.suspensions, new HiddenAccountsRepository(this.redis));
   }
 
-  private async startDiscovery(): Promise<DiscoveryIndex> {
+  private async startDiscovery(): Promise<DiscoveryIndexRepository> {
     const { config, logger } = this.options;
-    const discoveryIndex = new DiscoveryIndex(this.redis, this.scripts, new AccountReads(this.redis, this.scripts));
-    const feeds = new FeedStore(this.redis, this.scripts);
+    const discoveryIndex = new DiscoveryIndexRepository(this.redis, this.scripts, new AccountReadsRepository(this.redis, this.scripts));
+    const feeds = new FeedRepository(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
     this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
@@ -182,8 +182,8 @@ export class Application {
   /** The event streams, the live relay, and the outbox that appends the events writes commit. */
   private async startEvents() {
     const { config, logger } = this.options;
-    const tally = new SpectatorTally(this.redis);
-    const streams = new EventStreams(this.redis, this.scripts, this.frames, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
+    const tally = new SpectatorTallyRepository(this.redis);
+    const streams = new EventStreamRepository(this.redis, this.scripts, this.frames, DAY_MS, tally.count, config.EVENT_STEP_MARK_SECONDS * 1000);
     this.realtime = new Realtime({
       replay: new EventReplay(streams),
       live: new LiveEvents(this.pubsub),
@@ -201,15 +201,15 @@ export class Application {
    * Swipes, matches and messages, and the outbox that completes their writes: the match lists, and the
    * events appended to their recipients' streams and, for agents, the spectators'.
    */
-  private startMatches(streams: EventStreams) {
+  private startMatches(streams: EventStreamRepository) {
     const { config, logger } = this.options;
-    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReads(this.redis, this.scripts), { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReadsRepository(this.redis, this.scripts), { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
     const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
     const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
     this.eventAppender = new EventAppender(streams);
-    this.outbox = new OutboxRunner<Known>(new OutboxRecords(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
+    this.outbox = new OutboxRunner<Known>(new OutboxRepository(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)))
       .register(new MatchEventSteps(this.eventAppender, this.users, this.messages).addAudience(spectatorAppends));
     const sources = { messages: this.messages, users: this.users, suspensions: this.suspensions, matches: this.matches };
@@ -222,7 +222,7 @@ export class Application {
     this.readService = new ReadService(this.matchService, reads, this.outbox);
   }
 
-  private startSpectator(discoveryIndex: DiscoveryIndex, tally: SpectatorTally) {
+  private startSpectator(discoveryIndex: DiscoveryIndexRepository, tally: SpectatorTallyRepository) {
     const figures = {
       tally,
       agentCount: async () => (await discoveryIndex.holderCounts('agent', [])).poolSize,
@@ -289,9 +289,9 @@ export class Application {
   }
 
   /** Webhook CRUD, their delivery chains fed by the outbox steps that append events, and an embedded worker. */
-  private async startWebhooks(streams: EventStreams) {
+  private async startWebhooks(streams: EventStreamRepository) {
     const { config, logger } = this.options;
-    const store = new WebhookStore(this.redis, this.scripts);
+    const store = new WebhookRepository(this.redis, this.scripts);
     const retry = webhookRetry(config);
     this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
     const chains = new WebhookChains(store, this.webhookJobs.queue, streams);

@@ -7,7 +7,7 @@ import { Scripts } from './platform/redis/scripts.js';
 import { FeedRanker, RankingJobs } from './features/discovery/index.js';
 import { FrameBuilders } from './features/events/index.js';
 import { registerMatchFrames } from './features/matches/index.js';
-import { accountFiling, AccountReads, DiscoveryIndex, EventStreams, FeedStore, MessageRepository, SuspensionRepository, UserRepository, WebhookStore } from './repositories.js';
+import { accountFiling, AccountReadsRepository, DiscoveryIndexRepository, EventStreamRepository, FeedRepository, MessageRepository, SuspensionRepository, UserRepository, WebhookRepository } from './repositories.js';
 import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
@@ -18,7 +18,7 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
     await redis.connect();
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
-    const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)), new FeedStore(redis, scripts));
+    const ranker = new FeedRanker(new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)), new FeedRepository(redis, scripts));
     const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: true });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {
@@ -36,7 +36,7 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
 
 /** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
 async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
-  const store = new WebhookStore(redis, scripts);
+  const store = new WebhookRepository(redis, scripts);
   const retry = webhookRetry(config);
   const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
   const sender = webhookSender(config);
@@ -46,7 +46,7 @@ async function startWebhookWorker(config: Config, topology: RedisTopology, redis
     users: new UserRepository(redis, scripts, accountFiling),
     suspensions: new SuspensionRepository(redis, scripts, accountFiling),
   });
-  const streams = new EventStreams(redis, scripts, frames);
+  const streams = new EventStreamRepository(redis, scripts, frames);
   const chains = new WebhookChains(store, jobs.queue, streams);
   const deliverer = new WebhookDeliverer(store, chains, streams, sender, retry, () => {}, logger);
   await jobs.startWorker(deliverer, webhookWorkerOptions(config));

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import type { JsonResponse } from '../../src/clients/json-client.js';
-import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
+import { DiscoveryIndexRepository } from '../../src/features/discovery/discovery-index-repository.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
@@ -105,8 +105,8 @@ describe('POST /api/v1/blocks/{user_id}', () => {
 
   it('keeps the two out of each other\'s ranked feed through later rankings and spreads', async () => {
     const { a, b } = await pairSharing();
-    const index = new DiscoveryIndex(stack.app.redis, stack.app.scripts, new AccountReads(stack.app.redis, stack.app.scripts));
-    const ranker = new FeedRanker(index, new FeedStore(stack.app.redis, stack.app.scripts));
+    const index = new DiscoveryIndexRepository(stack.app.redis, stack.app.scripts, new AccountReadsRepository(stack.app.redis, stack.app.scripts));
+    const ranker = new FeedRanker(index, new FeedRepository(stack.app.redis, stack.app.scripts));
     const ranked = (owner: SeededAccount, other: SeededAccount) => stack.app.redis.zscore(keys.feed('agent', owner.user_id), String(other.user_id));
     for (const who of [a, b]) await ranker.refresh('agent', who.user_id);
     expect(await ranked(a, b)).not.toBeNull();

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
 import type { BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import type { JsonResponse } from '../../src/clients/json-client.js';
 import { startStack } from '../support/stack.js';
@@ -119,8 +119,8 @@ describe('GET /discovery/browse paging', () => {
 
   it('gives the same pages whichever plan answers: whole driving filter, or a bounded walk of the pool', async () => {
     const app = stack.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
-    const feeds = new FeedStore(app.redis, app.scripts);
+    const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
+    const feeds = new FeedRepository(app.redis, app.scripts);
     const ranker = new FeedRanker(index, feeds);
     const walking = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 0 });
     const driving = new DiscoveryService(index, feeds, ranker, app.rankingJobs!.queue, { scanLimit: 1, browseDriverLimit: 1_000 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { DiscoveryService } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore, type FeedPosition } from '../../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository, type FeedPosition } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
@@ -97,8 +97,8 @@ describe('GET /discovery/feed ranking', () => {
 
   it('pages the same with a tiny look-at limit (short pages that resume where they stopped)', async () => {
     const app = stack.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
-    const feeds = new FeedStore(app.redis, app.scripts);
+    const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
+    const feeds = new FeedRepository(app.redis, app.scripts);
     const tiny = new DiscoveryService(index, feeds, new FeedRanker(index, feeds), app.rankingJobs!.queue, {
       scanLimit: 1,
       browseDriverLimit: 0,

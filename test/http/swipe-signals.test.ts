@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { SwipeSignals } from '../../src/features/discovery/swipe-signals.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { ageOfBirth } from '../../src/features/discovery/swipe-taste.js';
@@ -23,7 +23,7 @@ const traitsOf = (account: Account) =>
 
 describe('what a swipe tells discovery, after its answer', () => {
   it("gathers an account's swipes into one note, which a read of the traits in the process sends first", async () => {
-    const feeds = new FeedStore(stack.app.redis, stack.app.scripts);
+    const feeds = new FeedRepository(stack.app.redis, stack.app.scripts);
     const signals = new SwipeSignals(feeds, createLogger('silent'));
     const swiper = await registerAgent(stack.api);
     const target = await registerAgent(stack.api, { gender: 'other', birthdate: '1970-01-01' });
@@ -62,7 +62,7 @@ describe('what a swipe tells discovery, after its answer', () => {
   });
 
   it('writes nothing back for a swiper whose account is gone, and gives a feed that lost an entry its room, replay or not', async () => {
-    const feeds = new FeedStore(stack.app.redis, stack.app.scripts);
+    const feeds = new FeedRepository(stack.app.redis, stack.app.scripts);
     const kept = await registerAgent(stack.api);
     const part = indexPartition(kept.user_id);
     // An id of the same partition that no account holds (as after its erasure).

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { RankingJobs } from '../../src/features/discovery/ranking-jobs.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { DiscoveryIndexer } from '../../src/features/discovery/discovery-indexer.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../../src/platform/redis/key-space.js';
 import { queueConnections } from '../../src/platform/redis/redis.js';
@@ -64,8 +64,8 @@ describe('ranking jobs', () => {
 
   it('a worker killed mid-job leaves no account without a ranked feed once a worker runs again', async () => {
     const app = server.app;
-    const index = new DiscoveryIndex(app.redis, app.scripts, new AccountReads(app.redis, app.scripts));
-    const feeds = new FeedStore(app.redis, app.scripts);
+    const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
+    const feeds = new FeedRepository(app.redis, app.scripts);
     const indexer = new DiscoveryIndexer(app.rankingJobs!.queue, app.logger);
     // Seeded straight through the store and the indexer (registration would be rate limited and slow).
     const total = 400;

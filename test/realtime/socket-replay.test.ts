@@ -7,7 +7,7 @@ import type { Socket, SocketData } from '../../src/features/events/sockets/socke
 import { SocketReplay } from '../../src/features/events/sockets/socket-replay.js';
 import { EventReplay, type ReplayStream } from '../../src/features/events/event-replay.js';
 import { LiveEvents } from '../../src/features/events/live-events.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { liveEventChannels } from '../../src/platform/redis/keys.js';
 
 /** The channel the test's streams are announced on (any of the live channels the relay follows). */
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
   pubsub = new PubSub(redis(), clients[1]!);
   await relay.start(new LiveEvents(pubsub));
-  const replay = new SocketReplay(new EventReplay(new EventStreams(redis(), new Scripts(redis()))), relay, { replayPage: 3, replayChunkBytes: 64 * 1024, fenceTimeoutMs: 2_000 }, (ws, close) => {
+  const replay = new SocketReplay(new EventReplay(new EventStreamRepository(redis(), new Scripts(redis()))), relay, { replayPage: 3, replayChunkBytes: 64 * 1024, fenceTimeoutMs: 2_000 }, (ws, close) => {
     ended.push(close);
     ws.getUserData().closing = true;
     ws.end(close.code, close.reason);

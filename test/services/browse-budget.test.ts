@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { GENDERS } from '../../src/features/accounts/account-schemas.js';
 import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
 import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { browseShare, DiscoveryIndex, type FilterGroup , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { browseShare, DiscoveryIndexRepository, type FilterGroup , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/platform/redis/key-space.js';
 import { rosterCode } from '../../src/features/discovery/roster-repository.js';
@@ -19,8 +19,8 @@ import { prng } from '../../bench/lib/profiles.js';
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
 let users: UserRepository;
-let index: DiscoveryIndex;
-let feeds: FeedStore;
+let index: DiscoveryIndexRepository;
+let feeds: FeedRepository;
 const seeded: UserRecord[] = [];
 const POOL_SIZE = 400;
 const INTERESTS = ['chess', 'jazz', 'hiking', 'go', 'opera', 'tango', 'knitting', 'surfing', 'yoga', 'zines'];
@@ -32,8 +32,8 @@ beforeAll(async () => {
   const { scripts } = store;
   redis = store.redis;
   users = new UserRepository(redis, scripts, accountFiling);
-  index = new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts));
-  feeds = new FeedStore(redis, scripts);
+  index = new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts));
+  feeds = new FeedRepository(redis, scripts);
   const random = prng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   // Runs of four accounts share a creation ms: the order is by id whatever the creation times.

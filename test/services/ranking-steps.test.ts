@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
@@ -16,15 +16,15 @@ import { RedisMonitor } from '../support/redis-monitor.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
-let index: DiscoveryIndex;
-let feeds: FeedStore;
+let index: DiscoveryIndexRepository;
+let feeds: FeedRepository;
 let users: UserRepository;
 beforeAll(async () => {
   store = await startStore();
   const { scripts } = store;
   redis = store.redis;
-  index = new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts));
-  feeds = new FeedStore(redis, scripts);
+  index = new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts));
+  feeds = new FeedRepository(redis, scripts);
   users = new UserRepository(redis, scripts, accountFiling);
 });
 afterAll(() => store?.cleanup());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { FeedStore, type FeedPosition } from '../../src/features/discovery/feed-repository.js';
+import { FeedRepository, type FeedPosition } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../../src/platform/redis/key-space.js';
 import { rosterCode } from '../../src/features/discovery/roster-repository.js';
@@ -11,11 +11,11 @@ import { startRedis } from '../support/stack.js';
 
 let server: Awaited<ReturnType<typeof startRedis>>;
 let redis: Redis;
-let feeds: FeedStore;
+let feeds: FeedRepository;
 beforeAll(async () => {
   server = await startRedis();
   redis = new Redis(server.url);
-  feeds = new FeedStore(redis, new Scripts(redis));
+  feeds = new FeedRepository(redis, new Scripts(redis));
 });
 afterAll(async () => {
   redis?.disconnect();

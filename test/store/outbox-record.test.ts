@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { pairShard, SHARDS } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
@@ -10,7 +10,7 @@ import { MessageRepository } from '../../src/features/matches/message-repository
 import { EventAppender } from '../../src/features/events/event-appender.js';
 import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
 import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
-import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
+import { OutboxRepository } from '../../src/platform/outbox/outbox-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import type { Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
@@ -31,8 +31,8 @@ afterAll(() => store?.cleanup());
 
 function runner(maxAttempts = 20): OutboxRunner {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
-  const streams = new EventStreams(client, scripts);
-  return new OutboxRunner(new OutboxRecords(client), logger, { maxAttempts })
+  const streams = new EventStreamRepository(client, scripts);
+  return new OutboxRunner(new OutboxRepository(client), logger, { maxAttempts })
     .register(new MatchListing(new MatchListRepository(scripts)))
     .register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
 }

@@ -5,13 +5,13 @@ import { MessageRepository } from '../../src/features/matches/message-repository
 import { createLogger } from '../../src/platform/logger.js';
 import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { EventAppender } from '../../src/features/events/event-appender.js';
 import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
 import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { keys, userStreamKeys } from '../../src/platform/redis/keys.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
-import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
+import { OutboxRepository } from '../../src/platform/outbox/outbox-repository.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
@@ -70,12 +70,12 @@ describe('every Lua script declares itself', () => {
 
     it('still completes a write Redis already took: its events, and every outbox step of its pending record', async () => {
       const scripts = new Scripts(client);
-      const streams = new EventStreams(client, scripts);
+      const streams = new EventStreamRepository(client, scripts);
       const id = await streams.append({ target: userStreamKeys('agent', 9), route: 'user/agent/9', maxLength: 10, body: '{"type":"t"}' });
       expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
 
-      const runner = new OutboxRunner(new OutboxRecords(client), createLogger('silent'));
+      const runner = new OutboxRunner(new OutboxRepository(client), createLogger('silent'));
       runner.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { encodeAccount } from '../../src/features/accounts/profile-cards.js';
 import { SwipeRepository } from '../../src/features/swipes/swipe-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
@@ -18,7 +18,7 @@ const profile = { displayName: 'Back', birthdate: '1990-01-01', gender: 'other',
 beforeAll(async () => {
   store = await startStore();
   redis = store.redis;
-  swipes = new SwipeRepository(redis, store.scripts, new AccountReads(redis, store.scripts), { limit: 1000, windowSeconds: 60 });
+  swipes = new SwipeRepository(redis, store.scripts, new AccountReadsRepository(redis, store.scripts), { limit: 1000, windowSeconds: 60 });
   for (const id of [SWIPER, SUSPENDED]) {
     await redis.hset(keys.accounts('agent', indexPartition(id)), String(id), encodeAccount({ ...profile, interests: [] }, { email: `back-${id}@test.example`, passwordHash: 'x' }));
   }

@@ -1,7 +1,7 @@
 import type { RedisClient } from '../../src/platform/redis/redis.js';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscoveryIndex , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { DiscoveryIndexRepository , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { readRosterCode, rosterCode, rosterEntry } from '../../src/features/discovery/roster-repository.js';
@@ -85,8 +85,8 @@ describe('an account and its discovery entries, in its index partition', () => {
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
     const { passwordHash: _hash, email: _email, pool: _pool, ...card } = user;
     expect(decodeCard(user.id, stored)).toEqual(card);
-    expect((await new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)).indexed('agent', user.id))?.interests).toEqual(['a, b']);
-    const page = await new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)).browse({ pool: 'agent', viewerId: 0, groups: () => [], want: 100, driverLimit: 0, budget: 100_000 });
+    expect((await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).indexed('agent', user.id))?.interests).toEqual(['a, b']);
+    const page = await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).browse({ pool: 'agent', viewerId: 0, groups: () => [], want: 100, driverLimit: 0, budget: 100_000 });
     const row = page.rows.find((r) => r.id === user.id);
     expect(row?.card).toEqual(card);
     expect(JSON.stringify(row)).not.toContain('secret-hash');

@@ -1,9 +1,9 @@
 import type { Application } from '../../src/app.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import type { DomainEvent } from '../../src/features/matches/match-events.js';
 import { recipientAppends } from '../../src/features/matches/recipient-appends.js';
 import { spectatorEntry } from '../../src/features/spectator/spectator-appends.js';
-import { SpectatorTally } from '../../src/features/spectator/spectator-tally-repository.js';
+import { SpectatorTallyRepository } from '../../src/features/spectator/spectator-tally-repository.js';
 import { DAY_MS } from '../../src/platform/core/dates.js';
 import { fabricatedFrames } from './fabricated-frames.js';
 
@@ -26,7 +26,7 @@ function testAppends(event: TestEvent, at: string) {
  * the spectators'), announced so that every process relays it live. How socket tests and the bench feed
  * sockets without going through swipes and messages.
  */
-export function streamPublisher(streams: EventStreams): EventPublisher {
+export function streamPublisher(streams: EventStreamRepository): EventPublisher {
   return {
     publish: async (event) => {
       const appends = testAppends(event, new Date().toISOString()).map(async (entry) => {
@@ -40,5 +40,5 @@ export function streamPublisher(streams: EventStreams): EventPublisher {
 
 /** Publishes `event` onto the streams of a running application's Redis. */
 export function publishEvent(app: Application, event: TestEvent): Promise<void> {
-  return streamPublisher(new EventStreams(app.redis, app.scripts, undefined, DAY_MS, new SpectatorTally(app.redis).count)).publish(event);
+  return streamPublisher(new EventStreamRepository(app.redis, app.scripts, undefined, DAY_MS, new SpectatorTallyRepository(app.redis).count)).publish(event);
 }

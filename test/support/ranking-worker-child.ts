@@ -3,11 +3,11 @@
  * mid-job and see another worker take its jobs over quickly. Prints "ready" once it takes jobs.
  */
 import { RankingJobs } from '../../src/features/discovery/ranking-jobs.js';
-import { AccountReads } from '../../src/features/accounts/account-reads-repository.js';
+import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndex } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedStore } from '../../src/features/discovery/feed-repository.js';
+import { DiscoveryIndexRepository } from '../../src/features/discovery/discovery-index-repository.js';
+import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import type { RedisTopology } from '../../src/platform/redis/redis-topology.js';
 import { createRedis, queueConnections } from '../../src/platform/redis/redis.js';
 import { Scripts } from '../../src/platform/redis/scripts.js';
@@ -17,7 +17,7 @@ const topology: RedisTopology = nodes ? { kind: 'cluster', nodes: nodes.split(',
 const redis = createRedis(topology);
 await redis.connect();
 const scripts = new Scripts(redis);
-const ranker = new FeedRanker(new DiscoveryIndex(redis, scripts, new AccountReads(redis, scripts)), new FeedStore(redis, scripts));
+const ranker = new FeedRanker(new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)), new FeedRepository(redis, scripts));
 await RankingJobs.start({
   connections: queueConnections(topology),
   ranker,

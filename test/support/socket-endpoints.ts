@@ -1,8 +1,8 @@
 import { App, us_listen_socket_close, us_socket_local_port, type us_listen_socket } from 'uWebSockets.js';
 import { TokenService } from '../../src/features/accounts/token-service.js';
-import { TokenStore } from '../../src/features/accounts/token-repository.js';
+import { TokenRepository } from '../../src/features/accounts/token-repository.js';
 import { EventReplay } from '../../src/features/events/event-replay.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { LiveEvents } from '../../src/features/events/live-events.js';
 import { EventRelay } from '../../src/features/events/sockets/event-relay.js';
 import { EventSockets, SPECTATOR_SOCKET_PATH, type SocketLimits } from '../../src/features/events/sockets/event-sockets.js';
@@ -37,12 +37,12 @@ export async function startSocketEndpoints(limits: Partial<SocketLimits>): Promi
   const app = App();
   const corkAnchor = new CorkAnchor(createLogger('silent'));
   corkAnchor.register(app);
-  const streams = new EventStreams(redis, new Scripts(redis));
+  const streams = new EventStreamRepository(redis, new Scripts(redis));
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
   await relay.start(new LiveEvents(new PubSub(redis, subscriber)));
   const sockets = new EventSockets({
     app,
-    tokens: new TokenService(new TokenStore(redis, new Scripts(redis)), new TextEncoder().encode('socket-test-secret-socket-test-secret'), 3600),
+    tokens: new TokenService(new TokenRepository(redis, new Scripts(redis)), new TextEncoder().encode('socket-test-secret-socket-test-secret'), 3600),
     replay: new EventReplay(streams),
     relay,
     relayUp: () => true,

@@ -1,6 +1,6 @@
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import type { Pool } from '../../src/platform/core/pool.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { FrameBuilders } from '../../src/features/events/frame-builders.js';
 import { registerMatchFrames } from '../../src/features/matches/match-frames.js';
 import { MatchRepository } from '../../src/features/matches/match-repository.js';
@@ -15,10 +15,10 @@ import { keys } from '../../src/platform/redis/keys.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the payload depends on the event type; tests read the fields they check
 export type StreamFrame = { id: string; type: string; at: string; data: any };
 
-const wired = new WeakMap<RedisClient, EventStreams>();
+const wired = new WeakMap<RedisClient, EventStreamRepository>();
 
 /** The streams of `redis`, read back as the server reads them (its frame builders registered as the composition registers them). */
-function streamsOf(redis: RedisClient): EventStreams {
+function streamsOf(redis: RedisClient): EventStreamRepository {
   let streams = wired.get(redis);
   if (!streams) {
     const scripts = new Scripts(redis);
@@ -29,7 +29,7 @@ function streamsOf(redis: RedisClient): EventStreams {
       matches: new MatchRepository(redis, scripts),
     };
     const frames = registerSpectatorFrames(registerMatchFrames(new FrameBuilders(), sources), sources);
-    streams = new EventStreams(redis, scripts, frames);
+    streams = new EventStreamRepository(redis, scripts, frames);
     wired.set(redis, streams);
   }
   return streams;

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/logger.js';
 import { OutboxRunner } from '../../src/platform/outbox/outbox-runner.js';
 import { MatchListing } from '../../src/features/matches/match-listing.js';
-import { EventStreams } from '../../src/features/events/event-stream-repository.js';
+import { EventStreamRepository } from '../../src/features/events/event-stream-repository.js';
 import { EventAppender } from '../../src/features/events/event-appender.js';
 import { MatchEventSteps } from '../../src/features/matches/match-event-steps.js';
 import { spectatorAppends } from '../../src/features/spectator/spectator-appends.js';
 import { MatchListRepository } from '../../src/features/matches/match-list-repository.js';
-import { OutboxRecords } from '../../src/platform/outbox/outbox-repository.js';
+import { OutboxRepository } from '../../src/platform/outbox/outbox-repository.js';
 import { registerAgent } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { pendingRecords } from '../support/outbox.js';
@@ -39,9 +39,9 @@ describe('webhook deliveries and the outbox', () => {
     const draft = { match_id: match.id, sender_id: ada.user_id, body: 'hello', created_at: now.toISOString(), shared_interests_mentioned: [] };
     const outcome = await app.messages.append('agent', match, draft, now);
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
-    const dying = new OutboxRunner(new OutboxRecords(app.redis), createLogger('silent'))
+    const dying = new OutboxRunner(new OutboxRepository(app.redis), createLogger('silent'))
       .register(new MatchListing(new MatchListRepository(app.scripts)))
-      .register(new MatchEventSteps(new EventAppender(new EventStreams(app.redis, app.scripts)).onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) }), app.users, app.messages).addAudience(spectatorAppends));
+      .register(new MatchEventSteps(new EventAppender(new EventStreamRepository(app.redis, app.scripts)).onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) }), app.users, app.messages).addAudience(spectatorAppends));
     await dying.complete('agent', outcome.pending);
 
     const [appended] = (await userFrames(app.redis, 'agent', bo.user_id)).filter((f) => f.type === 'message.created');

@@ -9,7 +9,7 @@ import { storedAccountOf, visibleAccountOf } from './user-repository.js';
  * What other features' repositories read of accounts within their own round trips (a swipe's target, a
  * page's hidden accounts, the pool's size): each call sent at once, so it travels with theirs.
  */
-export class AccountReads {
+export class AccountReadsRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,

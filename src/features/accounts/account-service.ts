@@ -8,8 +8,8 @@ import { dummyHash, hashPassword, verifyPassword } from './password-hasher.js';
 import type { IssuedToken, TokenService } from './token-service.js';
 import type { SuspensionRepository } from './suspension-repository.js';
 import type { Principal, TokenPrincipal } from '../../platform/core/principal.js';
-import type { LeavingAccount, LeavingAccounts } from './leaving-repository.js';
-import type { HiddenAccounts } from './hidden-accounts-repository.js';
+import type { LeavingAccount, LeavingRepository } from './leaving-repository.js';
+import type { HiddenAccountsRepository } from './hidden-accounts-repository.js';
 
 /** Told to whoever registers a member: an agent that called the members' route by mistake learns it here. */
 export const MEMBER_NOTE =
@@ -38,9 +38,9 @@ export class AccountService {
     private readonly users: UserRepository,
     private readonly tokens: TokenService,
     private readonly pubsub: PubSub,
-    private readonly leaving?: LeavingAccounts,
+    private readonly leaving?: LeavingRepository,
     private readonly suspensions?: SuspensionRepository,
-    private readonly hidden?: HiddenAccounts,
+    private readonly hidden?: HiddenAccountsRepository,
   ) {}
 
   addListener(listener: ProfileListener) {

@@ -14,7 +14,7 @@ export async function hiddenFrom(redis: RedisClient, pool: Pool, viewer: number,
 }
 
 /** The accounts a block (either way) keeps from a viewer, for the services that answer them as absent. */
-export class HiddenAccounts {
+export class HiddenAccountsRepository {
   constructor(private readonly redis: RedisClient) {}
 
   /** Which of `ids` are hidden from `viewer` (one HMGET). */

@@ -18,7 +18,7 @@ const SCAN_COUNT = 100;
  * profile and discovery entries gone, in one script), the e-mail given back at the end, and the markers
  * of erasures in progress, by which the sweeper finds one that a crash interrupted.
  */
-export class LeavingAccounts {
+export class LeavingRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,

@@ -13,7 +13,7 @@ export type TrackedToken = { jti: string; exp: number };
 const READY_WAIT_MS = 5_000;
 
 /** Revoked token ids, each account's set of unexpired tokens and its standing, and the shared signing secret, in Redis. */
-export class TokenStore {
+export class TokenRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,

@@ -7,7 +7,7 @@ import type { TokenPrincipal } from '../../platform/core/principal.js';
 import { REVOCATION_CHANNEL, STANDING_CHANNEL } from '../../platform/redis/keys.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
 import type { PubSub } from '../../platform/redis/pubsub.js';
-import type { TokenStore, TrackedToken } from './token-repository.js';
+import type { TokenRepository, TrackedToken } from './token-repository.js';
 import { newerStanding, refusalError, refusalOf, type AccountState, type Refusal, type Standing } from './account-standing.js';
 
 export type IssuedToken = { token: string; token_type: 'Bearer'; expires_at: string };
@@ -58,7 +58,7 @@ export class TokenService {
   private pubsub?: PubSub;
 
   constructor(
-    private readonly store: TokenStore,
+    private readonly store: TokenRepository,
     private readonly secret: Uint8Array,
     private readonly ttlSeconds: number,
     private readonly logger?: Logger,
@@ -365,7 +365,7 @@ export class TokenService {
 }
 
 /** The token-signing secret: the configured one, or one generated once and shared through Redis. */
-export async function resolveTokenSecret(store: TokenStore, configured: string | undefined): Promise<{ secret: Uint8Array; generated: boolean }> {
+export async function resolveTokenSecret(store: TokenRepository, configured: string | undefined): Promise<{ secret: Uint8Array; generated: boolean }> {
   if (configured) return { secret: new TextEncoder().encode(configured), generated: false };
   const stored = await store.sharedSecret(randomUUID() + randomUUID());
   return { secret: new TextEncoder().encode(stored), generated: true };

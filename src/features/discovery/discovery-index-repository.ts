@@ -5,7 +5,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, rosterBucket, rosterSlot } from '../../platform/redis/key-space.js';
 import { keys, rosterPrefix } from '../../platform/redis/keys.js';
 import { codeAt, genderCode, ROSTER_CODE_BYTES, rosterCode, rosterEntry } from './roster-repository.js';
-import { decodeCard, type AccountReads, type ProfileCard } from '../accounts/index.js';
+import { decodeCard, type AccountReadsRepository, type ProfileCard } from '../accounts/index.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
@@ -116,12 +116,12 @@ export const accountFiling = { entries: discoveryEntries, sets: setsOfAccount };
  * the account, in one script (UserRepository); every read across the pool gathers over the partitions.
  * Newest first is highest id first: ids are given in order of registration.
  */
-export class DiscoveryIndex {
+export class DiscoveryIndexRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     /** The accounts a block keeps from a reader, and the pool's size, read beside the index's own reads. */
-    private readonly accounts: Pick<AccountReads, 'hiddenFrom' | 'discoverableCount'>,
+    private readonly accounts: Pick<AccountReadsRepository, 'hiddenFrom' | 'discoverableCount'>,
   ) {}
 
   /** What is indexed for the account; undefined when there is no such account. */

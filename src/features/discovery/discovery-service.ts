@@ -3,8 +3,8 @@ import { displayScore, RANKED_FEED_SIZE, type ScoreBreakdown } from './discovery
 import { explainScores, interestWeights } from './score-breakdowns.js';
 import { sharedInterests } from '../accounts/index.js';
 import { publicProfile, type ProfileSource, type PublicProfile } from '../accounts/index.js';
-import { filterGroups, type DiscoveryIndex } from './discovery-index-repository.js';
-import type { FeedCard, FeedPosition, FeedStore } from './feed-repository.js';
+import { filterGroups, type DiscoveryIndexRepository } from './discovery-index-repository.js';
+import type { FeedCard, FeedPosition, FeedRepository } from './feed-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
@@ -50,8 +50,8 @@ const TOP_UP_AFTER_MS = 60_000;
 /** The discovery reads: the ranked feed and browse. */
 export class DiscoveryService {
   constructor(
-    private readonly index: DiscoveryIndex,
-    private readonly feeds: FeedStore,
+    private readonly index: DiscoveryIndexRepository,
+    private readonly feeds: FeedRepository,
     private readonly ranker: FeedRanker,
     private readonly scheduler: RankingScheduler,
     private readonly limits: DiscoveryLimits = DEFAULT_LIMITS,

@@ -1,7 +1,7 @@
 import { interestMass, interestWeight, RANKED_FEED_SIZE } from './discovery-scoring.js';
 import { GENDERS, type Gender } from '../accounts/index.js';
-import type { DiscoveryIndex } from './discovery-index-repository.js';
-import { RANK_STEP, type FeedStore, type RankBounds, type SpreadEntry } from './feed-repository.js';
+import type { DiscoveryIndexRepository } from './discovery-index-repository.js';
+import { RANK_STEP, type FeedRepository, type RankBounds, type SpreadEntry } from './feed-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { ALL_PARTITIONS } from '../../platform/redis/key-space.js';
 
@@ -29,8 +29,8 @@ const SPREAD_COST_PER_FEED = 100;
  */
 export class FeedRanker {
   constructor(
-    private readonly index: DiscoveryIndex,
-    private readonly feeds: FeedStore,
+    private readonly index: DiscoveryIndexRepository,
+    private readonly feeds: FeedRepository,
     private readonly bounds?: RankBounds,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { interestMass, LIKED_YOU_BONUS, RANK_CANDIDATES, RANK_MIN_SAMPLE, SCORE_SCALE } from './discovery-scoring.js';
-import { decodeTraits, RankTraits, type Traits } from './rank-traits-repository.js';
+import { decodeTraits, RankTraitsRepository, type Traits } from './rank-traits-repository.js';
 import { ReciprocalScorer } from './reciprocal-scorer.js';
 import type { FeedPosition } from '../../platform/core/page-positions.js';
 import type { ProfileSource } from '../accounts/index.js';
@@ -48,13 +48,13 @@ export type Ranking = { candidates: number; targets: SpreadEntry[] };
  * Ranked feeds: each account's best candidates as a small sorted set, each ranked feed's floor (for
  * spreading others into it), and the record of which feeds have been ranked.
  */
-export class FeedStore {
+export class FeedRepository {
   /** The reciprocal ranking's per-account signals (traits, tastes, activity, likers). */
-  readonly traits: RankTraits;
+  readonly traits: RankTraitsRepository;
   private readonly scorer: ReciprocalScorer;
 
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {
-    this.traits = new RankTraits(redis, scripts);
+    this.traits = new RankTraitsRepository(redis, scripts);
     this.scorer = new ReciprocalScorer(this.traits);
   }
 

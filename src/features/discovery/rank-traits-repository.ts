@@ -27,7 +27,7 @@ const ACTIVE_REMEMBERED = 10_000;
  * The reciprocal ranking's per-account signals: profile traits, tastes, last activity (one hash per index
  * partition) and each account's newest likers (a small sorted set in its shard).
  */
-export class RankTraits {
+export class RankTraitsRepository {
   private readonly activeWritten = new Map<string, number>();
   /** Called before the traits are read: what is gathered to be written (swipes' notes) is sent first. */
   private readonly beforeReads: Array<() => void> = [];

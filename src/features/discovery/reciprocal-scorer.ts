@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/core/pool.js';
 import type { ScoreInputs } from './discovery-scoring.js';
 import { ageOfBirth, tasteFit } from './swipe-taste.js';
-import type { RankTraits, Traits } from './rank-traits-repository.js';
+import type { RankTraitsRepository, Traits } from './rank-traits-repository.js';
 import type { Candidates } from './feed-candidates-repository.js';
 import { PairScorer, type Side } from './pair-scores.js';
 
@@ -48,7 +48,7 @@ export type ReciprocalScores = { feed: Candidates; spread: Candidates; likers: R
  * ranking sends alongside its last look-ups), then each pair is scored (pair-scores.ts).
  */
 export class ReciprocalScorer {
-  constructor(private readonly traits: RankTraits) {}
+  constructor(private readonly traits: RankTraitsRepository) {}
 
   /** The stored traits of the viewer, `members` and the viewer's `likers`. */
   traitsFor(pool: Pool, id: number, members: Iterable<string>, likers: readonly string[], step: number): Promise<Map<string, Traits>> {

@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/core/pool.js';
 import { GENDERS } from '../accounts/index.js';
 import { interestMass, interestWeight, scoreBreakdown, sharedScore, type ScoreBreakdown } from './discovery-scoring.js';
-import type { DiscoveryIndex } from './discovery-index-repository.js';
+import type { DiscoveryIndexRepository } from './discovery-index-repository.js';
 import { pairInputs, sideOf, type Side } from './reciprocal-scorer.js';
 import { birthdateNumber } from './browse-schemas.js';
 import type { FeedCard } from './feed-repository.js';
@@ -17,7 +17,7 @@ const WEIGHTS_KEPT_MS = 60_000;
 const weightReads = new ReadCache(WEIGHTS_KEPT_MS, 10_000);
 
 /** The weights of the viewer's interests, as a ranking reads them (shared for a minute: weightReads). */
-export async function interestWeights(index: DiscoveryIndex, pool: Pool, interests: readonly string[]): Promise<Map<string, number>> {
+export async function interestWeights(index: DiscoveryIndexRepository, pool: Pool, interests: readonly string[]): Promise<Map<string, number>> {
   const weights = await Promise.all(
     interests.map((interest) =>
       weightReads.get(`${pool}:${interest}`, async () => {

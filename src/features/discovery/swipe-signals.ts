@@ -3,7 +3,7 @@ import { POOLS, type Pool } from '../../platform/core/pool.js';
 import { INDEX_PARTITIONS, indexPartition } from '../../platform/redis/key-space.js';
 import { storedGenderAndBirth } from '../accounts/index.js';
 import type { SwipeSignal } from '../swipes/index.js';
-import type { FeedStore } from './feed-repository.js';
+import type { FeedRepository } from './feed-repository.js';
 import { LIKED_YOU_BONUS, RANKED_FEED_SIZE, SCORE_SCALE } from './discovery-scoring.js';
 import { ageOfBirth, TASTE_GENDERS } from './swipe-taste.js';
 
@@ -51,7 +51,7 @@ export class SwipeSignals {
   private readonly sendLifts = () => this.lift();
 
   constructor(
-    private readonly feeds: FeedStore,
+    private readonly feeds: FeedRepository,
     private readonly logger: Logger,
   ) {
     feeds.traits.beforeRead(this.sendNotes);

@@ -1,5 +1,5 @@
 import type { Pool } from '../../platform/core/pool.js';
-import type { EventStreams, StreamAppend } from './event-stream-repository.js';
+import type { EventStreamRepository, StreamAppend } from './event-stream-repository.js';
 
 /** Told, within an outbox step, that events were appended to an account's stream (webhooks queue their deliveries). */
 export interface UserEventsListener {
@@ -17,7 +17,7 @@ export type StepAppend = { entry: StreamAppend; step: string };
 export class EventAppender {
   private readonly listeners: UserEventsListener[] = [];
 
-  constructor(private readonly streams: EventStreams) {}
+  constructor(private readonly streams: EventStreamRepository) {}
 
   /** Runs `listener` as part of each step that appends events to accounts' streams, after the appends. */
   onUserEvents(listener: UserEventsListener): this {

@@ -1,6 +1,6 @@
 import type { Pool } from '../../platform/core/pool.js';
 import type { StoredEvent } from './stored-event.js';
-import type { EventStreams } from './event-stream-repository.js';
+import type { EventStreamRepository } from './event-stream-repository.js';
 import { spectatorStreamKeys, userStreamKeys } from '../../platform/redis/keys.js';
 
 declare const replayStreamBrand: unique symbol;
@@ -13,7 +13,7 @@ export type ReplayStream = { readonly key: string; readonly channel: string; rea
 
 /** Reads back the kept events of a user's stream or of the spectator stream, for a socket resuming with `since` or the inbox. */
 export class EventReplay {
-  constructor(private readonly streams: EventStreams) {}
+  constructor(private readonly streams: EventStreamRepository) {}
 
   /** The events told to one user. */
   userStream(pool: Pool, userId: number): ReplayStream {

@@ -21,7 +21,7 @@ export type StreamAppend = {
   tally?: { type: string; at: string };
 };
 
-/** Counts an appended event that asked for it (`tally`): see SpectatorTally. */
+/** Counts an appended event that asked for it (`tally`): see SpectatorTallyRepository. */
 export type CountEvent = (type: string, at: string) => Promise<void>;
 
 /** How long a outbox step's mark is kept after the step last ran (see lua/append_event-2.lua). */
@@ -35,7 +35,7 @@ type RawEntry = [string, string[]];
  * An entry may keep a reference rather than its frame; reading builds the frame with `frames` (see
  * FrameBuilders) and skips the entry once what it refers to is gone.
  */
-export class EventStreams {
+export class EventStreamRepository {
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,

@@ -2,7 +2,7 @@ export { EventAppender } from './event-appender.js';
 export type { StepAppend, UserEventsListener } from './event-appender.js';
 export { EventReplay } from './event-replay.js';
 export { frameWithId } from './stored-event.js';
-export type { EventStreams, StreamAppend } from './event-stream-repository.js';
+export type { EventStreamRepository, StreamAppend } from './event-stream-repository.js';
 export { userTopic } from './event-topics.js';
 export { FrameBuilders } from './frame-builders.js';
 export type { FrameBuilder, FrameScreen, StoredReference } from './frame-builders.js';

@@ -3,7 +3,7 @@ import type { Logger } from '../../platform/logger.js';
 import { POOLS } from '../../platform/core/pool.js';
 import type { Principal } from '../../platform/core/principal.js';
 import { ALL_PARTITIONS } from '../../platform/redis/key-space.js';
-import type { AccountService, Leaving, LeavingAccount, LeavingAccounts } from '../accounts/index.js';
+import type { AccountService, Leaving, LeavingAccount, LeavingRepository } from '../accounts/index.js';
 import type { MatchService } from '../matches/index.js';
 import type { ErasureRepository } from './erasure-repository.js';
 
@@ -20,7 +20,7 @@ import type { ErasureRepository } from './erasure-repository.js';
 export class LeaveService implements Leaving {
   constructor(
     private readonly accounts: AccountService,
-    private readonly leaving: LeavingAccounts,
+    private readonly leaving: LeavingRepository,
     private readonly matches: MatchService,
     private readonly erasure: ErasureRepository,
     private readonly logger: Logger,

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_CONFIG } from '../../config.js';
+import { DAY_MS } from '../../platform/core/dates.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { MatchHead, Message } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
@@ -26,7 +28,7 @@ const fingerprint = (draft: Pick<MessageDraft, 'body'>) => createHash('sha256').
 
 /** How much history a thread keeps: at most `maxMessages`, none older than `maxAgeMs`. */
 export type ThreadBounds = { maxMessages: number; maxAgeMs: number };
-export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: 2_000, maxAgeMs: 30 * 24 * 60 * 60 * 1000 };
+export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: DEFAULT_CONFIG.THREAD_MAX_MESSAGES, maxAgeMs: DEFAULT_CONFIG.THREAD_MAX_AGE_DAYS * DAY_MS };
 
 /**
  * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message

@@ -5,4 +5,4 @@ export { spectatorRoutes } from './spectator-routes.js';
 export { spectatorMatchSchema } from './spectator-api.js';
 export { spectatorSocketFrameSchema } from './spectator-frame-api.js';
 export { SpectatorService } from './spectator-service.js';
-export type { SpectatorTally } from './spectator-tally-repository.js';
+export type { SpectatorTallyRepository } from './spectator-tally-repository.js';

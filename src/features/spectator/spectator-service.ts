@@ -5,7 +5,7 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { MatchRepository } from '../matches/index.js';
 import type { MessageRepository } from '../matches/index.js';
-import type { SpectatorTally } from './spectator-tally-repository.js';
+import type { SpectatorTallyRepository } from './spectator-tally-repository.js';
 import type { SuspensionRepository, UserRepository } from '../accounts/index.js';
 import { ReadCache } from '../../platform/core/read-cache.js';
 
@@ -25,7 +25,7 @@ export type SpectatorStats = {
 
 /** Where the figures come from: the spectator tallies and the size of the agent pool. */
 export type SpectatorFigures = {
-  tally: SpectatorTally;
+  tally: SpectatorTallyRepository;
   agentCount: () => Promise<number>;
   /** This process's key among the watcher counts, and its open spectator sockets now. */
   processKey: string;

@@ -24,7 +24,7 @@ const dayOf = (at: string | number) => new Date(at).toISOString().slice(0, 10);
  * minute, and each process's number of open spectator sockets. Figures for people to read: an event is
  * counted after it is appended, so a crash in between leaves it uncounted.
  */
-export class SpectatorTally {
+export class SpectatorTallyRepository {
   constructor(private readonly redis: RedisClient) {}
 
   readonly count = async (type: string, at: string): Promise<void> => {

@@ -8,7 +8,7 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { StoredOutcome, UndoPassReply } from '../../platform/redis/script-replies.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { storedInterests, type AccountReads } from '../accounts/index.js';
+import { storedInterests, type AccountReadsRepository } from '../accounts/index.js';
 
 /** Between the target and the kind in an Idempotency-Key's claim. */
 const FINGERPRINT_SEPARATOR = '\n';
@@ -107,8 +107,8 @@ export class SwipeRepository {
     private readonly redis: RedisClient,
     private readonly scripts: Scripts,
     /** The target and the swiper, read beside the swipe's first call. */
-    private readonly accounts: Pick<AccountReads, 'visible' | 'stored'>,
-    private readonly limit: SwipeLimit = { limit: 0, windowSeconds: 60 },
+    private readonly accounts: Pick<AccountReadsRepository, 'visible' | 'stored'>,
+    private readonly limit: SwipeLimit,
   ) {}
 
   async record(pool: Pool, fromId: number, toId: number, kind: SwipeKind, now: Date, idempotencyKey?: string): Promise<RecordedSwipe> {

@@ -5,7 +5,7 @@ export { portsInWords } from './webhook-destinations.js';
 export type { DestinationPolicy } from './webhook-destinations.js';
 export { WebhookJobs } from './webhook-jobs.js';
 export { WebhookPings } from './webhook-pings.js';
-export type { WebhookStore } from './webhook-repository.js';
+export type { WebhookRepository } from './webhook-repository.js';
 export { webhookRoutes } from './webhook-routes.js';
 export { WebhookSender } from './webhook-sender.js';
 export { WebhookService } from './webhook-service.js';

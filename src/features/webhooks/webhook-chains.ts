@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/core/pool.js';
-import type { EventBody, EventStreams } from '../events/index.js';
+import type { EventBody, EventStreamRepository } from '../events/index.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { WebhookRecord, WebhookStore } from './webhook-repository.js';
+import type { WebhookRecord, WebhookRepository } from './webhook-repository.js';
 import type { DeliveryScheduler } from './webhook-scheduling.js';
 
 const PAGE = 100;
@@ -15,10 +15,10 @@ const PAGES_PER_LOOK = 20;
  */
 export class WebhookChains {
   constructor(
-    private readonly store: WebhookStore,
+    private readonly store: WebhookRepository,
     private readonly scheduler: DeliveryScheduler,
     /** The accounts' streams, read with every event's frame as its webhook would be sent it. */
-    private readonly streams: Pick<EventStreams, 'bodiesAfter'>,
+    private readonly streams: Pick<EventStreamRepository, 'bodiesAfter'>,
   ) {}
 
   /** After events were appended to an account's stream: makes sure each of its enabled webhooks has its next job queued. */

@@ -1,9 +1,9 @@
 import { userTopic } from '../events/index.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { DISABLED_EVENT } from './webhook-schemas.js';
-import { frameWithId, type EventStreams } from '../events/index.js';
+import { frameWithId, type EventStreamRepository } from '../events/index.js';
 import { userStreamKeys } from '../../platform/redis/keys.js';
-import type { WebhookRecord, WebhookStore } from './webhook-repository.js';
+import type { WebhookRecord, WebhookRepository } from './webhook-repository.js';
 import type { Logger } from '../../platform/logger.js';
 import { USER_STREAM_MAX_LENGTH } from '../events/index.js';
 import { attemptEntry, describeResult as describe, isSuccess, secretsOf, type Attempt } from './webhook-attempts.js';
@@ -30,9 +30,9 @@ export const retryDelayMs = (policy: RetryPolicy, attempt: number): number => Ma
  */
 export class WebhookDeliverer {
   constructor(
-    private readonly store: WebhookStore,
+    private readonly store: WebhookRepository,
     private readonly chains: WebhookChains,
-    private readonly streams: EventStreams,
+    private readonly streams: EventStreamRepository,
     private readonly sender: WebhookTransport,
     private readonly retry: RetryPolicy,
     private readonly count: OutcomeCounter,

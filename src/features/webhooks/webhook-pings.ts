@@ -3,7 +3,7 @@ import { errors } from '../../platform/core/errors.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { PING_EVENT } from './webhook-schemas.js';
 import type { Logger } from '../../platform/logger.js';
-import type { WebhookRecord, WebhookStore } from './webhook-repository.js';
+import type { WebhookRecord, WebhookRepository } from './webhook-repository.js';
 import { retryAfterSeconds } from '../../platform/limits/account-limits.js';
 import { attemptEntry, isSuccess, secretsOf } from './webhook-attempts.js';
 import type { OutcomeCounter, WebhookTransport } from './webhook-scheduling.js';
@@ -22,7 +22,7 @@ export class WebhookPings {
   private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
-    private readonly store: WebhookStore,
+    private readonly store: WebhookRepository,
     private readonly transport: WebhookTransport,
     private readonly count: OutcomeCounter,
     private readonly logger: Logger,

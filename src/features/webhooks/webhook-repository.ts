@@ -38,7 +38,7 @@ const DELIVERY_LOG_LENGTH = 50;
  * An account's webhooks and their delivery logs, all under the account's shard tag, so that each write is
  * one Lua call (or one MULTI) in one hash slot: lua/create_webhook-3.lua, update_webhook-1.lua, delete_webhook-3.lua.
  */
-export class WebhookStore {
+export class WebhookRepository {
   constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
 
   /** Creates a webhook unless the account has `cap` already; false when it has. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError, errors } from '../../platform/core/errors.js';
 import type { Principal } from '../../platform/core/principal.js';
 import { DEFAULT_WEBHOOK_EVENT_TYPES, type NewWebhook, type WebhookChange } from './webhook-schemas.js';
-import type { WebhookFields, WebhookRecord, WebhookStore } from './webhook-repository.js';
+import type { WebhookFields, WebhookRecord, WebhookRepository } from './webhook-repository.js';
 import type { WebhookChains } from './webhook-chains.js';
 import { checkWebhookUrl, RefusedDestination, type DestinationPolicy } from './webhook-destinations.js';
 import type { WebhookPings } from './webhook-pings.js';
@@ -32,7 +32,7 @@ const DELIVERY_LIST_MAX = 50;
 /** An account's webhooks: create (within a cap), read, change, delete, rotate the secret, send a test ping. */
 export class WebhookService {
   constructor(
-    private readonly store: WebhookStore,
+    private readonly store: WebhookRepository,
     private readonly chains: WebhookChains,
     private readonly pings: WebhookPings,
     private readonly policy: WebhookPolicy,

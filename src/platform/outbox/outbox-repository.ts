@@ -24,7 +24,7 @@ const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
  * (keys.shardOutbox / keys.shardOutboxDue of the commit's own shard). Every step is idempotent; the record
  * is deleted once all of its steps are done, and the sweeper completes records left behind.
  */
-export class OutboxRecords {
+export class OutboxRepository {
   constructor(private readonly redis: RedisClient) {}
 
   find(pool: Pool, shard: number, pendingId: string): Promise<string | null> {

@@ -1,10 +1,11 @@
 import type { Logger } from '../logger.js';
+import { DEFAULT_CONFIG } from '../../config.js';
 import { POOLS, type Pool } from '../core/pool.js';
 import { afterAnswer } from '../core/after-answer.js';
 import { ALL_SHARDS } from '../redis/key-space.js';
 import { isConnectionError, isStoreFullError, ReplicasBehindError } from '../redis/redis-errors.js';
 import { MalformedRecordError, parseOutboxRecord } from './outbox-effects.js';
-import type { OutboxRecords, PendingRef } from './outbox-repository.js';
+import type { OutboxRepository, PendingRef } from './outbox-repository.js';
 import type { Outbox } from './outbox.js';
 import type { AfterEffects, Effect, EffectHandler, EffectStep } from './effect-handlers.js';
 
@@ -28,9 +29,9 @@ export class OutboxRunner<Known = unknown> implements Outbox<Known> {
   private readonly schemas: Record<string, NonNullable<EffectHandler['schemas']>[string]> = {};
 
   constructor(
-    private readonly records: OutboxRecords,
+    private readonly records: OutboxRepository,
     private readonly logger: Logger,
-    private readonly deadLetter: DeadLetterPolicy = { maxAttempts: 20 },
+    private readonly deadLetter: DeadLetterPolicy = { maxAttempts: DEFAULT_CONFIG.OUTBOX_MAX_ATTEMPTS },
   ) {}
 
   /** Carries out the effects of `handler.types` with `handler` from now on. */
