@@ -79,18 +79,8 @@ module.exports = {
       { path: [PLATFORM, FEATURES], pathNot: INDEX },
       { path: ROUTES },
     ),
-    forbid(
-      'routes-go-through-services',
-      'Routes call services; they never hold a repository.',
-      { path: ROUTES },
-      { path: REPOSITORY },
-    ),
-    forbid(
-      'repositories-below-services',
-      'A repository (Redis) imports no service and no routes.',
-      { path: REPOSITORY },
-      { path: [SERVICE, ROUTES] },
-    ),
+    forbid('routes-go-through-services', 'Routes call services; they never hold a repository.', { path: ROUTES }, { path: REPOSITORY }),
+    forbid('repositories-below-services', 'A repository (Redis) imports no service and no routes.', { path: REPOSITORY }, { path: [SERVICE, ROUTES] }),
     forbid(
       'services-know-no-transport',
       'Services know nothing of HTTP or WebSockets.',

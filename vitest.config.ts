@@ -30,7 +30,20 @@ const SINGLE_ONLY = [
 ];
 
 /** Tests that use no Redis: the cluster run has nothing to add to them. */
-const NO_REDIS = ['test/domain/**', 'test/docs/**', 'test/client/json-client.test.ts', 'test/client/typescript-client-types.test.ts', 'test/client/typescript-client-readme.test.ts', 'test/support/loopback.test.ts', 'test/bench/**', 'test/layers/**', 'test/http/body-reader.test.ts', 'test/http/bearer.test.ts', 'test/store/resp.test.ts', 'test/store/cluster-slot-map.test.ts'];
+const NO_REDIS = [
+  'test/domain/**',
+  'test/docs/**',
+  'test/client/json-client.test.ts',
+  'test/client/typescript-client-types.test.ts',
+  'test/client/typescript-client-readme.test.ts',
+  'test/support/loopback.test.ts',
+  'test/bench/**',
+  'test/layers/**',
+  'test/http/body-reader.test.ts',
+  'test/http/bearer.test.ts',
+  'test/store/resp.test.ts',
+  'test/store/cluster-slot-map.test.ts',
+];
 
 /** What only a cluster can show (a master restarted under writes, a replica promoted in place of a master). */
 const CLUSTER_ONLY = ['test/cluster/**'];

@@ -100,19 +100,29 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
     const idle = await probeReadyz(baseUrl, () => new Promise((r) => setTimeout(r, 3_000)));
 
     log(`${clients} clients paging through ${adversarialQueries().length} adversarial browse queries for ${seconds} s, timing /readyz ...`);
-    const tokens = await Promise.all(Array.from({ length: clients }, () => app.tokens.issue(ids[Math.floor(random() * ids.length)]!, 'agent').then((t) => t.token)));
+    const tokens = await Promise.all(
+      Array.from({ length: clients }, () => app.tokens.issue(ids[Math.floor(random() * ids.length)]!, 'agent').then((t) => t.token)),
+    );
     await probe.slowlog('RESET');
-    const browsing = spawnTs('bench/lib/http-loop-child.ts', ['browse', JSON.stringify({ baseUrl, tokens, queries: adversarialQueries().map(([, q]) => q), seconds, limit: 100 })]);
+    const browsing = spawnTs('bench/lib/http-loop-child.ts', [
+      'browse',
+      JSON.stringify({ baseUrl, tokens, queries: adversarialQueries().map(([, q]) => q), seconds, limit: 100 }),
+    ]);
     let pages: { count: number; short: number; empty: number; http: Latency } | undefined;
     const underBrowse = await probeReadyz(baseUrl, async () => {
-      pages = await waitForLine(browsing, (line) => (line.startsWith('RESULT ') ? JSON.parse(line.slice(7)) : undefined), (seconds + 60) * 1000, 'the browse clients');
+      pages = await waitForLine(
+        browsing,
+        (line) => (line.startsWith('RESULT ') ? JSON.parse(line.slice(7)) : undefined),
+        (seconds + 60) * 1000,
+        'the browse clients',
+      );
     });
     const browseEntries = await slowlog(probe);
     const browseScripts = new Histogram();
     for (const entry of browseEntries) if (commandLabel(entry.args, scriptNames) === 'script browse') browseScripts.record(entry.us / 1000);
     const browseWorst = worstEntry(browseEntries, scriptNames);
 
-    log('marking every feed ranked (empty, so each job spreads into every sharer\'s feed), then timing ranking jobs ...');
+    log("marking every feed ranked (empty, so each job spreads into every sharer's feed), then timing ranking jobs ...");
     for (let i = 0; i < ids.length; i += 10_000) {
       const slice = ids.slice(i, i + 10_000);
       for (const part of ALL_PARTITIONS) {
@@ -149,12 +159,21 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
       clients,
       readyz_idle_ms: idle,
       readyz_under_browse_ms: underBrowse,
-      browse_pages: { count: pages!.count, per_second: round(pages!.count / seconds), short_with_cursor: pages!.short, empty_with_cursor: pages!.empty, http_ms: pages!.http },
+      browse_pages: {
+        count: pages!.count,
+        per_second: round(pages!.count / seconds),
+        short_with_cursor: pages!.short,
+        empty_with_cursor: pages!.empty,
+        http_ms: pages!.http,
+      },
       browse_worst_command: browseWorst,
       browse_script_ms: latency(browseScripts),
       readyz_under_jobs_ms: underJobs,
       rank_job_ms: latency(jobHistogram),
-      rank_worst_command: worstEntry(jobEntries.filter((e) => commandLabel(e.args, scriptNames) !== 'slowlog'), scriptNames),
+      rank_worst_command: worstEntry(
+        jobEntries.filter((e) => commandLabel(e.args, scriptNames) !== 'slowlog'),
+        scriptNames,
+      ),
       rank_command_ms: latency(jobCommands),
       rank_worst_per_script_ms: perScript,
     };
@@ -170,7 +189,12 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
 async function probeReadyz(baseUrl: string, during: () => Promise<unknown>): Promise<Latency> {
   const prober = spawnTs('bench/lib/http-loop-child.ts', ['probe', JSON.stringify({ url: `${baseUrl}/readyz` })]);
   await waitForLine(prober, (line) => (line === 'READY' ? true : undefined), 60_000, 'the /readyz prober');
-  const result = waitForLine(prober, (line) => (line.startsWith('RESULT ') ? (JSON.parse(line.slice(7)) as Latency) : undefined), 600_000, 'the /readyz prober');
+  const result = waitForLine(
+    prober,
+    (line) => (line.startsWith('RESULT ') ? (JSON.parse(line.slice(7)) as Latency) : undefined),
+    600_000,
+    'the /readyz prober',
+  );
   try {
     await during();
   } finally {
@@ -257,7 +281,9 @@ Adversarial browse — ${r.label}
   /readyz, under ranking jobs:   ${l(r.readyz_under_jobs_ms)}
   ranking job (every feed ranked): ${l(r.rank_job_ms)}
   ranking-job commands:          ${l(r.rank_command_ms)}
-  worst ranking-job command:     ${r.rank_worst_command.ms} ms (${r.rank_worst_command.command}); per script: ${Object.entries(r.rank_worst_per_script_ms).map(([k, v]) => `${k} ${v} ms`).join(', ')}
+  worst ranking-job command:     ${r.rank_worst_command.ms} ms (${r.rank_worst_command.command}); per script: ${Object.entries(r.rank_worst_per_script_ms)
+    .map(([k, v]) => `${k} ${v} ms`)
+    .join(', ')}
 `);
   }
   process.exit(0);

@@ -63,12 +63,16 @@ async function main(): Promise<number> {
       { name: 'ops seeding', values: delta(afterSeed, beforeSeed) },
       ...(load ? [{ name: 'ops load', values: load }] : []),
     ];
-    console.log(`\n${agents} agents seeded into ${cluster.nodes.length} masters; then ${load ? `${requests} requests in ${seconds} s over two service processes` : 'no load (it failed)'}.`);
+    console.log(
+      `\n${agents} agents seeded into ${cluster.nodes.length} masters; then ${load ? `${requests} requests in ${seconds} s over two service processes` : 'no load (it failed)'}.`,
+    );
     console.log('used_memory and keys after seeding; ops = total_commands_processed during the seeding and during the load.\n');
     console.log(renderBalance(cluster.nodes, columns));
     const worst = worstDeviation(columns);
     const within = Math.abs(worst.deviation) <= TOLERANCE;
-    console.log(`\nLargest deviation from the mean: ${(100 * worst.deviation).toFixed(1)}% (${worst.column}): ${within ? 'within' : 'OUTSIDE'} ±${100 * TOLERANCE}%.`);
+    console.log(
+      `\nLargest deviation from the mean: ${(100 * worst.deviation).toFixed(1)}% (${worst.column}): ${within ? 'within' : 'OUTSIDE'} ±${100 * TOLERANCE}%.`,
+    );
 
     const outDir = resolve(REPO_ROOT, 'bench/results');
     mkdirSync(outDir, { recursive: true });

@@ -158,7 +158,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     const ids: number[] = [];
     let interestTotal = 0;
     const now = Date.now();
-    for (let done = 0; done < agents; ) {
+    for (let done = 0; done < agents;) {
       const batch = Math.min(1_000, agents - done);
       const created = await Promise.all(
         Array.from({ length: batch }, async (_, i) => {
@@ -318,14 +318,16 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
       if (!perQuery.has(label)) perQuery.set(label, new Histogram());
       perQuery.get(label)!.record(ms);
       started = performance.now();
-      const res = await fetch(`${baseUrl}/api/v1/discovery/browse?limit=20&${queryString(filters)}`, { headers: { authorization: `Bearer ${tokens.get(id)}` } });
+      const res = await fetch(`${baseUrl}/api/v1/discovery/browse?limit=20&${queryString(filters)}`, {
+        headers: { authorization: `Bearer ${tokens.get(id)}` },
+      });
       if (res.status !== 200) throw new Error(`browse ${label}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
       browseHttp.record(performance.now() - started);
     }
 
     // -- last, as it changes the data: a job in a pool where every feed counts as ranked ----------------
-    log('marking every feed ranked, then timing whole jobs that must visit every sharer\'s feed ...');
+    log("marking every feed ranked, then timing whole jobs that must visit every sharer's feed ...");
     for (let i = 0; i < ids.length; i += 10_000) {
       const slice = ids.slice(i, i + 10_000);
       for (const part of ALL_PARTITIONS) {
@@ -405,7 +407,11 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
 /** From the Prometheus text: the share of a route's 200 answers timed at or under 1, 2 and 5 ms. */
 function serverShares(metrics: string, route: string) {
   const bucket = (le: string) => {
-    const line = metrics.split('\n').find((l) => l.startsWith('http_request_duration_ms_bucket{') && l.includes(`route="${route}"`) && l.includes('status="200"') && l.includes(`le="${le}"`));
+    const line = metrics
+      .split('\n')
+      .find(
+        (l) => l.startsWith('http_request_duration_ms_bucket{') && l.includes(`route="${route}"`) && l.includes('status="200"') && l.includes(`le="${le}"`),
+      );
     return Number(line?.split(' ').pop() ?? 0);
   };
   const total = Math.max(1, bucket('+Inf'));
@@ -515,7 +521,9 @@ Discovery at scale — ${r.label}
   browse read, server-side:        ${l(r.browse_read_server_ms)}
   browse read, HTTP round trip:    ${l(r.browse_read_http_ms)}
   browse read, server's own timing: ${share(r.browse_read_server_metrics)}
-  browse p99 per query (server):   ${Object.entries(r.browse_read_server_ms.per_query_p99).map(([q, ms]) => `${q}: ${ms}`).join('; ')}
+  browse p99 per query (server):   ${Object.entries(r.browse_read_server_ms.per_query_p99)
+    .map(([q, ms]) => `${q}: ${ms}`)
+    .join('; ')}
   Redis memory per agent:          ${r.redis_memory.seeded_bytes_per_agent} B seeded (profile + indexes) + ${r.redis_memory.ranked_feed_bytes_mean} B ranked feed = ${r.redis_memory.projected_bytes_per_agent_with_feed} B
   Redis memory by kind of key, right after seeding (B/agent: MEMORY USAGE summed over the kind, per seeded agent):
 ${familyTable(r.redis_memory.families_seeded)}

@@ -22,7 +22,20 @@ const kept = Array.from({ length: copies }, () => [buildCanonicalMap(INTEREST_SY
 gc();
 const perMap = (process.memoryUsage().heapUsed - before) / copies;
 
-const inputs = ['ML', 'Hikes', 'machine learning', 'Sci-Fi', 'trail runners', 'board games', 'knitting', 'jazz', 'sudokus', 'urban sketchers', 'K-Pop', 'standup comedy'];
+const inputs = [
+  'ML',
+  'Hikes',
+  'machine learning',
+  'Sci-Fi',
+  'trail runners',
+  'board games',
+  'knitting',
+  'jazz',
+  'sudokus',
+  'urban sketchers',
+  'K-Pop',
+  'standup comedy',
+];
 let sink = 0;
 for (let i = 0; i < 100_000; i++) sink += canonicalInterest(inputs[i % inputs.length]!).length;
 const started = process.hrtime.bigint();

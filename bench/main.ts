@@ -31,7 +31,11 @@ import { WrkScript } from './lib/wrk-script.js';
 async function main(): Promise<number> {
   let options: BenchOptions | undefined;
   try {
-    options = parseCli(process.argv.slice(2), SCENARIOS.map((s) => s.name), DEFAULT_SCENARIOS);
+    options = parseCli(
+      process.argv.slice(2),
+      SCENARIOS.map((s) => s.name),
+      DEFAULT_SCENARIOS,
+    );
   } catch (error) {
     if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
       console.error(`${(error as Error).message}\n(npm run bench -- --help lists the options)`);
@@ -60,11 +64,14 @@ async function main(): Promise<number> {
   };
   const overall = setTimeout(() => abort(`the ${options.maxMinutes}-minute bound is reached`), options.maxMinutes * 60_000);
   overall.unref();
-  const hardStop = setTimeout(() => {
-    console.error('the bench overran its time bound by two minutes: stopping its children and exiting');
-    killAllChildren();
-    process.exit(3);
-  }, (options.maxMinutes + 2) * 60_000);
+  const hardStop = setTimeout(
+    () => {
+      console.error('the bench overran its time bound by two minutes: stopping its children and exiting');
+      killAllChildren();
+      process.exit(3);
+    },
+    (options.maxMinutes + 2) * 60_000,
+  );
   hardStop.unref();
   process.on('SIGTERM', () => {
     console.error('SIGTERM: stopping the children and exiting without a report');
@@ -109,7 +116,8 @@ async function main(): Promise<number> {
     await waitReady(api);
     const routes = await openApiRoutes(api);
     const addresses = new LoopbackAddresses(isLoopback(target.host));
-    if (!isLoopback(target.host)) progress.info('the target is not on loopback: clients cannot spread over source addresses, so registrations are paced by the real limit');
+    if (!isLoopback(target.host))
+      progress.info('the target is not on loopback: clients cannot spread over source addresses, so registrations are paced by the real limit');
     monitor.start();
 
     progress.section('ceilings');
@@ -142,8 +150,18 @@ async function main(): Promise<number> {
     };
 
     const scenarios = await runScenarios(ctx);
-    const singleUsedMemory = redis ? await redisInfo(redis, 'memory').then((info) => info.used_memory, () => undefined) : undefined;
-    const redisVersion = redis ? await redis.info('server').then((info) => /redis_version:(\S+)/.exec(info)?.[1], () => undefined) : undefined;
+    const singleUsedMemory = redis
+      ? await redisInfo(redis, 'memory').then(
+          (info) => info.used_memory,
+          () => undefined,
+        )
+      : undefined;
+    const redisVersion = redis
+      ? await redis.info('server').then(
+          (info) => /redis_version:(\S+)/.exec(info)?.[1],
+          () => undefined,
+        )
+      : undefined;
 
     let cluster: ClusterRun | undefined;
     if (options.cluster && !aborted) {
@@ -263,7 +281,9 @@ async function runScenarios(ctx: BenchContext): Promise<ScenarioResult[]> {
  */
 async function runOnCluster(single: BenchContext, singleResults: ScenarioResult[], singleUsedMemory: number | undefined): Promise<ClusterRun> {
   const { progress } = single;
-  progress.section(`starting a three-master Redis Cluster${single.options.clusterReplicas > 0 ? ` with ${single.options.clusterReplicas} replica(s) each` : ''} and two service processes on it`);
+  progress.section(
+    `starting a three-master Redis Cluster${single.options.clusterReplicas > 0 ? ` with ${single.options.clusterReplicas} replica(s) each` : ''} and two service processes on it`,
+  );
   const target = await startClusterService((line) => progress.info(line), { replicas: single.options.clusterReplicas });
   const api = new JsonClient(target.baseUrl, { maxSockets: 256 });
   // Every master on a connection of its own, for its CPU (INFO cpu) beside every service process's.

@@ -64,8 +64,17 @@ export async function runMessageMemory(opts: { messages: number; matches: number
       [0, 1].map(async () => {
         const n = ++seq;
         const user = await app.users.create({
-          pool: 'agent', email: `message-memory-${n}@example.com`, passwordHash: 'none', displayName: `Talker ${n}`, birthdate: '1990-01-01',
-          gender: 'other', bio: '', interests: ['chess'], city: '', state: '', themeId: 1,
+          pool: 'agent',
+          email: `message-memory-${n}@example.com`,
+          passwordHash: 'none',
+          displayName: `Talker ${n}`,
+          birthdate: '1990-01-01',
+          gender: 'other',
+          bio: '',
+          interests: ['chess'],
+          city: '',
+          state: '',
+          themeId: 1,
         });
         return user!.id;
       }),
@@ -121,7 +130,10 @@ export async function runMessageMemory(opts: { messages: number; matches: number
     const answered = performance.now() - started;
     await app.outbox.sweep(0);
     const slow = (await probe.slowlog('GET', 100_000)) as Array<[number, number, number, string[]]>;
-    const worst = slow.reduce<[number, string]>((w, [, , micros, command]) => (micros > w[0] ? [micros, command.slice(0, 3).join(' ').slice(0, 80)] : w), [0, 'none over 0.1 ms']);
+    const worst = slow.reduce<[number, string]>(
+      (w, [, , micros, command]) => (micros > w[0] ? [micros, command.slice(0, 3).join(' ').slice(0, 80)] : w),
+      [0, 'none over 0.1 ms'],
+    );
     return {
       bytes_per_message: bytes,
       long_unmatch: {
@@ -149,15 +161,24 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       json: { type: 'boolean', default: false },
     },
   });
-  const r = await runMessageMemory({ messages: Number(values.messages), matches: Number(values.matches), long: Number(values.long), log: (line) => console.error(line) });
+  const r = await runMessageMemory({
+    messages: Number(values.messages),
+    matches: Number(values.matches),
+    long: Number(values.long),
+    log: (line) => console.error(line),
+  });
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else {
     console.log('\nRedis bytes per message');
     for (const b of r.bytes_per_message) {
-      console.log(`  ${b.body.padEnd(26)} body ${b.body_bytes} B: ${b.at_rest} B at rest (${b.at_rest - b.body_bytes} B over the body; thread ${b.thread_share} B), ${b.with_marks} B with step marks (${b.messages} messages)`);
+      console.log(
+        `  ${b.body.padEnd(26)} body ${b.body_bytes} B: ${b.at_rest} B at rest (${b.at_rest - b.body_bytes} B over the body; thread ${b.thread_share} B), ${b.with_marks} B with step marks (${b.messages} messages)`,
+      );
     }
     const u = r.long_unmatch;
-    console.log(`\nUnmatching a thread of ${u.messages} messages: answered in ${u.unmatch_answered_ms} ms; longest Redis call ${u.worst_call_ms} ms (${u.worst_call}); ${u.calls_over_1ms} calls over 1 ms`);
+    console.log(
+      `\nUnmatching a thread of ${u.messages} messages: answered in ${u.unmatch_answered_ms} ms; longest Redis call ${u.worst_call_ms} ms (${u.worst_call}); ${u.calls_over_1ms} calls over 1 ms`,
+    );
   }
   process.exit(0);
 }

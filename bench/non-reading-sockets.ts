@@ -61,7 +61,13 @@ export async function runNonReadingSockets(opts: NonReadingOptions = {}): Promis
       const message = { id: i + 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] };
       await publishEvent(app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
     }
-    const windowBytes = config.SPECTATOR_REPLAY_LIMIT * Buffer.byteLength(JSON.stringify(spectatorMessageCreated({ id: 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] })));
+    const windowBytes =
+      config.SPECTATOR_REPLAY_LIMIT *
+      Buffer.byteLength(
+        JSON.stringify(
+          spectatorMessageCreated({ id: 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] }),
+        ),
+      );
 
     // Warm the paths a socket takes (upgrade, replay, close) so that the baseline holds their code, not a socket.
     const warm = await openNotReading(app.port, '127.0.0.1');
@@ -223,7 +229,9 @@ Sockets that never read — ${r.sockets} spectator sockets with since=0, default
   RSS growth, most:              ${r.rss_growth_most_mib} MiB (${r.rss_growth_per_socket_kib} KiB a socket)
   unsent bytes held by uWS, most: ${mib(r.unsent_bytes_most)} MiB (${r.unsent_bytes_per_socket_most_kib} KiB a socket)
   closed by the server:          ${r.closed_by_server.after_3s} after 3 s, ${r.closed_by_server.after_6s} after 6 s, ${r.closed_by_server.after_10s} after 10 s, ${r.closed_by_server.at_end} after ${values.seconds} s
-  endings, once read:            ${Object.entries(r.endings).map(([k, v]) => `${k}: ${v}`).join(', ')}
+  endings, once read:            ${Object.entries(r.endings)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(', ')}
 `);
   }
   process.exit(0);

@@ -54,24 +54,36 @@ const expire = (cutoff: number) => scripts.run('expire_passes', expireKeys, [cut
 await redis.hset(keys.swipes('agent', id), Object.fromEntries(targets.map((target) => [target, 'pass'])));
 
 await expire(0); // loads the script (EVAL), on an empty passes-timed mark: it times a first step
-report(`timing ${passes} passes of an earlier version`, await scriptMicros(async () => {
-  while ((await redis.get(keys.passesTimed('agent', id))) !== 'done') await expire(0);
-}));
+report(
+  `timing ${passes} passes of an earlier version`,
+  await scriptMicros(async () => {
+    while ((await redis.get(keys.passesTimed('agent', id))) !== 'done') await expire(0);
+  }),
+);
 
-report(`expiring ${passes} passes, ${STEP} a read`, await scriptMicros(async () => {
-  while ((await redis.zcard(keys.passes('agent', id))) > 0) await expire(now);
-}));
+report(
+  `expiring ${passes} passes, ${STEP} a read`,
+  await scriptMicros(async () => {
+    while ((await redis.zcard(keys.passes('agent', id))) > 0) await expire(now);
+  }),
+);
 
 await redis.hset(keys.swipes('agent', id), Object.fromEntries(targets.map((target) => [target, 'pass'])));
 await redis.zadd(keys.passes('agent', id), ...targets.flatMap((target, i) => [now + i, target]));
-report(`steady: ${passes} passes standing, none due`, await scriptMicros(async () => {
-  for (let i = 0; i < 200; i++) await expire(now - 1);
-}));
+report(
+  `steady: ${passes} passes standing, none due`,
+  await scriptMicros(async () => {
+    for (let i = 0; i < 200; i++) await expire(now - 1);
+  }),
+);
 
 await scripts.run('undo_pass', undoKeys, [0, now, 0, 1_000_000, 60_000]); // loads the script
-report(`undo_pass with ${passes} passes standing`, await scriptMicros(async () => {
-  for (let i = 0; i < 200; i++) await scripts.run('undo_pass', undoKeys, [targets[passes - 1 - i]!, now + passes, 300_000, 1_000_000, 60_000]);
-}));
+report(
+  `undo_pass with ${passes} passes standing`,
+  await scriptMicros(async () => {
+    for (let i = 0; i < 200; i++) await scripts.run('undo_pass', undoKeys, [targets[passes - 1 - i]!, now + passes, 300_000, 1_000_000, 60_000]);
+  }),
+);
 
 redis.disconnect();
 await server.stop();

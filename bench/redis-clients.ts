@@ -125,8 +125,17 @@ async function seed(url: string, agents: number) {
     const ids: number[] = [];
     for (let n = 0; n < agents; n++) {
       const user = await app.users.create({
-        pool: POOL, email: `clients-${n}@example.com`, passwordHash: 'none', displayName: `Caller ${n}`, birthdate: '1990-01-01',
-        gender: 'other', bio: 'Plays a little of everything.', interests: INTERESTS.filter((_, i) => (n + i) % 3 === 0), city: 'Lisbon', state: '', themeId: 1,
+        pool: POOL,
+        email: `clients-${n}@example.com`,
+        passwordHash: 'none',
+        displayName: `Caller ${n}`,
+        birthdate: '1990-01-01',
+        gender: 'other',
+        bio: 'Plays a little of everything.',
+        interests: INTERESTS.filter((_, i) => (n + i) % 3 === 0),
+        city: 'Lisbon',
+        state: '',
+        themeId: 1,
       });
       ids.push(user!.id);
     }
@@ -156,14 +165,26 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
   });
   const now = new Date();
   const beginCalls: Call[] = swipes.map(({ from, to }) => ({
-    keys: [keys.accountRateLimit('like', POOL, from), keys.swipes(POOL, from), keys.feed(POOL, from), keys.passes(POOL, from), keys.idempotencyClaim(POOL, from, 'like', '')],
+    keys: [
+      keys.accountRateLimit('like', POOL, from),
+      keys.swipes(POOL, from),
+      keys.feed(POOL, from),
+      keys.passes(POOL, from),
+      keys.idempotencyClaim(POOL, from, 'like', ''),
+    ],
     args: [to, 'pass', 100_000, 1_000, 1, now.getTime(), '', 0],
   }));
   const recordCalls: Call[] = swipes.map(({ from, to }) => {
     const shard = pairShard(from, to);
     const candidate = (1_000_000 + from) * SHARDS + shard;
     return {
-      keys: [keys.pair(POOL, from, to), keys.match(POOL, candidate), keys.shardOutbox(POOL, shard), keys.shardOutboxDue(POOL, shard), keys.idempotency(POOL, shard, from, `likes/${to}`, '')],
+      keys: [
+        keys.pair(POOL, from, to),
+        keys.match(POOL, candidate),
+        keys.shardOutbox(POOL, shard),
+        keys.shardOutboxDue(POOL, shard),
+        keys.idempotency(POOL, shard, from, `likes/${to}`, ''),
+      ],
       args: [from, to, 'pass', now.getTime(), now.toISOString(), candidate, 0, '[]', interests.get(to)!],
     };
   });
@@ -171,12 +192,36 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
     const match = matches[i % matches.length]!;
     const shard = matchShard(match.id);
     const sender = i % 2 ? match.b : match.a;
-    const draft = { match_id: match.id, sender_id: sender, body: `A message of an ordinary length, number ${i}, about chess and tea.`, created_at: now.toISOString(), shared_interests_mentioned: [] };
+    const draft = {
+      match_id: match.id,
+      sender_id: sender,
+      body: `A message of an ordinary length, number ${i}, about chess and tea.`,
+      created_at: now.toISOString(),
+      shared_interests_mentioned: [],
+    };
     const bounds = DEFAULT_THREAD_BOUNDS;
     return {
-      keys: [keys.match(POOL, match.id), keys.messages(POOL, match.id), keys.messageSeq(POOL, shard), keys.shardOutbox(POOL, shard), keys.shardOutboxDue(POOL, shard), keys.idempotency(POOL, shard, sender, `matches/${match.id}/messages`, '')],
-      args: [sender, JSON.stringify(draft), now.getTime(), match.id, 0, SHARDS, shard, createHash('sha256').update(draft.body).digest('base64url'),
-        bounds.maxMessages, bounds.maxAgeMs, new Date(now.getTime() - bounds.maxAgeMs).toISOString()],
+      keys: [
+        keys.match(POOL, match.id),
+        keys.messages(POOL, match.id),
+        keys.messageSeq(POOL, shard),
+        keys.shardOutbox(POOL, shard),
+        keys.shardOutboxDue(POOL, shard),
+        keys.idempotency(POOL, shard, sender, `matches/${match.id}/messages`, ''),
+      ],
+      args: [
+        sender,
+        JSON.stringify(draft),
+        now.getTime(),
+        match.id,
+        0,
+        SHARDS,
+        shard,
+        createHash('sha256').update(draft.body).digest('base64url'),
+        bounds.maxMessages,
+        bounds.maxAgeMs,
+        new Date(now.getTime() - bounds.maxAgeMs).toISOString(),
+      ],
     };
   });
   const hgets = swipes.map(({ to }) => [keys.accounts(POOL, indexPartition(to)), String(to)] as const);
@@ -255,7 +300,14 @@ export async function runRedisClients(opts: { calls: number; rounds: number; log
         for (const name of CLIENT_NAMES) {
           const cell = samples.get(`${name}|${shape.name}|${inflight}`)!;
           const cpu = median(cell.map((s) => s.cpu));
-          results.push({ client: name, shape: shape.name, inflight, cpu_us_per_call: round1(cpu), calls_per_s: Math.round(median(cell.map((s) => s.rate))), vs_lean: round2(cpu / lean) });
+          results.push({
+            client: name,
+            shape: shape.name,
+            inflight,
+            cpu_us_per_call: round1(cpu),
+            calls_per_s: Math.round(median(cell.map((s) => s.rate))),
+            vs_lean: round2(cpu / lean),
+          });
         }
       }
     }
@@ -275,18 +327,28 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 function table(results: CellResult[]): string {
   const lines: string[] = [];
   for (const inflight of [16, 1]) {
-    lines.push('', `${inflight} in flight: µs of client CPU per call (× hot), calls/s`, '', `| call | ${CLIENT_NAMES.join(' | ')} |`, `| --- |${' --- |'.repeat(CLIENT_NAMES.length)}`);
+    lines.push(
+      '',
+      `${inflight} in flight: µs of client CPU per call (× hot), calls/s`,
+      '',
+      `| call | ${CLIENT_NAMES.join(' | ')} |`,
+      `| --- |${' --- |'.repeat(CLIENT_NAMES.length)}`,
+    );
     const rows = results.filter((r) => r.inflight === inflight);
     for (const shape of [...new Set(rows.map((r) => r.shape))]) {
       const cells = CLIENT_NAMES.map((name) => rows.find((r) => r.shape === shape && r.client === name)!);
-      lines.push(`| ${shape} | ${cells.map((c) => `${c.cpu_us_per_call} (${c.vs_lean.toFixed(2)}×), ${c.calls_per_s.toLocaleString('en-US')}/s`).join(' | ')} |`);
+      lines.push(
+        `| ${shape} | ${cells.map((c) => `${c.cpu_us_per_call} (${c.vs_lean.toFixed(2)}×), ${c.calls_per_s.toLocaleString('en-US')}/s`).join(' | ')} |`,
+      );
     }
   }
   return lines.join('\n');
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const { values } = parseArgs({ options: { calls: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } } });
+  const { values } = parseArgs({
+    options: { calls: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '3' }, json: { type: 'boolean', default: false } },
+  });
   const results = await runRedisClients({ calls: Number(values.calls), rounds: Number(values.rounds), log: (line) => console.error(line) });
   console.log(values.json ? JSON.stringify(results, null, 2) : table(results));
   process.exit(0);

@@ -75,7 +75,10 @@ export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise
     const chatty = await match(app, a!, b!);
 
     // The flags of test/support/chromium.ts: headless, no sandbox, no GPU, no background traffic.
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    });
 
     log(`timing the first screen over ${loads} loads ...`);
     const timings: FirstScreen[] = [];
@@ -95,7 +98,14 @@ export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise
     );
     const floodFigures = await underEvents(page, flood, messagesBefore + burst + flood, () =>
       inBatches(flood, 100, (i) => {
-        const message = { id: 1_000_000 + i, match_id: chatty, sender_id: i % 2 ? a! : b!, body: `Flood ${i} about chess`, created_at: new Date().toISOString(), shared_interests_mentioned: ['chess'] };
+        const message = {
+          id: 1_000_000 + i,
+          match_id: chatty,
+          sender_id: i % 2 ? a! : b!,
+          body: `Flood ${i} about chess`,
+          created_at: new Date().toISOString(),
+          shared_interests_mentioned: ['chess'],
+        };
         return publishEvent(app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
       }),
     );
@@ -130,8 +140,17 @@ async function seedAgents(app: Application, count: number): Promise<number[]> {
       Array.from({ length: Math.min(200, count - done) }, async () => {
         const n = ++seeded;
         const user = await app.users.create({
-          pool: 'agent', email: `spectator-bench-${n}@example.com`, passwordHash: 'seeded-no-login', displayName: `Seeded Agent ${n}`,
-          birthdate: '1990-01-01', gender: 'other', bio: '', interests: ['chess', 'jazz'], city: '', state: '', themeId: (n % 6) + 1,
+          pool: 'agent',
+          email: `spectator-bench-${n}@example.com`,
+          passwordHash: 'seeded-no-login',
+          displayName: `Seeded Agent ${n}`,
+          birthdate: '1990-01-01',
+          gender: 'other',
+          bio: '',
+          interests: ['chess', 'jazz'],
+          city: '',
+          state: '',
+          themeId: (n % 6) + 1,
         });
         if (!user) throw new Error('seeding failed');
         return user.id;
@@ -171,7 +190,8 @@ async function timeFirstScreen(browser: Browser, baseUrl: string): Promise<First
     return await page.evaluate(() => {
       const rendered = performance.now();
       const html = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseEnd ?? NaN;
-      const matches = performance.getEntriesByType('resource').find((e) => /\/api\/v1\/spectator\/matches\?/.test(e.name)) as PerformanceResourceTiming | undefined;
+      const matches = performance.getEntriesByType('resource').find((e) => /\/api\/v1\/spectator\/matches\?/.test(e.name)) as
+        PerformanceResourceTiming | undefined;
       return { rendered, document: html, matchesAsked: matches?.startTime ?? NaN, matches: matches?.responseEnd ?? NaN };
     });
   } finally {
@@ -212,15 +232,20 @@ async function underEvents(page: Page, events: number, messagesTarget: number, s
   const started = performance.now();
   await send();
   const seconds = (performance.now() - started) / 1000;
-  await page.waitForFunction(
-    (target) => Number((document.getElementById('stat-messages')?.textContent ?? '').replace(/\D/g, '')) >= target,
-    messagesTarget,
-    { timeout: 120_000 },
-  );
+  await page.waitForFunction((target) => Number((document.getElementById('stat-messages')?.textContent ?? '').replace(/\D/g, '')) >= target, messagesTarget, {
+    timeout: 120_000,
+  });
   const probes = await page.evaluate(() => (window as unknown as { bench: { lag: number; longest: number; tasks: number } }).bench);
   const listItems = await page.locator('#activity-list .activity-item').count();
   if (listItems > ACTIVITY_MAX_ITEMS) throw new Error(`the activity list grew to ${listItems} items, past its cap of ${ACTIVITY_MAX_ITEMS}`);
-  return { events, per_second: Math.round(events / seconds), lag_max_ms: round(probes.lag), longest_task_ms: round(probes.longest), long_tasks: probes.tasks, list_items: listItems };
+  return {
+    events,
+    per_second: Math.round(events / seconds),
+    lag_max_ms: round(probes.lag),
+    longest_task_ms: round(probes.longest),
+    long_tasks: probes.tasks,
+    list_items: listItems,
+  };
 }
 
 const statValue = async (page: Page, id: string) => Number(((await page.locator(`#${id}`).textContent()) ?? '').replace(/\D/g, '') || 0);
@@ -229,10 +254,17 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 export function spectatorPageTable(r: SpectatorPageResult): string {
   const events = (x: Responsiveness) => `${x.events.toLocaleString('en-US')} at ${x.per_second.toLocaleString('en-US')}/s`;
-  const thread = (x: Responsiveness) => `${x.lag_max_ms} ms / ${x.longest_task_ms} ms (${x.long_tasks} long ${x.long_tasks === 1 ? 'task' : 'tasks'}); ${x.list_items} items listed`;
+  const thread = (x: Responsiveness) =>
+    `${x.lag_max_ms} ms / ${x.longest_task_ms} ms (${x.long_tasks} long ${x.long_tasks === 1 ? 'task' : 'tasks'}); ${x.list_items} items listed`;
   const rows: Array<[string, string]> = [
-    [`first screen (${PAGE_SIZE} of ${r.matches.toLocaleString('en-US')} matches), p50 / max over ${r.first_screen_ms.loads.length} loads`, `${r.first_screen_ms.p50} / ${r.first_screen_ms.max} ms (${r.first_screen_ms.loads.join(', ')})`],
-    ['  on the way, p50: HTML received / matches asked for (socket open) / received', `${r.document_received_ms_p50} / ${r.matches_requested_ms_p50} / ${r.matches_received_ms_p50} ms`],
+    [
+      `first screen (${PAGE_SIZE} of ${r.matches.toLocaleString('en-US')} matches), p50 / max over ${r.first_screen_ms.loads.length} loads`,
+      `${r.first_screen_ms.p50} / ${r.first_screen_ms.max} ms (${r.first_screen_ms.loads.join(', ')})`,
+    ],
+    [
+      '  on the way, p50: HTML received / matches asked for (socket open) / received',
+      `${r.document_received_ms_p50} / ${r.matches_requested_ms_p50} / ${r.matches_received_ms_p50} ms`,
+    ],
     [`messages through the service, ${events(r.burst)}: timer lag max / longest task`, thread(r.burst)],
     [`events straight onto the stream, ${events(r.flood)}: timer lag max / longest task`, thread(r.flood)],
   ];

@@ -90,7 +90,9 @@ async function load(baseUrl: string, path: string, clients: number, seconds: num
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { matches: { type: 'string', default: '200' }, clients: { type: 'string', default: '16' }, seconds: { type: 'string', default: '5' } } });
+  const { values } = parseArgs({
+    options: { matches: { type: 'string', default: '200' }, clients: { type: 'string', default: '16' }, seconds: { type: 'string', default: '5' } },
+  });
   const [matches, clients, seconds] = [Number(values.matches), Number(values.clients), Number(values.seconds)];
   const dir = mkdtempSync(join(tmpdir(), 'spectator-reads-'));
   const redisProcess = await new RedisProcess({ dir, persist: false }).start();
@@ -104,7 +106,10 @@ async function main() {
     console.log(`| read | SPECTATOR_CACHE_MS | requests/s | Redis commands per request |`);
     console.log(`| --- | --- | --- | --- |`);
     for (const path of READS) {
-      for (const [server, cacheMs] of [[unshared, 0], [shared, 1_000]] as const) {
+      for (const [server, cacheMs] of [
+        [unshared, 0],
+        [shared, 1_000],
+      ] as const) {
         const before = await commandCalls(probe);
         const answered = await load(`http://127.0.0.1:${server.port}`, path, clients, seconds);
         const commands = (await commandCalls(probe)) - before;

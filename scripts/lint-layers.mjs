@@ -31,14 +31,18 @@ const result = await cruise(targets, options, {}, { tsConfig });
 const report = await format(result.output, { outputType: 'err' });
 process.stdout.write(report.output);
 
-const HTTP_IN_PURE = /(\.meta)\(|\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
+const HTTP_IN_PURE =
+  /(\.meta)\(|\bheaders\b\??\s*[:=]|(?:^\s*|[{,]\s*)['"]?(Allow|Retry-After|Content-Type|Content-Length|Location|WWW-Authenticate|Cache-Control|Set-Cookie)['"]?\s*:/;
 
 /** The pure modules under <target>: platform/core/**, and features/<name>/*-schemas.ts. */
 function pureModules(target) {
   const found = [];
   const core = join(target, 'platform', 'core');
   const features = join(target, 'features');
-  for (const [dir, wanted] of [[core, (name) => name.endsWith('.ts')], [features, (name) => name.endsWith('-schemas.ts')]]) {
+  for (const [dir, wanted] of [
+    [core, (name) => name.endsWith('.ts')],
+    [features, (name) => name.endsWith('-schemas.ts')],
+  ]) {
     if (!existsSync(dir)) continue;
     for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (entry.isFile() && wanted(entry.name)) found.push(join(entry.parentPath, entry.name));
@@ -51,10 +55,15 @@ function pureModules(target) {
 function httpInPureModules(target) {
   const found = [];
   for (const file of pureModules(target)) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, n) => {
-      const match = HTTP_IN_PURE.exec(line.replace(/\/\/.*$|^\s*\*.*$/, ''));
-      if (match) found.push(`  error pure-modules-know-no-http: ${relative('.', file)}:${n + 1} carries ${match[1] ? 'OpenAPI metadata (.meta)' : `an HTTP header (${match[2] ?? 'headers'})`}`);
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, n) => {
+        const match = HTTP_IN_PURE.exec(line.replace(/\/\/.*$|^\s*\*.*$/, ''));
+        if (match)
+          found.push(
+            `  error pure-modules-know-no-http: ${relative('.', file)}:${n + 1} carries ${match[1] ? 'OpenAPI metadata (.meta)' : `an HTTP header (${match[2] ?? 'headers'})`}`,
+          );
+      });
   }
   return found;
 }

@@ -33,8 +33,44 @@ import { replicaLagReader } from './platform/redis/replica-lag.js';
 import { LUA_DIRS, Scripts } from './platform/redis/scripts.js';
 import { createHotConnection, type HotConnection } from './platform/redis/hot-connection.js';
 import { DiscoveryIndexer, DiscoveryService, FeedRanker, RankingJobs, SwipeSignals } from './features/discovery/index.js';
-import { WebhookChains, WebhookDeliverer, webhookDestinations, WebhookJobs, WebhookPings, webhookRetry, type WebhookSender, webhookSender, WebhookService, webhookWorkerOptions } from './features/webhooks/index.js';
-import { accountFiling, AccountReadsRepository, BlockRepository, DiscoveryIndexRepository, ErasureRepository, EventStreamRepository, FeedRepository, HiddenAccountsRepository, LeavingRepository, MatchListRepository, MatchRepository, MessageRepository, OutboxRepository, RateLimiter, ReadStateRepository, ReportRepository, SocketLeases, SpectatorTallyRepository, SuspensionRepository, SwipeRepository, TokenRepository, UserRepository, WATCHERS_REFRESH_MS, WebhookRepository } from './repositories.js';
+import {
+  WebhookChains,
+  WebhookDeliverer,
+  webhookDestinations,
+  WebhookJobs,
+  WebhookPings,
+  webhookRetry,
+  type WebhookSender,
+  webhookSender,
+  WebhookService,
+  webhookWorkerOptions,
+} from './features/webhooks/index.js';
+import {
+  accountFiling,
+  AccountReadsRepository,
+  BlockRepository,
+  DiscoveryIndexRepository,
+  ErasureRepository,
+  EventStreamRepository,
+  FeedRepository,
+  HiddenAccountsRepository,
+  LeavingRepository,
+  MatchListRepository,
+  MatchRepository,
+  MessageRepository,
+  OutboxRepository,
+  RateLimiter,
+  ReadStateRepository,
+  ReportRepository,
+  SocketLeases,
+  SpectatorTallyRepository,
+  SuspensionRepository,
+  SwipeRepository,
+  TokenRepository,
+  UserRepository,
+  WATCHERS_REFRESH_MS,
+  WebhookRepository,
+} from './repositories.js';
 
 /** `redis`: the topology to connect to (one standalone Redis, or a Redis Cluster's seed nodes). */
 export type AppOptions = { config: Config; redis: RedisTopology; logger: Logger };
@@ -108,7 +144,10 @@ export class Application {
     this.scripts = new Scripts(this.redis, this.scriptConnection, LUA_DIRS, {
       replicas: options.config.REDIS_MIN_REPLICAS_ACK,
       timeoutMs: options.config.REDIS_REPLICA_ACK_TIMEOUT_MS,
-      onBehind: this.metrics.count('redis_replica_ack_timeouts_total', 'Writes answered 503 because fewer replicas than REDIS_MIN_REPLICAS_ACK confirmed them in time.'),
+      onBehind: this.metrics.count(
+        'redis_replica_ack_timeouts_total',
+        'Writes answered 503 because fewer replicas than REDIS_MIN_REPLICAS_ACK confirmed them in time.',
+      ),
     });
     this.pubsub = new PubSub(this.redis, this.subscriber);
   }
@@ -125,7 +164,11 @@ export class Application {
     this.metrics.gauge('nodejs_eventloop_delay_p99_ms', this.eventLoopDelay.start().readP99Ms);
     const replicaLag = replicaLagReader(this.redis);
     this.metrics.gauge('redis_replicas_online', async () => (await replicaLag()).replicas, 'The fewest replicas online that any Redis master has.');
-    this.metrics.gauge('redis_replica_lag_bytes', async () => (await replicaLag()).behindBytes, 'The most bytes of writes any online replica has yet to confirm (-1: Redis did not answer).');
+    this.metrics.gauge(
+      'redis_replica_lag_bytes',
+      async () => (await replicaLag()).behindBytes,
+      'The most bytes of writes any online replica has yet to confirm (-1: Redis did not answer).',
+    );
     await this.connectRedis();
     await this.startAccounts();
     const discoveryIndex = await this.startDiscovery();
@@ -172,7 +215,12 @@ export class Application {
     const discoveryIndex = new DiscoveryIndexRepository(this.redis, this.scripts, new AccountReadsRepository(this.redis, this.scripts));
     const feeds = new FeedRepository(this.redis, this.scripts);
     const ranker = new FeedRanker(discoveryIndex, feeds);
-    this.rankingJobs = await RankingJobs.start({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: config.EMBEDDED_WORKER });
+    this.rankingJobs = await RankingJobs.start({
+      connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS),
+      ranker,
+      logger,
+      worker: config.EMBEDDED_WORKER,
+    });
     this.accounts.addListener(new DiscoveryIndexer(this.rankingJobs.queue, logger));
     this.discovery = new DiscoveryService(discoveryIndex, feeds, ranker, this.rankingJobs.queue, undefined, config.PASS_EXPIRY_DAYS * DAY_MS);
     this.swipeSignals = new SwipeSignals(feeds, logger);
@@ -203,11 +251,18 @@ export class Application {
    */
   private startMatches(streams: EventStreamRepository) {
     const { config, logger } = this.options;
-    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReadsRepository(this.redis, this.scripts), { limit: config.LIKE_RATE_LIMIT, windowSeconds: config.LIKE_RATE_WINDOW_SECONDS });
+    this.swipes = new SwipeRepository(this.redis, this.scripts, new AccountReadsRepository(this.redis, this.scripts), {
+      limit: config.LIKE_RATE_LIMIT,
+      windowSeconds: config.LIKE_RATE_WINDOW_SECONDS,
+    });
     const threadKeptSeconds = config.REPORT_EVIDENCE_HOURS * 3_600;
     this.matches = new MatchRepository(this.redis, this.scripts, threadKeptSeconds);
     this.messages = new MessageRepository(this.redis, this.scripts, { maxMessages: config.THREAD_MAX_MESSAGES, maxAgeMs: config.THREAD_MAX_AGE_DAYS * DAY_MS });
-    const deadLetters = this.metrics.counter('outbox_dead_letters_total', 'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.', 'pool');
+    const deadLetters = this.metrics.counter(
+      'outbox_dead_letters_total',
+      'Outbox records moved to the dead letter (am:outbox:dead) by this process, by pool.',
+      'pool',
+    );
     this.eventAppender = new EventAppender(streams);
     this.outbox = new OutboxRunner<Known>(new OutboxRepository(this.redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(this.scripts, DAY_MS, threadKeptSeconds * 1000)))
@@ -248,10 +303,23 @@ export class Application {
     const accountLimits = new AccountLimits(this.rateLimiter, accountLimitPolicy(config));
     const reports = this.reportService();
     const services: PublicApiServices = {
-      accounts: this.accounts, leaving: this.leaving, discovery: this.discovery, swipes: this.swipeService,
-      matches: this.matchService, messages: this.messageService, reads: this.readService, spectator: this.spectator,
-      webhooks: this.webhooks, reports, blocks: this.blockService(), inbox: this.realtime.inbox!,
-      addressLimits, accountLimits, metrics: this.metrics, storeAnswers: () => this.redis.ping(), publicRoutes: () => this.http.publicRoutes,
+      accounts: this.accounts,
+      leaving: this.leaving,
+      discovery: this.discovery,
+      swipes: this.swipeService,
+      matches: this.matchService,
+      messages: this.messageService,
+      reads: this.readService,
+      spectator: this.spectator,
+      webhooks: this.webhooks,
+      reports,
+      blocks: this.blockService(),
+      inbox: this.realtime.inbox!,
+      addressLimits,
+      accountLimits,
+      metrics: this.metrics,
+      storeAnswers: () => this.redis.ping(),
+      publicRoutes: () => this.http.publicRoutes,
     };
     const routes: Route[] = [...publicApiRoutes(services, config), ...this.adminRoutes(reports)];
     for (const route of routes) this.http.route(route);
@@ -261,7 +329,12 @@ export class Application {
       socketLeases: (this.socketLeases = new SocketLeases(this.redis, this.scripts, config.WS_MAX_PER_ACCOUNT).start()),
       addressLimits,
       matchUsers: async (pool, matchId) => (await this.matches.findHead(pool, matchId))?.userIds,
-      policy: { spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT, maxPerIp: config.WS_MAX_PER_IP, maxPerToken: config.WS_MAX_PER_TOKEN, trustProxy: config.TRUST_PROXY },
+      policy: {
+        spectatorReplayLimit: config.SPECTATOR_REPLAY_LIMIT,
+        maxPerIp: config.WS_MAX_PER_IP,
+        maxPerToken: config.WS_MAX_PER_TOKEN,
+        trustProxy: config.TRUST_PROXY,
+      },
     });
     this.http.seal();
     this.port = await this.http.listen(config.HOST, config.PORT);
@@ -271,7 +344,14 @@ export class Application {
   /** Reports from accounts, which the operators read and close. */
   private reportService(): ReportService {
     const limits = { perPool: this.config.REPORTS_MAX_OPEN, perReporter: this.config.REPORTS_MAX_OPEN_PER_REPORTER };
-    return new ReportService(new ReportRepository(this.redis, this.scripts, limits), this.users, this.matches, this.messages, this.suspensions, this.config.REPORT_EVIDENCE_HOURS);
+    return new ReportService(
+      new ReportRepository(this.redis, this.scripts, limits),
+      this.users,
+      this.matches,
+      this.messages,
+      this.suspensions,
+      this.config.REPORT_EVIDENCE_HOURS,
+    );
   }
 
   /** The operators' API over reports and suspensions: served only with ADMIN_TOKEN, its paths hidden from every request without the token. */
@@ -293,7 +373,11 @@ export class Application {
     const { config, logger } = this.options;
     const store = new WebhookRepository(this.redis, this.scripts);
     const retry = webhookRetry(config);
-    this.webhookJobs = await WebhookJobs.open({ connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });
+    this.webhookJobs = await WebhookJobs.open({
+      connections: queueConnections(this.options.redis, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS),
+      retry,
+      logger,
+    });
     const chains = new WebhookChains(store, this.webhookJobs.queue, streams);
     this.eventAppender.onUserEvents(chains);
     const count = this.metrics.counter('webhook_deliveries_total', 'Webhook delivery attempts by outcome.', 'outcome');

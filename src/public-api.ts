@@ -43,7 +43,13 @@ export type PublicApiServices = {
 export function publicApiRoutes(services: PublicApiServices, config: Config): Route[] {
   const { addressLimits, accountLimits } = services;
   return [
-    ...operationRoutes({ storeAnswers: services.storeAnswers, metrics: services.metrics, routes: services.publicRoutes, metricsToken: config.METRICS_TOKEN, guideLimits: config }),
+    ...operationRoutes({
+      storeAnswers: services.storeAnswers,
+      metrics: services.metrics,
+      routes: services.publicRoutes,
+      metricsToken: config.METRICS_TOKEN,
+      guideLimits: config,
+    }),
     ...accountRoutes({ accounts: services.accounts, limits: addressLimits, accountLimits, leaving: services.leaving }),
     ...discoveryRoutes({ discovery: services.discovery, limits: accountLimits }),
     ...swipeRoutes({ swipes: services.swipes }),
@@ -54,6 +60,12 @@ export function publicApiRoutes(services: PublicApiServices, config: Config): Ro
     ...socketDocRoutes({ user: userSocketFrameSchema, spectator: spectatorSocketFrameSchema }),
     ...reportRoutes({ reports: services.reports, limits: accountLimits }),
     ...blockRoutes({ blocks: services.blocks, limits: accountLimits }),
-    ...inboxRoutes({ inbox: services.inbox, limits: accountLimits, maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT, eventFrame: eventFrameSchema }),
+    ...inboxRoutes({
+      inbox: services.inbox,
+      limits: accountLimits,
+      maxWaitSeconds: config.EVENTS_MAX_WAIT_SECONDS,
+      maxWaitingPerAccount: config.EVENTS_MAX_WAITING_PER_ACCOUNT,
+      eventFrame: eventFrameSchema,
+    }),
   ];
 }

@@ -7,7 +7,17 @@ import { Scripts } from './platform/redis/scripts.js';
 import { FeedRanker, RankingJobs } from './features/discovery/index.js';
 import { FrameBuilders } from './features/events/index.js';
 import { registerMatchFrames } from './features/matches/index.js';
-import { accountFiling, AccountReadsRepository, DiscoveryIndexRepository, EventStreamRepository, FeedRepository, MessageRepository, SuspensionRepository, UserRepository, WebhookRepository } from './repositories.js';
+import {
+  accountFiling,
+  AccountReadsRepository,
+  DiscoveryIndexRepository,
+  EventStreamRepository,
+  FeedRepository,
+  MessageRepository,
+  SuspensionRepository,
+  UserRepository,
+  WebhookRepository,
+} from './repositories.js';
 import { WebhookChains, WebhookDeliverer, WebhookJobs, webhookRetry, webhookSender, webhookWorkerOptions } from './features/webhooks/index.js';
 
 /** The worker process's composition (`npm run worker`): ranking and webhook delivery against the server's Redis; stop() closes it gracefully. */
@@ -19,7 +29,12 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
     await assertSupportedRedis(redis, topology);
     const scripts = new Scripts(redis);
     const ranker = new FeedRanker(new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)), new FeedRepository(redis, scripts));
-    const jobs = await RankingJobs.start({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), ranker, logger, worker: true });
+    const jobs = await RankingJobs.start({
+      connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS),
+      ranker,
+      logger,
+      worker: true,
+    });
     const hooks = await startWebhookWorker(config, topology, redis, scripts, logger);
     return {
       stop: async () => {
@@ -35,7 +50,13 @@ export async function startWorkers(config: Config, topology: RedisTopology, logg
 }
 
 /** A webhook delivery worker on `redis` (the worker process's client); stop() finishes the deliveries in hand. */
-async function startWebhookWorker(config: Config, topology: RedisTopology, redis: RedisClient, scripts: Scripts, logger: Logger): Promise<{ stop: () => Promise<void> }> {
+async function startWebhookWorker(
+  config: Config,
+  topology: RedisTopology,
+  redis: RedisClient,
+  scripts: Scripts,
+  logger: Logger,
+): Promise<{ stop: () => Promise<void> }> {
   const store = new WebhookRepository(redis, scripts);
   const retry = webhookRetry(config);
   const jobs = await WebhookJobs.open({ connections: queueConnections(topology, config.REDIS_TIMEOUT_MS, config.REDIS_FAILOVER_MS), retry, logger });

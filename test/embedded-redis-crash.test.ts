@@ -29,13 +29,19 @@ function processesIn(dir: string): number[] {
   return pids;
 }
 
-
 describe('kill -9 of the service on its embedded Redis, then restart on the same DATA_DIR', () => {
   it('keeps every acknowledged write, never runs two redis-servers on the directory, and leaves a valid AOF', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-crash-'));
     const redisDir = join(dataDir, 'redis');
     const port = await freePort();
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, REDIS_URL: '', REGISTER_RATE_LIMIT: '100000', TOKEN_SECRET: 'crash-test-secret-crash-test-secret!' };
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      REDIS_URL: '',
+      REGISTER_RATE_LIMIT: '100000',
+      TOKEN_SECRET: 'crash-test-secret-crash-test-secret!',
+    };
     const start = async () => {
       const service = spawnTsx(['src/main.ts', 'serve'], env);
       await service.waitFor(/listening on/);
@@ -85,7 +91,7 @@ describe('kill -9 of the service on its embedded Redis, then restart on the same
 
       expect(sentMessages.length).toBeGreaterThan(20);
       const stored = new Set<string>();
-      for (let cursor = ''; ; ) {
+      for (let cursor = ''; ;) {
         const page = await api.get(`/api/v1/matches/${matchId}/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: a.token });
         expect(page.status).toBe(200);
         for (const message of page.body.items) stored.add(message.body);
@@ -118,14 +124,19 @@ describe('a redis-server left running on the directory by a dead owner', () => {
     const redisDir = join(dataDir, 'redis');
     mkdirSync(redisDir);
     const redisPort = await freePort();
-    const stale = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--appendonly', 'yes', '--save', ''], { stdio: 'ignore' });
+    const stale = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', redisDir, '--appendonly', 'yes', '--save', ''], {
+      stdio: 'ignore',
+    });
     try {
       // Queued until the server accepts connections.
       const client = new Redis(redisPort, '127.0.0.1', { retryStrategy: () => 50 }).on('error', () => {});
       await client.set('left-behind', 'still here');
       client.disconnect();
       // The owner recorded in the lock is gone (a pid that is not running); its redis-server is not.
-      writeFileSync(join(redisDir, 'owner.lock'), JSON.stringify({ ownerPid: 999_999_999, owner: '1', redisPid: stale.pid, redis: processIdentity(stale.pid!), port: redisPort }));
+      writeFileSync(
+        join(redisDir, 'owner.lock'),
+        JSON.stringify({ ownerPid: 999_999_999, owner: '1', redisPid: stale.pid, redis: processIdentity(stale.pid!), port: redisPort }),
+      );
 
       const port = await freePort();
       const service = spawnTsx(['src/main.ts', 'serve'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, REDIS_URL: '' });

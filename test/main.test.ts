@@ -56,7 +56,10 @@ describe('npm start (the embedded default)', () => {
       await first.waitFor(/listening on/);
       const second = run({ PORT: String(port), DATA_DIR: secondDir, REDIS_URL: '' });
       expect(await Promise.race([second.exited, second.waitFor(/listening on/).then(() => 'listening too')])).toBe(1);
-      const errorLines = second.output().split('\n').filter((line) => line && !line.startsWith('{'));
+      const errorLines = second
+        .output()
+        .split('\n')
+        .filter((line) => line && !line.startsWith('{'));
       expect(errorLines).toEqual([
         `could not start: cannot listen on 0.0.0.0:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`,
       ]);
@@ -72,7 +75,11 @@ describe('npm start (the embedded default)', () => {
   it('prints one clear line per bad setting and exits non-zero', async () => {
     const proc = run({ PORT: 'eighty', TOKEN_TTL_SECONDS: '5', LOG_LEVEL: 'loud', LIKE_RATE_LIMIT: '1000000000' });
     expect(await proc.exited).toBe(1);
-    const lines = proc.output().trim().split('\n').filter((l) => l.startsWith('config:'));
+    const lines = proc
+      .output()
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('config:'));
     expect(lines).toHaveLength(4);
     expect(lines).toContain('config: PORT="eighty" must be a whole number from 0 to 65535');
     expect(lines).toContain('config: TOKEN_TTL_SECONDS="5" must be a whole number from 60 to 31536000');
@@ -96,7 +103,11 @@ describe('npm start (the embedded default)', () => {
 describe('on another Node.js than 22', () => {
   /** Node.js as a child that believes it is `version` from its first line on (before tsx and the service load). */
   const otherNode = (version: string, args: string[]) =>
-    runToEnd(process.execPath, ['--import', `data:text/javascript,Object.defineProperty(process.versions, "node", { value: "${version}" })`, '--import', 'tsx', ...args], { LOG_LEVEL: 'info', REDIS_URL: 'redis://127.0.0.1:1' });
+    runToEnd(
+      process.execPath,
+      ['--import', `data:text/javascript,Object.defineProperty(process.versions, "node", { value: "${version}" })`, '--import', 'tsx', ...args],
+      { LOG_LEVEL: 'info', REDIS_URL: 'redis://127.0.0.1:1' },
+    );
 
   it('stops at once, before anything starts, with one line naming the version needed and how to get it', async () => {
     for (const command of ['serve', 'worker']) {
@@ -110,7 +121,11 @@ describe('on another Node.js than 22', () => {
     // a later line, which uWebSockets.js has no binary for, is told so the same way
     const later = await otherNode('24.1.0', ['src/main.ts', 'serve']);
     expect(later.code).toBe(1);
-    expect(later.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^agent-match needs Node\.js 22 \(uWebSockets\.js ships no binary for a later one\), and this is Node\.js 24\.1\.0: install Node\.js 22 /)]);
+    expect(later.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^agent-match needs Node\.js 22 \(uWebSockets\.js ships no binary for a later one\), and this is Node\.js 24\.1\.0: install Node\.js 22 /,
+      ),
+    ]);
   });
 
   it('is refused by npm ci too: engine-strict, with the same release line in package.json', () => {

@@ -13,8 +13,7 @@ const run = async (env: Record<string, string>, command = 'serve') =>
   spawnTsx(['src/main.ts', command], { PORT: String(await freePort()), HOST: '127.0.0.1', TOKEN_SECRET: 'test-secret-test-secret-test-secret!', ...env });
 
 /** Its exit code, or 'started' when it serves (or its worker runs) instead of exiting. */
-const outcome = (proc: ReturnType<typeof spawnTsx>) =>
-  Promise.race([proc.exited, proc.waitFor(/listening on|ranking worker started/).then(() => 'started')]);
+const outcome = (proc: ReturnType<typeof spawnTsx>) => Promise.race([proc.exited, proc.waitFor(/listening on|ranking worker started/).then(() => 'started')]);
 
 /** What the process printed for a person: every line but pino's JSON log lines. */
 const plainLines = (output: string) => output.split('\n').filter((line) => line && !line.startsWith('{'));

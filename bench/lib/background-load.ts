@@ -21,7 +21,11 @@ export class BackgroundLoad {
     private readonly result: Promise<BackgroundResult>,
   ) {}
 
-  static start(ctx: BenchContext, agents: BenchAgent[], options: { ratePerSecond: number; connections: number; durationMs: number; warmupMs?: number }): BackgroundLoad {
+  static start(
+    ctx: BenchContext,
+    agents: BenchAgent[],
+    options: { ratePerSecond: number; connections: number; durationMs: number; warmupMs?: number },
+  ): BackgroundLoad {
     const config = {
       host: ctx.target.host,
       ports: ctx.target.ports,

@@ -16,14 +16,23 @@ import { startHelloServer, type Target } from './target.js';
 
 /** The trivial uWS route, kept running for the whole run so that a scenario can measure it again next to its own load. */
 export class HelloCeiling {
-  private constructor(private readonly server: Awaited<ReturnType<typeof startHelloServer>>, private readonly addresses: LoopbackAddresses) {}
+  private constructor(
+    private readonly server: Awaited<ReturnType<typeof startHelloServer>>,
+    private readonly addresses: LoopbackAddresses,
+  ) {}
 
   static async start(addresses: LoopbackAddresses): Promise<HelloCeiling> {
     return new HelloCeiling(await startHelloServer(), addresses);
   }
 
   /** Loads the route with `connections` keep-alive connections; CPU in percent of one core. */
-  async measure(options: { connections: number; durationMs: number; warmupMs: number; maxRequests: number; progress?: Progress }): Promise<NonNullable<Ceilings['hello']>> {
+  async measure(options: {
+    connections: number;
+    durationMs: number;
+    warmupMs: number;
+    maxRequests: number;
+    progress?: Progress;
+  }): Promise<NonNullable<Ceilings['hello']>> {
     const request: LoadRequest = { method: 'GET', path: '/', tag: 'GET / (hello)' };
     const startCpu = { server: 0, generator: 0, machine: 0 };
     const recorder = await runLoad({
@@ -109,7 +118,9 @@ export async function measureCeilings(
   progress.info(`trivial uWS route (own process), ${options.connections} keep-alive connections, ${durationMs / 1000}s…`);
   ceilings.hello = await hello.measure({ connections: options.connections, durationMs, warmupMs, maxRequests: options.maxRequests, progress });
   if ('path' in wrk) {
-    progress.info(`the same route with wrk (${options.wrkThreads} thread(s), ${options.wrkConnections} connections, the swipes' Lua script), ${durationMs / 1000}s…`);
+    progress.info(
+      `the same route with wrk (${options.wrkThreads} thread(s), ${options.wrkConnections} connections, the swipes' Lua script), ${durationMs / 1000}s…`,
+    );
     const agentsFile = wrk.script.writeAgents(syntheticAgents(options.agents));
     ceilings.helloWrk = await hello
       .measureWrk({ wrk: wrk.path, script: wrk.script, agentsFile, threads: options.wrkThreads, connections: options.wrkConnections, durationMs })

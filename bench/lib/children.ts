@@ -156,7 +156,9 @@ export function machineBusyCpuSeconds(): number | undefined {
 export function openFileLimit(pid: number | undefined): number | undefined {
   if (!pid) return undefined;
   try {
-    const line = readFileSync(`/proc/${pid}/limits`, 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const line = readFileSync(`/proc/${pid}/limits`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
     const soft = line?.split(/\s{2,}/)[1];
     return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
   } catch {

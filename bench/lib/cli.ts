@@ -166,11 +166,13 @@ export function parseCli(argv: string[], known: string[], defaultScenarios: stri
     }
   }
   if (values.cluster && values.url) throw new UsageError('--cluster starts its own services: it cannot be combined with --url');
-  if (values['cluster-replicas'] !== undefined && !values.cluster) throw new UsageError('--cluster-replicas is the --cluster run\'s: give --cluster too');
-  if (values['replica-ack'] && values.compare !== undefined) throw new UsageError('--replica-ack compares the work tree with itself: it cannot be combined with --compare');
+  if (values['cluster-replicas'] !== undefined && !values.cluster) throw new UsageError("--cluster-replicas is the --cluster run's: give --cluster too");
+  if (values['replica-ack'] && values.compare !== undefined)
+    throw new UsageError('--replica-ack compares the work tree with itself: it cannot be combined with --compare');
   if (values.compare !== undefined || values['replica-ack']) {
     const flag = values['replica-ack'] ? '--replica-ack' : '--compare';
-    if (values.url || values.cluster || values.seed) throw new UsageError(`${flag} starts both services itself: it cannot be combined with --url, --cluster or --seed`);
+    if (values.url || values.cluster || values.seed)
+      throw new UsageError(`${flag} starts both services itself: it cannot be combined with --url, --cluster or --seed`);
     if (requested.length > 0) throw new UsageError(`${flag} runs its own phases (swipes, messages, feed): name no scenario`);
   }
   const spectators = Math.round(number('spectators', base.spectators, 0, 100_000));

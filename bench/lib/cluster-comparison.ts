@@ -49,7 +49,10 @@ export function compare(single: ScenarioResult[], cluster: ScenarioResult[], sin
   both('swipes, pass only, wrk, per core (service + Redis CPU)', 'req/s', (s) => figureOf(s, 'swipes', 'wrk_pass_swipes_per_core'));
   both('push-latency background load', 'req/s', (s) => figureOf(s, 'agent-life', 'background_rate_req_s'));
   for (const condition of ['idle', 'loaded'] as const) {
-    for (const [event, key] of [['match.created', 'match'], ['message.created', 'message']] as const) {
+    for (const [event, key] of [
+      ['match.created', 'match'],
+      ['message.created', 'message'],
+    ] as const) {
       both(`push ${event} ${condition} p50`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_${condition}_p50_ms`));
       both(`push ${event} ${condition} p99`, 'ms', (s) => figureOf(s, 'agent-life', `push_${key}_${condition}_p99_ms`));
     }
@@ -57,7 +60,12 @@ export function compare(single: ScenarioResult[], cluster: ScenarioResult[], sin
   const memories = masters.map((m) => m.usedMemoryBytes).filter(Number.isFinite);
   if (singleUsedMemory !== undefined || memories.length > 0) {
     // Not the same work: the single half also ran the swipe scenario's memory measurement.
-    rows.push({ figure: 'Redis used_memory after the run', unit: 'bytes', single: singleUsedMemory, cluster: memories.length > 0 ? memories.reduce((a, b) => a + b, 0) : undefined });
+    rows.push({
+      figure: 'Redis used_memory after the run',
+      unit: 'bytes',
+      single: singleUsedMemory,
+      cluster: memories.length > 0 ? memories.reduce((a, b) => a + b, 0) : undefined,
+    });
   }
   for (const master of masters) rows.push({ figure: `  master ${master.node} (${master.keys} keys)`, unit: 'bytes', cluster: master.usedMemoryBytes });
   return rows;

@@ -9,7 +9,13 @@ const FEED = '/api/v1/discovery/feed';
 const MAX_PAIRS = 16;
 
 /** What one side needs for its turns: wrk's agents files (one per round), chatting matches and feed readers, made once. */
-export type SidePlan = { passFiles: string[]; likeFiles: string[]; chats: Array<{ sender: BenchAgent; matchId: number }>; readers: BenchAgent[]; push: PushPlan };
+export type SidePlan = {
+  passFiles: string[];
+  likeFiles: string[];
+  chats: Array<{ sender: BenchAgent; matchId: number }>;
+  readers: BenchAgent[];
+  push: PushPlan;
+};
 
 /**
  * Registers the side's agents through its API: `--agents` swipers that pass, as many that like (matches form
@@ -54,7 +60,13 @@ export async function prepareSide(ctx: BenchContext): Promise<SidePlan> {
  * One turn (round `round`, from 1) on one side: passes and likes from wrk, then messages and feed reads from
  * the Node generator, then push latency under background passes at `pushRateOf(the turn's pass swipes/s)`.
  */
-export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, round: number, pushRateOf: (passReqS: number) => number): Promise<Record<string, number>> {
+export async function runTurn(
+  ctx: BenchContext,
+  plan: SidePlan,
+  label: string,
+  round: number,
+  pushRateOf: (passReqS: number) => number,
+): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const add = (key: string, phase: PhaseResult, tag: string) => Object.assign(figures, phaseFigures(key, phase, tag));
   const swipe = async (kind: 'pass' | 'like', agentsFile: string) =>
@@ -75,7 +87,13 @@ export async function runTurn(ctx: BenchContext, plan: SidePlan, label: string, 
       const headers = { ...bearer(sender.token), 'Content-Type': 'application/json' };
       return {
         localAddress: ctx.addresses.next(),
-        next: () => ({ method: 'POST', path: `/api/v1/matches/${matchId}/messages`, headers, body: JSON.stringify({ body: `compare message ${++sent}` }), tag: 'POST message' }),
+        next: () => ({
+          method: 'POST',
+          path: `/api/v1/matches/${matchId}/messages`,
+          headers,
+          body: JSON.stringify({ body: `compare message ${++sent}` }),
+          tag: 'POST message',
+        }),
       };
     },
   });

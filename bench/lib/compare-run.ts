@@ -26,7 +26,10 @@ type SideRun = { ctx: BenchContext; plan?: SidePlan; close(): Promise<void> };
  */
 export async function runCompare(options: BenchOptions, progress: Progress, aborted: () => boolean): Promise<{ run: CompareRun; problems: string[] }> {
   const wrkPath = options.wrk ? findWrk() : undefined;
-  if (!wrkPath) throw new Error(options.wrk ? '--compare loads the swipes with wrk, which is not on PATH (Debian package wrk)' : '--compare loads the swipes with wrk: drop --no-wrk');
+  if (!wrkPath)
+    throw new Error(
+      options.wrk ? '--compare loads the swipes with wrk, which is not on PATH (Debian package wrk)' : '--compare loads the swipes with wrk: drop --no-wrk',
+    );
   const replicaAck = options.replicaAck;
   const ref = replicaAck ? 'REDIS_MIN_REPLICAS_ACK=0' : options.compare!;
   const run: CompareRun = {
@@ -52,7 +55,10 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
       run.installed = tree.installed;
       progress.info(`${tree.dir} (node_modules: ${tree.installed === 'shared' ? "the work tree's, same package-lock.json" : 'npm ci'})`);
     }
-    for (const [side, root] of [['ref', tree?.dir ?? REPO_ROOT], ['tree', REPO_ROOT]] as const) {
+    for (const [side, root] of [
+      ['ref', tree?.dir ?? REPO_ROOT],
+      ['tree', REPO_ROOT],
+    ] as const) {
       const log = (line: string) => progress.info(line);
       let target: Target;
       if (replicaAck) {
@@ -107,10 +113,7 @@ export async function runCompare(options: BenchOptions, progress: Progress, abor
   return { run, problems };
 }
 
-function openSide(
-  target: Target,
-  shared: Pick<BenchContext, 'options' | 'progress' | 'addresses' | 'runId' | 'aborted' | 'wrk'>,
-): SideRun {
+function openSide(target: Target, shared: Pick<BenchContext, 'options' | 'progress' | 'addresses' | 'runId' | 'aborted' | 'wrk'>): SideRun {
   const redis = target.redisUrl ? new Redis(target.redisUrl, { lazyConnect: true, enableAutoPipelining: false, maxRetriesPerRequest: 2 }) : undefined;
   redis?.on('error', () => {});
   void redis?.connect().catch(() => {});

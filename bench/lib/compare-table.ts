@@ -59,7 +59,9 @@ function formatFigure(figure: string, value: number | undefined): string {
 
 /** The printed comparison: medians over the rounds, every round's value, and tree / ref. */
 export function renderCompare(run: CompareRun): string {
-  const out = [`Compare: tree ${run.treeCommit.slice(0, 10)}${run.treeDirty ? ' + uncommitted changes' : ''} against ${run.ref} (${run.refCommit.slice(0, 10)}), ${run.rounds} rounds in turns (ref, tree, ref, tree…)`];
+  const out = [
+    `Compare: tree ${run.treeCommit.slice(0, 10)}${run.treeDirty ? ' + uncommitted changes' : ''} against ${run.ref} (${run.refCommit.slice(0, 10)}), ${run.rounds} rounds in turns (ref, tree, ref, tree…)`,
+  ];
   if (run.error) out.push(`Stopped early: ${run.error}`);
   const lines = [['figure', 'ref', 'tree', 'tree/ref', 'ref rounds', 'tree rounds']];
   for (const row of run.rows) {
@@ -73,7 +75,8 @@ export function renderCompare(run: CompareRun): string {
     ]);
   }
   const widths = lines[0]!.map((_, c) => Math.max(...lines.map((l) => l[c]!.length)));
-  for (const line of lines) out.push(`  ${line.map((cell, c) => (c === 0 || c >= 4 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`.trimEnd());
+  for (const line of lines)
+    out.push(`  ${line.map((cell, c) => (c === 0 || c >= 4 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ')}`.trimEnd());
   out.push('  (ref and tree: medians over the rounds; req_s higher is better, _ms and server_cpu_us lower is better)');
   for (const note of run.notes) out.push(`  ${note}`);
   return out.join('\n');

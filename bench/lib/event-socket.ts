@@ -24,7 +24,10 @@ export class EventSocket {
   private readonly arrivals = new Map<string, number>();
   private readonly waiters = new Map<string, (at: number) => void>();
 
-  private constructor(private readonly socket: WebSocket, track: boolean) {
+  private constructor(
+    private readonly socket: WebSocket,
+    track: boolean,
+  ) {
     socket.on('message', (data: Buffer) => {
       const at = performance.now();
       this.frames++;

@@ -73,7 +73,11 @@ export class SocketFleet {
         };
         child.on('message', onMessage);
         child.send({ cmd: 'connect', url, count, addresses: mine.length > 0 ? mine : addresses, concurrency: 64, ...options });
-        return nextMessage<{ connected: number; failed: number; firstError?: string; ms: number; opening: HistogramSnapshot }>(child, 'connected', 180_000).finally(() => child.off('message', onMessage));
+        return nextMessage<{ connected: number; failed: number; firstError?: string; ms: number; opening: HistogramSnapshot }>(
+          child,
+          'connected',
+          180_000,
+        ).finally(() => child.off('message', onMessage));
       }),
     );
     const opening = new Histogram();

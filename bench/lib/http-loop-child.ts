@@ -44,7 +44,9 @@ if (mode === 'browse') {
       let cursor: string | null = null;
       do {
         const started = performance.now();
-        const res = await fetch(`${baseUrl}/api/v1/discovery/browse?${queries[q % queries.length]}${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+        const res = await fetch(`${baseUrl}/api/v1/discovery/browse?${queries[q % queries.length]}${cursor ? `&cursor=${cursor}` : ''}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         const body = (await res.json()) as { items: unknown[]; next_cursor: string | null };
         if (res.status !== 200) throw new Error(`browse answered ${res.status}: ${JSON.stringify(body)}`);
         http.record(performance.now() - started);

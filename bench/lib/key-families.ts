@@ -111,7 +111,9 @@ export function familyTable(families: Record<string, FamilyFigures>): string {
   let total = 0;
   for (const [name, f] of Object.entries(families)) {
     total += f.bytes_per_agent;
-    lines.push(`    ${name.padEnd(24)} ${String(f.keys).padStart(8)} ${String(f.members).padStart(10)} ${f.bytes_per_agent.toFixed(1).padStart(9)}  ${f.encodings}`);
+    lines.push(
+      `    ${name.padEnd(24)} ${String(f.keys).padStart(8)} ${String(f.members).padStart(10)} ${f.bytes_per_agent.toFixed(1).padStart(9)}  ${f.encodings}`,
+    );
   }
   lines.push(`    ${'sum'.padEnd(24)} ${''.padStart(8)} ${''.padStart(10)} ${total.toFixed(1).padStart(9)}`);
   return lines.join('\n');

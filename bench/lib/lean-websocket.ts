@@ -42,7 +42,9 @@ export class LeanWebSocket {
     const target = new URL(url);
     if (target.protocol !== 'ws:') return Promise.reject(new Error(`only ws:// URLs are supported, not ${target.protocol}`));
     const key = randomBytes(16).toString('base64');
-    const accept = createHash('sha1').update(key + GUID).digest('base64');
+    const accept = createHash('sha1')
+      .update(key + GUID)
+      .digest('base64');
     const request =
       `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`;
@@ -65,7 +67,8 @@ export class LeanWebSocket {
         const status = /^HTTP\/1\.1 (\d{3})/.exec(lines[0] ?? '')?.[1];
         if (status !== '101') return fail(new Error(`WebSocket upgrade of ${url} answered ${status ?? lines[0]}`));
         const acceptLine = lines.find((line) => /^sec-websocket-accept:/i.test(line));
-        if (acceptLine?.slice(acceptLine.indexOf(':') + 1).trim() !== accept) return fail(new Error(`WebSocket upgrade of ${url} answered a wrong Sec-WebSocket-Accept`));
+        if (acceptLine?.slice(acceptLine.indexOf(':') + 1).trim() !== accept)
+          return fail(new Error(`WebSocket upgrade of ${url} answered a wrong Sec-WebSocket-Accept`));
         clearTimeout(timer);
         socket.off('error', fail);
         socket.off('close', onEarlyClose);

@@ -7,7 +7,10 @@
 export class LoopbackAddresses {
   private counter: number;
 
-  constructor(readonly enabled: boolean, start = Math.floor(Math.random() * 8_000_000)) {
+  constructor(
+    readonly enabled: boolean,
+    start = Math.floor(Math.random() * 8_000_000),
+  ) {
     this.counter = start;
   }
 

@@ -116,7 +116,10 @@ export class Monitor {
 
   start() {
     const tick = async () => {
-      const [metrics, memory] = await Promise.all([fetchMetrics(this.baseUrl, this.metricsToken), redisInfo(this.redis, 'memory').catch((): Record<string, number> => ({}))]);
+      const [metrics, memory] = await Promise.all([
+        fetchMetrics(this.baseUrl, this.metricsToken),
+        redisInfo(this.redis, 'memory').catch((): Record<string, number> => ({})),
+      ]);
       this.samples.push({
         t: (performance.now() - this.started) / 1000,
         rssBytes: metrics?.rssBytes,
@@ -193,7 +196,8 @@ export class Monitor {
 }
 
 /** A Redis's CPU seconds from its INFO cpu (main thread and the others, user and system). */
-const redisCpuSeconds = (cpu: Record<string, number>): number | undefined => (cpu.used_cpu_user !== undefined ? cpu.used_cpu_user + (cpu.used_cpu_sys ?? 0) : undefined);
+const redisCpuSeconds = (cpu: Record<string, number>): number | undefined =>
+  cpu.used_cpu_user !== undefined ? cpu.used_cpu_user + (cpu.used_cpu_sys ?? 0) : undefined;
 
 /** The sum, or undefined when a value is missing or there is none. */
 const sumOrUndefined = (values: ReadonlyArray<number | undefined>): number | undefined =>

@@ -79,7 +79,14 @@ export async function wrkPhase(
   const window = await ctx.monitor.since(mark);
   window.cpu.generator = run.cpuSeconds === undefined ? undefined : (100 * run.cpuSeconds) / window.seconds;
   return {
-    phase: { name: spec.name, description: spec.description, connections: run.connections, generator: 'wrk', operations: { [spec.tag]: wrkOperation(run) }, window },
+    phase: {
+      name: spec.name,
+      description: spec.description,
+      connections: run.connections,
+      generator: 'wrk',
+      operations: { [spec.tag]: wrkOperation(run) },
+      window,
+    },
     run,
   };
 }

@@ -33,14 +33,49 @@ export function zipf(n: number, s = 1.1): (random: () => number) => number {
 }
 
 const TOPICS = [
-  'chess', 'jazz', 'hiking', 'graph theory', 'cooking', 'poetry', 'astronomy', 'cycling', 'go', 'sailing', 'painting',
-  'linguistics', 'robotics', 'gardening', 'climbing', 'photography', 'opera', 'origami', 'running', 'baking',
-  'birdwatching', 'cryptography', 'knitting', 'surfing', 'tango', 'typography', 'volcanoes', 'whisky', 'yoga', 'zines',
+  'chess',
+  'jazz',
+  'hiking',
+  'graph theory',
+  'cooking',
+  'poetry',
+  'astronomy',
+  'cycling',
+  'go',
+  'sailing',
+  'painting',
+  'linguistics',
+  'robotics',
+  'gardening',
+  'climbing',
+  'photography',
+  'opera',
+  'origami',
+  'running',
+  'baking',
+  'birdwatching',
+  'cryptography',
+  'knitting',
+  'surfing',
+  'tango',
+  'typography',
+  'volcanoes',
+  'whisky',
+  'yoga',
+  'zines',
 ];
-export const INTERESTS = Array.from({ length: 200 }, (_, i) => (i < TOPICS.length ? TOPICS[i]! : `${TOPICS[i % TOPICS.length]} ${Math.floor(i / TOPICS.length)}`));
+export const INTERESTS = Array.from({ length: 200 }, (_, i) =>
+  i < TOPICS.length ? TOPICS[i]! : `${TOPICS[i % TOPICS.length]} ${Math.floor(i / TOPICS.length)}`,
+);
 const CITIES: Array<[string, string]> = [
-  ['Lisbon', 'Lisboa'], ['Porto', 'Porto'], ['Austin', 'Texas'], ['Denver', 'Colorado'], ['Berlin', 'Berlin'],
-  ['Osaka', 'Osaka'], ['Lyon', 'Rhone'], ['Quito', 'Pichincha'],
+  ['Lisbon', 'Lisboa'],
+  ['Porto', 'Porto'],
+  ['Austin', 'Texas'],
+  ['Denver', 'Colorado'],
+  ['Berlin', 'Berlin'],
+  ['Osaka', 'Osaka'],
+  ['Lyon', 'Rhone'],
+  ['Quito', 'Pichincha'],
 ];
 const GENDERS = ['man', 'woman', 'nonbinary', 'other'] as const;
 const pickInterest = zipf(INTERESTS.length);

@@ -26,7 +26,7 @@ export class Progress {
       return `${tag}: ${formatCount(h.count / seconds)}/s p99 ${formatMs(h.percentile(99))}`;
     });
     const failures = recorder.failures();
-    const line = `   ${this.clock()} [${label}] ${Math.min(elapsedMs, totalMs) / 1000 | 0}s/${totalMs / 1000 | 0}s  ${parts.join('  ')}${failures ? `  failures ${failures}` : ''}${extra ? `  ${extra}` : ''}`;
+    const line = `   ${this.clock()} [${label}] ${(Math.min(elapsedMs, totalMs) / 1000) | 0}s/${(totalMs / 1000) | 0}s  ${parts.join('  ')}${failures ? `  failures ${failures}` : ''}${extra ? `  ${extra}` : ''}`;
     if (this.tty) {
       process.stderr.write(`\r\x1b[K${line.slice(0, (process.stderr.columns || 160) - 1)}`);
       this.live = true;

@@ -27,11 +27,11 @@ export function renderHtml(report: BenchReport): string {
       `The generator, the server and Redis share this machine's cores.</p>`,
   );
   if (report.options.seed > 0) {
-    parts.push(`<p><span class="seeded">seeded</span> ${report.options.seed} agents were written straight into Redis through the store code before the scenarios ran; every result after that is marked seeded.</p>`);
+    parts.push(
+      `<p><span class="seeded">seeded</span> ${report.options.seed} agents were written straight into Redis through the store code before the scenarios ran; every result after that is marked seeded.</p>`,
+    );
   }
-  parts.push(
-    '',
-  );
+  parts.push('');
   parts.push('<h2>Ceilings</h2><table><tr><th>what</th><th>throughput</th><th>p50</th><th>p99</th><th>note</th></tr>');
   if (ceilings.hello) {
     parts.push(
@@ -49,7 +49,9 @@ export function renderHtml(report: BenchReport): string {
     parts.push(`<tr><td>trivial uWS route, wrk</td><td colspan="4" class="l">not measured: ${e(helloWrk.missing)}</td></tr>`);
   }
   if (ceilings.healthz) {
-    parts.push(`<tr><td>service GET /healthz</td><td>${formatCount(ceilings.healthz.throughput)} req/s</td><td>${formatMs(ceilings.healthz.latency.p50)}</td><td>${formatMs(ceilings.healthz.latency.p99)}</td><td class="l">the adapter, no store access</td></tr>`);
+    parts.push(
+      `<tr><td>service GET /healthz</td><td>${formatCount(ceilings.healthz.throughput)} req/s</td><td>${formatMs(ceilings.healthz.latency.p50)}</td><td>${formatMs(ceilings.healthz.latency.p99)}</td><td class="l">the adapter, no store access</td></tr>`,
+    );
   }
   if (ceilings.redis) {
     parts.push(
@@ -59,10 +61,14 @@ export function renderHtml(report: BenchReport): string {
   }
   parts.push('</table>');
 
-  parts.push('<h2>Summary</h2><div class="wide"><table><tr><th>scenario</th><th>operation</th><th>n</th><th>req/s</th><th>× uWS</th><th>× PING</th><th>p50</th><th>p95</th><th>p99</th><th>errors</th><th>server RSS</th><th>event-loop p99</th><th>CPU server / redis / generator / machine</th></tr>');
+  parts.push(
+    '<h2>Summary</h2><div class="wide"><table><tr><th>scenario</th><th>operation</th><th>n</th><th>req/s</th><th>× uWS</th><th>× PING</th><th>p50</th><th>p95</th><th>p99</th><th>errors</th><th>server RSS</th><th>event-loop p99</th><th>CPU server / redis / generator / machine</th></tr>',
+  );
   for (const scenario of report.scenarios) {
     if (scenario.skipped || (scenario.error && scenario.phases.length === 0)) {
-      parts.push(`<tr><td>${e(scenario.name)}</td><td colspan="12">${e(scenario.skipped ? `skipped: ${scenario.skipped}` : `failed: ${scenario.error}`)}</td></tr>`);
+      parts.push(
+        `<tr><td>${e(scenario.name)}</td><td colspan="12">${e(scenario.skipped ? `skipped: ${scenario.skipped}` : `failed: ${scenario.error}`)}</td></tr>`,
+      );
       continue;
     }
     for (const row of rowsOf(scenario, ceilings)) {
@@ -75,7 +81,9 @@ export function renderHtml(report: BenchReport): string {
       );
     }
   }
-  parts.push('</table></div><p class="note">× uWS and × PING: throughput as a fraction of the trivial uWS route (under the same generator: wrk rows against wrk\'s) and of Redis PING measured in the same run. On wrk rows the generator\'s CPU is wrk\'s. CPU in percent of one core; machine: every process on the machine (up to 100 × cores), so what exceeds the other three is other work. Latencies are client-side (request written → response read). Event-loop p99 is the highest value /metrics showed during the phase.</p>');
+  parts.push(
+    "</table></div><p class=\"note\">× uWS and × PING: throughput as a fraction of the trivial uWS route (under the same generator: wrk rows against wrk's) and of Redis PING measured in the same run. On wrk rows the generator's CPU is wrk's. CPU in percent of one core; machine: every process on the machine (up to 100 × cores), so what exceeds the other three is other work. Latencies are client-side (request written → response read). Event-loop p99 is the highest value /metrics showed during the phase.</p>",
+  );
 
   for (const scenario of report.scenarios) parts.push(scenarioSection(scenario));
   if (report.serverProblems.length > 0) {
@@ -90,10 +98,14 @@ export function renderHtml(report: BenchReport): string {
 function clusterSection(cluster: ClusterRun): string {
   const parts: string[] = ['<h2>Single Redis vs Redis Cluster (same run)</h2>'];
   if (cluster.error) return `${parts[0]}<p><strong>The cluster run failed:</strong> ${e(cluster.error)}</p>`;
-  parts.push(`<p>Masters ${e(cluster.nodes.join(', '))}; ${cluster.processes.length} service processes (${e(cluster.processes.join(', '))}) sharing the load.</p>`);
+  parts.push(
+    `<p>Masters ${e(cluster.nodes.join(', '))}; ${cluster.processes.length} service processes (${e(cluster.processes.join(', '))}) sharing the load.</p>`,
+  );
   parts.push('<table><tr><th>figure</th><th>single Redis</th><th>Redis Cluster</th></tr>');
-  const show = (value: number | undefined, unit: string) => (value === undefined ? '–' : unit === 'bytes' ? formatBytes(value) : `${roundFigure(value)} ${unit}`);
-  for (const row of cluster.comparison) parts.push(`<tr><td>${e(row.figure)}</td><td>${e(show(row.single, row.unit))}</td><td>${e(show(row.cluster, row.unit))}</td></tr>`);
+  const show = (value: number | undefined, unit: string) =>
+    value === undefined ? '–' : unit === 'bytes' ? formatBytes(value) : `${roundFigure(value)} ${unit}`;
+  for (const row of cluster.comparison)
+    parts.push(`<tr><td>${e(row.figure)}</td><td>${e(show(row.single, row.unit))}</td><td>${e(show(row.cluster, row.unit))}</td></tr>`);
   parts.push('</table>');
   for (const scenario of cluster.scenarios) parts.push(scenarioSection({ ...scenario, name: `${scenario.name} [Redis Cluster]` }));
   if (cluster.serverProblems.length > 0) parts.push(`<h3>Cluster service warnings and errors</h3><pre>${e(cluster.serverProblems.join('\n'))}</pre>`);
@@ -117,7 +129,9 @@ function scenarioSection(scenario: ScenarioResult): string {
 }
 
 function phaseSection(phase: PhaseResult): string {
-  const parts: string[] = [`<h3>${e(phase.name)}</h3><p class="note">${e(phase.description)}${phase.connections ? ` — ${phase.connections} connections` : ''}</p>`];
+  const parts: string[] = [
+    `<h3>${e(phase.name)}</h3><p class="note">${e(phase.description)}${phase.connections ? ` — ${phase.connections} connections` : ''}</p>`,
+  ];
   const operations = Object.entries(phase.operations);
   const charts: string[] = [];
   const first = operations[0]?.[1];
@@ -129,7 +143,13 @@ function phaseSection(phase: PhaseResult): string {
         xLabel: 'latency (ms, log scale)',
         yLabel: '% of requests',
         logX: true,
-        markers: operations.length === 1 && first ? [{ x: first.latency.p50, label: 'p50' }, { x: first.latency.p99, label: 'p99' }] : [],
+        markers:
+          operations.length === 1 && first
+            ? [
+                { x: first.latency.p50, label: 'p50' },
+                { x: first.latency.p99, label: 'p99' },
+              ]
+            : [],
         formatY: (y) => `${Number(y.toPrecision(2))}%`,
       },
     ),

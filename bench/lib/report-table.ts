@@ -8,11 +8,16 @@ import type { Ceilings, ScenarioResult } from './types.js';
 export function renderTable(report: BenchReport): string {
   const out: string[] = [];
   const { ceilings } = report;
-  out.push(`Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${formatBytes(report.machine.memoryBytes)}, Node ${report.machine.node}, Redis ${report.machine.redis ?? '?'}`);
+  out.push(
+    `Machine: ${report.machine.cpus} × ${report.machine.cpuModel}, ${formatBytes(report.machine.memoryBytes)}, Node ${report.machine.node}, Redis ${report.machine.redis ?? '?'}`,
+  );
   out.push(`Target: ${report.target.kind === 'embedded' ? 'embedded default (started by the bench)' : report.target.baseUrl}`);
   out.push(`Run: ${report.command} (${Math.round(report.durationSeconds)} s)`);
   if (report.compare) return [...out, '', renderCompare(report.compare), ...problemLines(report.serverProblems)].join('\n');
-  if (report.options.seed > 0) out.push(`Seeded: ${report.options.seed} agents written straight into Redis through the store code before the scenarios; their results are marked (seeded).`);
+  if (report.options.seed > 0)
+    out.push(
+      `Seeded: ${report.options.seed} agents written straight into Redis through the store code before the scenarios; their results are marked (seeded).`,
+    );
   out.push('');
   out.push('Ceilings (same run; the uWS route under each generator):');
   if (ceilings.hello) {
@@ -31,7 +36,9 @@ export function renderTable(report: BenchReport): string {
     out.push(`  trivial uWS route, wrk not measured: ${helloWrk.missing}`);
   }
   if (ceilings.healthz) {
-    out.push(`  service GET /healthz   ${formatCount(ceilings.healthz.throughput)} req/s  p50 ${formatMs(ceilings.healthz.latency.p50)}  p99 ${formatMs(ceilings.healthz.latency.p99)}`);
+    out.push(
+      `  service GET /healthz   ${formatCount(ceilings.healthz.throughput)} req/s  p50 ${formatMs(ceilings.healthz.latency.p50)}  p99 ${formatMs(ceilings.healthz.latency.p99)}`,
+    );
   }
   if (ceilings.redis) {
     out.push(
@@ -54,7 +61,10 @@ function problemLines(problems: string[]): string[] {
 function clusterLines(cluster: ClusterRun, ceilings: Ceilings): string[] {
   const out: string[] = [];
   if (cluster.error) return [`Redis Cluster run failed: ${cluster.error}`];
-  out.push(`Redis Cluster: masters ${cluster.nodes.join(', ')}; ${cluster.processes.length} service processes (${cluster.processes.join(', ')}) sharing the load.`, '');
+  out.push(
+    `Redis Cluster: masters ${cluster.nodes.join(', ')}; ${cluster.processes.length} service processes (${cluster.processes.join(', ')}) sharing the load.`,
+    '',
+  );
   out.push(...scenarioLines(cluster.scenarios, ceilings));
   if (cluster.serverProblems.length > 0) {
     out.push('', `The cluster's service processes logged ${cluster.serverProblems.length} warning/error line(s); first ones:`);
@@ -66,7 +76,10 @@ function clusterLines(cluster: ClusterRun, ceilings: Ceilings): string[] {
   for (const row of cluster.comparison) lines.push([row.figure, show(row.single, row.unit), show(row.cluster, row.unit), row.unit === 'bytes' ? '' : row.unit]);
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
   for (const [index, line] of lines.entries()) {
-    const text = line.map((cell, i) => (i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+    const text = line
+      .map((cell, i) => (i === 1 || i === 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
     out.push(`  ${text}`);
     if (index === 0) out.push(`  ${'-'.repeat(text.length)}`);
   }
@@ -98,7 +111,9 @@ function scenarioLines(scenarios: ScenarioResult[], ceilings: Ceilings): string[
         row.failures,
         formatBytes(row.rssBytes),
         formatMs(row.eventLoopDelayP99Ms),
-        row.cpu ? `${formatPercent(row.cpu.server)}/${formatPercent(row.cpu.redis)}/${formatPercent(row.cpu.generator)}/${formatPercent(row.cpu.machine)}` : '–',
+        row.cpu
+          ? `${formatPercent(row.cpu.server)}/${formatPercent(row.cpu.redis)}/${formatPercent(row.cpu.generator)}/${formatPercent(row.cpu.machine)}`
+          : '–',
       ]);
     }
   }
@@ -129,7 +144,10 @@ export function roundFigure(value: number): string {
 function alignColumns(lines: string[][]): string[] {
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => (l[i] ?? '').length)));
   return lines.map((line, index) => {
-    const text = line.map((cell, i) => (i >= 2 && i <= 11 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd();
+    const text = line
+      .map((cell, i) => (i >= 2 && i <= 11 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
     return index === 0 ? `${text}\n${'-'.repeat(text.length)}` : text;
   });
 }

@@ -36,7 +36,7 @@ export async function seedAgents(topology: RedisTopology, count: number, runId: 
     const users = new UserRepository(redis, scripts, accountFiling);
     const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
     const passwordHash = await hashPassword(BENCH_PASSWORD);
-    for (let done = 0; done < count; ) {
+    for (let done = 0; done < count;) {
       const batch = Math.min(BATCH, count - done);
       await Promise.all(
         Array.from({ length: batch }, async (_, i) => {

@@ -21,7 +21,12 @@ export type SpectatorClientOptions = {
   onClose: (code: number) => void;
 };
 
-export function openSpectatorClient(url: string, protocol: SpectatorProtocol, kind: SpectatorClientKind, options: SpectatorClientOptions): Promise<SpectatorClient> {
+export function openSpectatorClient(
+  url: string,
+  protocol: SpectatorProtocol,
+  kind: SpectatorClientKind,
+  options: SpectatorClientOptions,
+): Promise<SpectatorClient> {
   if (protocol === 'engine.io') {
     if (kind !== 'lean') return Promise.reject(new Error('the Engine.IO protocol is spoken by the lean client only'));
     return openEngineIo(url, options);
@@ -36,7 +41,10 @@ function openEngineIo(url: string, options: SpectatorClientOptions): Promise<Spe
   return new Promise((resolve, reject) => {
     let joined = false;
     const timer = setTimeout(() => {
-      pending.then((socket) => socket.terminate(), () => {});
+      pending.then(
+        (socket) => socket.terminate(),
+        () => {},
+      );
       reject(new Error(`no Socket.IO connect from ${url} within ${options.timeoutMs} ms`));
     }, options.timeoutMs);
     const pending = LeanWebSocket.connect(url, {

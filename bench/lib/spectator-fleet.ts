@@ -9,7 +9,15 @@
 import { Histogram, type HistogramSnapshot } from './histogram.js';
 import { openSpectatorClient, type SpectatorClient, type SpectatorClientKind, type SpectatorProtocol } from './spectator-clients.js';
 
-type ConnectCommand = { cmd: 'connect'; url: string; count: number; addresses: string[]; concurrency: number; protocol: SpectatorProtocol; client: SpectatorClientKind };
+type ConnectCommand = {
+  cmd: 'connect';
+  url: string;
+  count: number;
+  addresses: string[];
+  concurrency: number;
+  protocol: SpectatorProtocol;
+  client: SpectatorClientKind;
+};
 type ReportCommand = { cmd: 'report'; sent: Record<string, number>; groups: Record<string, string> };
 type Command = ConnectCommand | ReportCommand | { cmd: 'frames' } | { cmd: 'close' };
 

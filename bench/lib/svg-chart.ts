@@ -43,7 +43,9 @@ export function lineChart(series: Series[], options: ChartOptions): string {
   const fx = options.formatX ?? ((x: number) => trim(x));
   const fy = options.formatY ?? ((y: number) => trim(y));
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeHtml(options.title)}">`,
+  );
   parts.push(`<text x="${width / 2}" y="16" text-anchor="middle" class="t">${escapeHtml(options.title)}</text>`);
   for (let i = 0; i <= 4; i++) {
     const y = (maxY * i) / 4;
@@ -58,7 +60,9 @@ export function lineChart(series: Series[], options: ChartOptions): string {
     parts.push(`<text x="${sx(x)}" y="${pad.top + plotH + 14}" text-anchor="middle" class="a">${escapeHtml(fx(x))}</text>`);
   }
   parts.push(`<text x="${pad.left + plotW / 2}" y="${height - 6}" text-anchor="middle" class="a">${escapeHtml(options.xLabel)}</text>`);
-  parts.push(`<text x="12" y="${pad.top + plotH / 2}" text-anchor="middle" class="a" transform="rotate(-90 12 ${pad.top + plotH / 2})">${escapeHtml(options.yLabel)}</text>`);
+  parts.push(
+    `<text x="12" y="${pad.top + plotH / 2}" text-anchor="middle" class="a" transform="rotate(-90 12 ${pad.top + plotH / 2})">${escapeHtml(options.yLabel)}</text>`,
+  );
   for (const marker of options.markers ?? []) {
     if (options.logX && marker.x <= 0) continue;
     parts.push(`<line x1="${sx(marker.x)}" x2="${sx(marker.x)}" y1="${pad.top}" y2="${pad.top + plotH}" class="m"/>`);

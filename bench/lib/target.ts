@@ -145,7 +145,14 @@ export async function startEmbeddedService(log: (line: string) => void, root = R
 }
 
 /** A service of one process on `port`; `stop` stops the process, then runs `cleanup`. */
-function oneProcessTarget(child: ChildProcess, port: number, redisUrl: string | undefined, metricsToken: string, problems: string[], cleanup: () => Promise<void>): Target {
+function oneProcessTarget(
+  child: ChildProcess,
+  port: number,
+  redisUrl: string | undefined,
+  metricsToken: string,
+  problems: string[],
+  cleanup: () => Promise<void>,
+): Target {
   return {
     kind: 'embedded',
     baseUrl: `http://127.0.0.1:${port}`,
@@ -185,7 +192,9 @@ export async function startReplicatedService(log: (line: string) => void, replic
     await master.stop();
     throw error;
   });
-  log(`service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${master.url} with a replica on ${replica.port}, REDIS_MIN_REPLICAS_ACK=${replicasAck}`);
+  log(
+    `service started: pid ${child.pid}, http://127.0.0.1:${port}, redis ${master.url} with a replica on ${replica.port}, REDIS_MIN_REPLICAS_ACK=${replicasAck}`,
+  );
   return oneProcessTarget(child, port, master.url, metricsToken, problems, async () => {
     await replica.stop();
     await master.stop();
@@ -207,7 +216,10 @@ export async function startClusterService(
   const processes = options.processes ?? 2;
   const own = options.nodes ? undefined : await startRedisCluster({ appendfsync: 'everysec', replicas: options.replicas ?? 0 });
   const nodes = options.nodes ?? own!.nodes;
-  if (own) log(`Redis Cluster started: masters ${nodes.join(', ')}${own.replicas.length > 0 ? `, replicas ${own.replicas.map((r) => `${r.port} (of ${r.master})`).join(', ')}` : ''}`);
+  if (own)
+    log(
+      `Redis Cluster started: masters ${nodes.join(', ')}${own.replicas.length > 0 ? `, replicas ${own.replicas.map((r) => `${r.port} (of ${r.master})`).join(', ')}` : ''}`,
+    );
   const metricsToken = randomBytes(24).toString('hex');
   const problems: string[] = [];
   const services: ServiceProcess[] = [];

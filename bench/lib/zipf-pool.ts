@@ -29,7 +29,7 @@ export async function seedZipfPool(app: Application, { agents, interests, random
   const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
   const ids: number[] = [];
   const now = Date.now();
-  for (let done = 0; done < agents; ) {
+  for (let done = 0; done < agents;) {
     const batch = Math.min(1_000, agents - done);
     const created = await Promise.all(
       Array.from({ length: batch }, async (_, i) => {

@@ -1,4 +1,12 @@
-import { interestMass, interestWeight, RANK_CANDIDATES, RANK_MIN_SAMPLE, RANKED_FEED_SIZE, rankScore, sharedScore } from '../../src/features/discovery/discovery-scoring.js';
+import {
+  interestMass,
+  interestWeight,
+  RANK_CANDIDATES,
+  RANK_MIN_SAMPLE,
+  RANKED_FEED_SIZE,
+  rankScore,
+  sharedScore,
+} from '../../src/features/discovery/discovery-scoring.js';
 import { pairInputs, type Side } from '../../src/features/discovery/reciprocal-scorer.js';
 import type { Taste } from '../../src/features/discovery/swipe-taste.js';
 import { genderIndex, type SimAgent } from './population.js';

@@ -49,7 +49,15 @@ export function runMatching(options: MatchingOptions, log?: (line: string) => vo
     log?.(`${ranking.name}: ${report.matches} matches in ${report.seconds.toFixed(1)}s`);
     return report;
   });
-  return { agents: agents.length, seed: options.seed, rounds: options.rounds, feedSize: options.feedSize, concepts, interestStrings: holders.size, rankings: reports };
+  return {
+    agents: agents.length,
+    seed: options.seed,
+    rounds: options.rounds,
+    feedSize: options.feedSize,
+    concepts,
+    interestStrings: holders.size,
+    rankings: reports,
+  };
 }
 
 function simulate(agents: readonly SimAgent[], holders: ReadonlyMap<string, number[]>, ranking: Ranking, options: MatchingOptions): RankingReport {

@@ -33,10 +33,16 @@ type Chat = { from: BenchAgent; to: BenchAgent; socketFrom: EventSocket; socketT
 export const agentLifeScenario: Scenario = {
   name: 'agent-life',
   title: 'Full agent life with sockets open, and push latency idle and under background load',
-  summary: 'register → socket → feed → like → match → chat, in pairs; push latency of match and message frames idle, then under a fraction of the swipe capacity',
+  summary:
+    'register → socket → feed → like → match → chat, in pairs; push latency of match and message frames idle, then under a fraction of the swipe capacity',
   async run(ctx) {
     const result = emptyResult(this);
-    for (const [method, path] of [['POST', '/api/v1/likes/{user_id}'], ['POST', '/api/v1/matches/{match_id}/messages'], ['GET', '/api/v1/discovery/feed'], ['GET', '/api/v1/me']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/v1/likes/{user_id}'],
+      ['POST', '/api/v1/matches/{match_id}/messages'],
+      ['GET', '/api/v1/discovery/feed'],
+      ['GET', '/api/v1/me'],
+    ] as const) {
       if (!ctx.hasRoute(method, path)) return { ...result, skipped: `${method} ${path} is not served by the target` };
     }
     const probe = (await ctx.population.share(1, 'the socket probe'))[0]!;
@@ -77,13 +83,24 @@ export const agentLifeScenario: Scenario = {
           : idleChats.map((chat) => ({ ...chat, key: `loaded-${chat.key}` }));
       // Paced connections send one request per interval at most: an interval of about 60 ms leaves room for slow answers.
       const connections = Math.max(16, Math.min(256, Math.ceil(background.rate / 16)));
-      ctx.progress.info(`background load: ${Math.round(background.rate)} req/s (pass-only swipes by ${group.length} agents, ${connections} connections, own process)…`);
+      ctx.progress.info(
+        `background load: ${Math.round(background.rate)} req/s (pass-only swipes by ${group.length} agents, ${connections} connections, own process)…`,
+      );
       const load = BackgroundLoad.start(ctx, group, { ratePerSecond: background.rate, connections, durationMs: 15 * 60_000 });
       let loaded: PhaseResult;
       let backgroundResult: BackgroundResult;
       try {
         await sleep(2_000);
-        loaded = await condition(ctx, 'loaded', `under about ${Math.round(background.rate)} req/s of background load`, loadedChats, messagesPerPair, result.notes, load, pairs.length >= 2);
+        loaded = await condition(
+          ctx,
+          'loaded',
+          `under about ${Math.round(background.rate)} req/s of background load`,
+          loadedChats,
+          messagesPerPair,
+          result.notes,
+          load,
+          pairs.length >= 2,
+        );
       } finally {
         backgroundResult = await load.stop();
       }
@@ -96,7 +113,8 @@ export const agentLifeScenario: Scenario = {
       });
       result.figures.background_achieved_req_s = totalThroughput(backgroundResult);
       Object.assign(result.figures, conditionFigures('loaded', loaded));
-      if (pairs.length < 2) result.notes.push('One pair only: no new match could form under load (push_match_loaded_* absent); the pair chatted again in its match.');
+      if (pairs.length < 2)
+        result.notes.push('One pair only: no new match could form under load (push_match_loaded_* absent); the pair chatted again in its match.');
     } finally {
       result.figures.sockets_open_at_end = sockets.length;
       for (const socket of sockets) socket.close();
@@ -120,7 +138,11 @@ async function setUpPairs(ctx: BenchContext, result: ScenarioResult, sockets: Ev
   const mark = await ctx.monitor.mark();
   recorder.reset();
   let next = 0;
-  const ticker = setInterval(() => ctx.progress.tick('agent-life: setup', recorder, recorder.elapsedMs, deadline - performance.now() + recorder.elapsedMs, `pairs ${pairs.length}/${total}`), 1_000);
+  const ticker = setInterval(
+    () =>
+      ctx.progress.tick('agent-life: setup', recorder, recorder.elapsedMs, deadline - performance.now() + recorder.elapsedMs, `pairs ${pairs.length}/${total}`),
+    1_000,
+  );
   try {
     await Promise.all(
       Array.from({ length: Math.min(SETUP_CONCURRENCY, total) }, async () => {
@@ -157,7 +179,12 @@ async function setUpPairs(ctx: BenchContext, result: ScenarioResult, sockets: Ev
 async function setUpPair(ctx: BenchContext, index: number, recorder: Recorder, sockets: EventSocket[]): Promise<Pair> {
   const register = async (n: number): Promise<BenchAgent> => {
     const profile = agentProfile(`${ctx.runId}-life`, n);
-    const res = await timed<{ token: string; user_id: number }>(recorder, 'POST register', () => ctx.api.post('/api/v1/agents/register', { body: profile, localAddress: ctx.addresses.next() }), 201);
+    const res = await timed<{ token: string; user_id: number }>(
+      recorder,
+      'POST register',
+      () => ctx.api.post('/api/v1/agents/register', { body: profile, localAddress: ctx.addresses.next() }),
+      201,
+    );
     return { n, id: res.body.user_id, token: res.body.token, email: profile.email, password: profile.password, interests: profile.interests.split(', ') };
   };
   const [a, b] = await Promise.all([register(2 * index), register(2 * index + 1)]);
@@ -192,13 +219,18 @@ async function condition(
 ): Promise<PhaseResult> {
   const recorder = new Recorder();
   const failures: string[] = [];
-  ctx.progress.info(`${name}: ${chats.length} pairs ${match ? 'match and ' : ''}send ${messagesPerPair} messages each, ${CHAT_CONCURRENCY} pairs at a time, ${what}…`);
+  ctx.progress.info(
+    `${name}: ${chats.length} pairs ${match ? 'match and ' : ''}send ${messagesPerPair} messages each, ${CHAT_CONCURRENCY} pairs at a time, ${what}…`,
+  );
   if (background) ctx.monitor.extraGeneratorCpu += background.cpuSinceLastCall();
   const mark = await ctx.monitor.mark();
   recorder.reset();
   let next = 0;
   let done = 0;
-  const ticker = setInterval(() => ctx.progress.tick(`agent-life: ${name}`, recorder, recorder.elapsedMs, recorder.elapsedMs, `pairs ${done}/${chats.length}`), 1_000);
+  const ticker = setInterval(
+    () => ctx.progress.tick(`agent-life: ${name}`, recorder, recorder.elapsedMs, recorder.elapsedMs, `pairs ${done}/${chats.length}`),
+    1_000,
+  );
   try {
     await Promise.all(
       Array.from({ length: Math.min(CHAT_CONCURRENCY, chats.length) }, async () => {
@@ -235,7 +267,12 @@ async function converse(ctx: BenchContext, chat: Chat, recorder: Recorder, messa
     const atFrom = socketFrom.arrival(`match:${to.id}`, FRAME_TIMEOUT_MS);
     const atTo = socketTo.arrival(`match:${from.id}`, FRAME_TIMEOUT_MS);
     const sent = performance.now();
-    const like = await timed<{ matched: boolean; match: { id: number } | null }>(recorder, 'POST like (completes match)', () => ctx.api.post(`/api/v1/likes/${from.id}?kind=like`, { token: to.token }), 200);
+    const like = await timed<{ matched: boolean; match: { id: number } | null }>(
+      recorder,
+      'POST like (completes match)',
+      () => ctx.api.post(`/api/v1/likes/${from.id}?kind=like`, { token: to.token }),
+      200,
+    );
     if (!like.body.matched || !like.body.match) throw new Error('the second like did not create a match');
     chat.matchId = like.body.match.id;
     for (const at of await Promise.all([atFrom, atTo])) {
@@ -250,7 +287,12 @@ async function converse(ctx: BenchContext, chat: Chat, recorder: Recorder, messa
     const nonce = `${ctx.runId}-${chat.key}-${m}`;
     const frame = socket.arrival(`message:${nonce}`, FRAME_TIMEOUT_MS);
     const t = performance.now();
-    await timed(recorder, 'POST message', () => ctx.api.post(`/api/v1/matches/${matchId}/messages`, { token: sender.token, body: { body: taggedBody(nonce) } }), 201);
+    await timed(
+      recorder,
+      'POST message',
+      () => ctx.api.post(`/api/v1/matches/${matchId}/messages`, { token: sender.token, body: { body: taggedBody(nonce) } }),
+      201,
+    );
     const at = await frame;
     if (at === undefined) recorder.fail('push message.created', 'missing');
     else recorder.record('push message.created', 'ok', at - t, at);
@@ -275,9 +317,19 @@ async function backgroundRate(ctx: BenchContext, result: ScenarioResult, group: 
   const { options } = ctx;
   let capacity = ctx.facts.passSwipeCapacity;
   if (options.backgroundRate === undefined && !capacity) {
-    ctx.progress.info(`no swipe capacity measured in this run: probing the background load (pass-only swipes) unpaced for ${PROBE_MS / 1000}s (${options.connections} connections)…`);
-    const probe = await BackgroundLoad.start(ctx, group, { ratePerSecond: 0, connections: options.connections, durationMs: PROBE_MS, warmupMs: 500 }).finished();
-    capacity = { reqPerSecond: totalThroughput(probe), source: `a ${PROBE_MS / 1000} s unpaced probe of the background load (pass-only swipes by ${group.length} agents)` };
+    ctx.progress.info(
+      `no swipe capacity measured in this run: probing the background load (pass-only swipes) unpaced for ${PROBE_MS / 1000}s (${options.connections} connections)…`,
+    );
+    const probe = await BackgroundLoad.start(ctx, group, {
+      ratePerSecond: 0,
+      connections: options.connections,
+      durationMs: PROBE_MS,
+      warmupMs: 500,
+    }).finished();
+    capacity = {
+      reqPerSecond: totalThroughput(probe),
+      source: `a ${PROBE_MS / 1000} s unpaced probe of the background load (pass-only swipes by ${group.length} agents)`,
+    };
   }
   if (capacity) {
     result.figures.swipe_capacity_req_s = capacity.reqPerSecond;

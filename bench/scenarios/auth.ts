@@ -81,7 +81,9 @@ export const authScenario: Scenario = {
       window: await ctx.monitor.since(loginMark),
     });
     result.figures.agents_registered = agents.length;
-    result.notes.push('Both endpoints hash or verify an argon2id password (19 MiB, 2 passes) on purpose: their throughput is bounded by that cost, not by the HTTP or Redis path.');
+    result.notes.push(
+      'Both endpoints hash or verify an argon2id password (19 MiB, 2 passes) on purpose: their throughput is bounded by that cost, not by the HTTP or Redis path.',
+    );
     return result;
   },
 };

@@ -46,7 +46,11 @@ function seededScenario(spec: SeededScenarioSpec): Scenario {
         flatten(name, value, result.figures);
       }
       if (Object.keys(operations).length > 0) {
-        result.phases.push({ name: 'seeded pool', description: `${ctx.options.scaleAgents} seeded agents; see the figures for what each line times`, operations });
+        result.phases.push({
+          name: 'seeded pool',
+          description: `${ctx.options.scaleAgents} seeded agents; see the figures for what each line times`,
+          operations,
+        });
       }
       result.figures.scenario_seconds = seconds;
       return result;
@@ -68,7 +72,8 @@ export const discoveryScaleScenario = seededScenario({
 export const adversarialBrowseScenario = seededScenario({
   name: 'adversarial-browse',
   title: 'Adversarial browse (seeded pool): /readyz latency and the longest Redis command',
-  summary: 'bench/adversarial-browse.ts: broad browse queries from several clients, then ranking jobs, over --scale-agents seeded agents; /readyz latency and the SLOWLOG worst entries',
+  summary:
+    'bench/adversarial-browse.ts: broad browse queries from several clients, then ranking jobs, over --scale-agents seeded agents; /readyz latency and the SLOWLOG worst entries',
   module: '../adversarial-browse.js',
   exportName: 'runAdversarialBrowse',
   note: 'Runs against its own private Redis and an in-process server, not the bench target.',

@@ -10,6 +10,17 @@ import { swipesScenario } from './swipes.js';
 import { webhooksScenario } from './webhooks.js';
 
 /** Every scenario, in the order a full run takes them (later ones reuse agents the earlier ones made). */
-export const SCENARIOS: Scenario[] = [authScenario, discoveryScenario, swipesScenario, agentLifeScenario, webhooksScenario, spectatorScenario, soakScenario, discoveryScaleScenario, adversarialBrowseScenario, matchingScenario];
+export const SCENARIOS: Scenario[] = [
+  authScenario,
+  discoveryScenario,
+  swipesScenario,
+  agentLifeScenario,
+  webhooksScenario,
+  spectatorScenario,
+  soakScenario,
+  discoveryScaleScenario,
+  adversarialBrowseScenario,
+  matchingScenario,
+];
 
 export const DEFAULT_SCENARIOS = SCENARIOS.map((s) => s.name);

@@ -22,7 +22,11 @@ export const soakScenario: Scenario = {
   summary: 'swipes, feed, browse, matches, messages with sockets open, spectators watching and a trickle of registrations, for --soak seconds',
   async run(ctx) {
     const result = emptyResult(this);
-    for (const [method, path] of [['POST', '/api/v1/likes/{user_id}'], ['GET', '/api/v1/discovery/feed'], ['POST', '/api/v1/matches/{match_id}/messages']] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/v1/likes/{user_id}'],
+      ['GET', '/api/v1/discovery/feed'],
+      ['POST', '/api/v1/matches/{match_id}/messages'],
+    ] as const) {
       if (!ctx.hasRoute(method, path)) return { ...result, skipped: `${method} ${path} is not served by the target` };
     }
     const agents = await ctx.population.take(Math.min(ctx.options.agents, 100), 'the soak');
@@ -74,15 +78,22 @@ export const soakScenario: Scenario = {
     const redisSlope = slopePerMinute(samples, (s) => s.redisUsedMemory);
     const span = samples.length > 1 ? samples[samples.length - 1]!.t - samples[0]!.t : 0;
     if (span < 30) {
-      result.notes.push(`Memory growth needs a soak of 30 s or more (this one sampled ${Math.round(span)} s): a short window shows the collector, not a trend.`);
+      result.notes.push(
+        `Memory growth needs a soak of 30 s or more (this one sampled ${Math.round(span)} s): a short window shows the collector, not a trend.`,
+      );
     } else {
       if (rssSlope !== undefined) result.figures.server_rss_growth_mib_per_min = rssSlope / 1024 / 1024;
       if (redisSlope !== undefined) result.figures.redis_memory_growth_mib_per_min = redisSlope / 1024 / 1024;
     }
     result.figures.frames_received = open.reduce((n, s) => n + s.frames, 0);
     const closed = open.filter((s) => s.closeCode !== undefined && s.closeCode !== 1000 && s.closeCode !== 1005);
-    if (closed.length > 0) result.notes.push(`${closed.length} sockets were closed by the server during the soak (codes ${[...new Set(closed.map((s) => s.closeCode))].join(', ')}).`);
-    result.notes.push('Memory growth is a least-squares slope over the per-second samples; Redis grows with the data written (swipes, matches, messages, events), the server should not.');
+    if (closed.length > 0)
+      result.notes.push(
+        `${closed.length} sockets were closed by the server during the soak (codes ${[...new Set(closed.map((s) => s.closeCode))].join(', ')}).`,
+      );
+    result.notes.push(
+      'Memory growth is a least-squares slope over the per-second samples; Redis grows with the data written (swipes, matches, messages, events), the server should not.',
+    );
     return result;
   },
 };
@@ -119,10 +130,17 @@ function soakClient(agents: BenchAgent[], a: number, matchesOf: Map<BenchAgent, 
         const kind = kindRoll < 0.6 ? 'like' : kindRoll < 0.95 ? 'pass' : 'super_like';
         return { method: 'POST', path: `/api/v1/likes/${others[k++ % others.length]!.id}?kind=${kind}`, headers, tag: 'POST like' };
       }
-      if (roll < 0.6 || (roll >= 0.7 && roll < 0.85 && match === undefined)) return { method: 'GET', path: '/api/v1/discovery/feed?limit=20', headers, tag: 'GET feed' };
+      if (roll < 0.6 || (roll >= 0.7 && roll < 0.85 && match === undefined))
+        return { method: 'GET', path: '/api/v1/discovery/feed?limit=20', headers, tag: 'GET feed' };
       if (roll < 0.7) return { method: 'GET', path: `/api/v1/discovery/browse?${BROWSE[k % BROWSE.length]}`, headers, tag: 'GET browse' };
       if (roll < 0.85) {
-        return { method: 'POST', path: `/api/v1/matches/${match}/messages`, headers: jsonHeaders, body: JSON.stringify({ body: `soak message ${++sent} from ${me.id}` }), tag: 'POST message' };
+        return {
+          method: 'POST',
+          path: `/api/v1/matches/${match}/messages`,
+          headers: jsonHeaders,
+          body: JSON.stringify({ body: `soak message ${++sent} from ${me.id}` }),
+          tag: 'POST message',
+        };
       }
       if (roll < 0.95 || match === undefined) return { method: 'GET', path: '/api/v1/matches?limit=20', headers, tag: 'GET matches' };
       return { method: 'GET', path: `/api/v1/matches/${match}/messages?limit=20`, headers, tag: 'GET messages' };

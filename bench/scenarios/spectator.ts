@@ -24,12 +24,14 @@ const SOCKETS_PER_ADDRESS = 1_000;
 export const spectatorScenario: Scenario = {
   name: 'spectator',
   title: 'Spectator fan-out',
-  summary: 'thousands of /spectator/stream sockets over several processes; time for an event to reach all, frames/s vs a Socket.IO broadcast, memory per socket',
+  summary:
+    'thousands of /spectator/stream sockets over several processes; time for an event to reach all, frames/s vs a Socket.IO broadcast, memory per socket',
   async run(ctx) {
     const result = emptyResult(this);
     const total = ctx.options.spectators;
     if (total === 0) return { ...result, skipped: '--spectators is 0' };
-    if (!ctx.hasRoute('POST', '/api/v1/matches/{match_id}/messages')) return { ...result, skipped: 'POST /api/v1/matches/{match_id}/messages is not served by the target' };
+    if (!ctx.hasRoute('POST', '/api/v1/matches/{match_id}/messages'))
+      return { ...result, skipped: 'POST /api/v1/matches/{match_id}/messages is not served by the target' };
     const url = wsUrl(ctx.target.baseUrl, STREAM);
     try {
       (await EventSocket.open(url)).close();
@@ -61,10 +63,11 @@ export const spectatorScenario: Scenario = {
         const rssPerSocket = (memoryAfter.rss - memoryBefore.rss) / connected;
         result.figures.server_rss_before_sockets_bytes = memoryBefore.rss;
         result.figures.server_rss_with_sockets_bytes = memoryAfter.rss;
-        result.figures.server_bytes_per_idle_socket = rssPerSocket > 0 ? rssPerSocket : 'not measurable in this run (the resident memory fell while the sockets opened)';
+        result.figures.server_bytes_per_idle_socket =
+          rssPerSocket > 0 ? rssPerSocket : 'not measurable in this run (the resident memory fell while the sockets opened)';
         result.figures.server_heap_bytes_per_idle_socket = (memoryAfter.heap - memoryBefore.heap) / connected;
         result.notes.push(
-          'Memory per idle socket: the growth of the server\'s resident memory (and of its JS heap) from before the sockets opened to while they sat open, each read once it had settled, divided by the sockets; kernel socket buffers are not in it, and a garbage collection between the readings moves it.',
+          "Memory per idle socket: the growth of the server's resident memory (and of its JS heap) from before the sockets opened to while they sat open, each read once it had settled, divided by the sockets; kernel socket buffers are not in it, and a garbage collection between the readings moves it.",
         );
       }
       ours = await measureFanOut(ctx, fleet, connected, serviceEvents(ctx, matches));
@@ -122,7 +125,12 @@ async function openSockets(
   openStats.throughput = connect.connected / (connect.ms / 1000);
   if (connect.failed > 0) openStats.outcomes.failed = connect.failed;
   const processes = fleet.size === 1 ? 'one client process' : `${fleet.size} client processes`;
-  result.phases.push({ name: `${label}connect`, description: `${total} sockets opened by ${processes}, 64 handshakes in flight each`, operations: { 'socket open': openStats }, window });
+  result.phases.push({
+    name: `${label}connect`,
+    description: `${total} sockets opened by ${processes}, 64 handshakes in flight each`,
+    operations: { 'socket open': openStats },
+    window,
+  });
   result.figures[label ? 'socketio_sockets_open' : 'spectator_sockets_open'] = connect.connected;
   if (connect.failed > 0 && connect.firstError) result.notes.push(`${label}${connect.failed} sockets failed to open; the first: ${connect.firstError}`);
   if (connect.connected === 0) throw new Error(`no ${label || 'spectator '}socket opened${connect.firstError ? `: ${connect.firstError}` : ''}`);
@@ -165,11 +173,20 @@ async function compareWithSocketIo(
     let theirs: FanOutResult;
     try {
       const serverCpuSeconds = () => server.cpuSeconds;
-      const connected = await openSockets(ctx, result, fleet, { url: server.url, protocol: 'engine.io', label: LABEL, total: run.total, addresses: run.addresses, serverCpuSeconds });
+      const connected = await openSockets(ctx, result, fleet, {
+        url: server.url,
+        protocol: 'engine.io',
+        label: LABEL,
+        total: run.total,
+        addresses: run.addresses,
+        serverCpuSeconds,
+      });
       await sleep(2_000);
       const rssWith = await server.rssBytes();
       result.figures.socketio_server_bytes_per_idle_socket = (rssWith - rssBefore) / connected;
-      result.notes.push('socketio_server_bytes_per_idle_socket: the growth of the Socket.IO server\'s resident memory from before its sockets opened to 2 s after, one reading each (not settled as the service\'s is).');
+      result.notes.push(
+        "socketio_server_bytes_per_idle_socket: the growth of the Socket.IO server's resident memory from before its sockets opened to 2 s after, one reading each (not settled as the service's is).",
+      );
       theirs = await measureFanOut(ctx, fleet, connected, {
         label: LABEL,
         operation: 'io.emit',
@@ -187,13 +204,16 @@ async function compareWithSocketIo(
     result.phases.push(...theirs.phases);
     putFigures(result, LABEL, theirs.figures);
     const closes = Object.entries(theirs.closes);
-    if (closes.length > 0) result.notes.push(`Socket.IO sockets closed during the run, by close code: ${closes.map(([code, n]) => `${code}×${n}`).join(', ')}.`);
-    if (run.ours.framesPerSecond !== undefined && theirs.figures.framesPerSecond) result.figures.frames_per_second_vs_socketio = run.ours.framesPerSecond / theirs.figures.framesPerSecond;
-    if (run.ours.reachAllP99Ms !== undefined && theirs.figures.reachAllP99Ms) result.figures.event_reach_all_p99_vs_socketio = run.ours.reachAllP99Ms / theirs.figures.reachAllP99Ms;
+    if (closes.length > 0)
+      result.notes.push(`Socket.IO sockets closed during the run, by close code: ${closes.map(([code, n]) => `${code}×${n}`).join(', ')}.`);
+    if (run.ours.framesPerSecond !== undefined && theirs.figures.framesPerSecond)
+      result.figures.frames_per_second_vs_socketio = run.ours.framesPerSecond / theirs.figures.framesPerSecond;
+    if (run.ours.reachAllP99Ms !== undefined && theirs.figures.reachAllP99Ms)
+      result.figures.event_reach_all_p99_vs_socketio = run.ours.reachAllP99Ms / theirs.figures.reachAllP99Ms;
     result.notes.push(
-      'Socket.IO comparison: a plain Socket.IO 4 server in its own process (default settings, WebSocket transport only, no compression) with the same number of sockets from the same client processes, which speak Engine.IO v4 over WebSocket; each event is the service\'s own spectator frame, sent with io.emit under its type. ' +
+      "Socket.IO comparison: a plain Socket.IO 4 server in its own process (default settings, WebSocket transport only, no compression) with the same number of sockets from the same client processes, which speak Engine.IO v4 over WebSocket; each event is the service's own spectator frame, sent with io.emit under its type. " +
         'Not the same work: a service event goes through the whole service (HTTP POST, the write in Redis, pub/sub, the uWS topic) and its latency starts when the POST is written, while the Socket.IO server only broadcasts what the bench hands it over IPC. ' +
-        'The service\'s fan-out alone (from its relay to the sockets) is not measured here. frames_per_second_vs_socketio = frames_per_second / socketio_frames_per_second; event_reach_all_p99_vs_socketio = event_reach_all_p99_ms / socketio_event_reach_all_p99_ms (below 1 is faster).',
+        "The service's fan-out alone (from its relay to the sockets) is not measured here. frames_per_second_vs_socketio = frames_per_second / socketio_frames_per_second; event_reach_all_p99_vs_socketio = event_reach_all_p99_ms / socketio_event_reach_all_p99_ms (below 1 is faster).",
     );
   } finally {
     await server.stop();

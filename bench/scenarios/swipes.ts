@@ -84,10 +84,11 @@ export const swipesScenario: Scenario = {
       '*_swipes_per_core: pass swipes per second per core that every service process and every Redis node used over the phase (their CPU seconds over its seconds): what a core buys, whatever else shares the machine; on a Redis Cluster it counts the service processes and masters of the cluster.',
     );
     result.notes.push(
-      'Aim for the swipe: at least 0.4 × the trivial uWS route. The *_throughput_vs_uws figures divide by the uWS route measured right before and after the swipes (the mean of the two); the table\'s × uWS column divides by the run\'s opening ceiling.',
+      "Aim for the swipe: at least 0.4 × the trivial uWS route. The *_throughput_vs_uws figures divide by the uWS route measured right before and after the swipes (the mean of the two); the table's × uWS column divides by the run's opening ceiling.",
     );
     const capacities: Array<{ reqPerSecond: number; source: string }> = [];
-    if (nodePass && nodePass.count > 0 && failureSummary(nodePass.outcomes) === '0') capacities.push({ reqPerSecond: nodePass.throughput, source: 'the Node generator' });
+    if (nodePass && nodePass.count > 0 && failureSummary(nodePass.outcomes) === '0')
+      capacities.push({ reqPerSecond: nodePass.throughput, source: 'the Node generator' });
 
     if (wrkFiles && wrkHelloBefore && wrkHelloAfter) {
       Object.assign(result.figures, wrkFigures(wrkHelloBefore, wrkHelloAfter, wrkPasses, wrkMixed, nodePass?.throughput));
@@ -98,7 +99,7 @@ export const swipesScenario: Scenario = {
         `wrk (${ctx.options.wrkThreads} thread(s), ${ctx.options.wrkConnections} connections) sends the same swipes from a C process with one Lua request script, ` +
           'for the uWS route and the service alike: its own agents, each through all the others in its own shuffled order, agents taking turns request by request. ' +
           'wrk_*_vs_uws divide by the uWS route loaded by wrk right before and after. If the Node generator limited the swipes, wrk would swipe clearly faster ' +
-          '(pass_throughput_wrk_vs_node well above 1); if it limits the uWS route (uws_hello_wrk_vs_node well above 1), the Node generator\'s *_vs_uws ratios overstate the swipe\'s share of the ceiling and the wrk ratios are the ones to quote. ' +
+          "(pass_throughput_wrk_vs_node well above 1); if it limits the uWS route (uws_hello_wrk_vs_node well above 1), the Node generator's *_vs_uws ratios overstate the swipe's share of the ceiling and the wrk ratios are the ones to quote. " +
           'The CPU column (srv/redis/gen/machine; gen = wrk on the wrk rows) shows who is saturated; machine near 100 × cores with the others well below means other work took the cores. ' +
           'wrk counts every status of 400 or more as an error, without telling which.',
       );
@@ -120,8 +121,8 @@ export const swipesScenario: Scenario = {
     Object.assign(result.figures, await measureMemory(ctx));
     result.notes.push(
       'Memory figures: Redis used_memory less client and AOF buffers, before and after a known number of swipes (all "pass", so no matches) and then of matches ' +
-        '(each pair liking both ways after having passed; includes the match, its indexes and its match.created events in both users\' and the spectator stream). ' +
-        'A swipe also removes its target from the swiper\'s feed, so the per-swipe figure is net of that. ' +
+        "(each pair liking both ways after having passed; includes the match, its indexes and its match.created events in both users' and the spectator stream). " +
+        "A swipe also removes its target from the swiper's feed, so the per-swipe figure is net of that. " +
         'Then 20 messages of 120 characters over each of those matches: bytes per message (thread entry, its entry ids kept with the match, three events) and redis-server CPU time per message (INFO cpu).',
     );
     return result;
@@ -180,13 +181,22 @@ async function tryWrk(ctx: BenchContext, notes: string[], name: string, kind: 'p
 }
 
 /** The wrk figures: throughput, latency, failures and CPU of each wrk phase, and its ratios to the uWS route under wrk. */
-function wrkFigures(before: WrkCeiling, after: WrkCeiling, passes: PhaseResult | undefined, mixed: PhaseResult | undefined, nodePass: number | undefined): Record<string, number | string> {
+function wrkFigures(
+  before: WrkCeiling,
+  after: WrkCeiling,
+  passes: PhaseResult | undefined,
+  mixed: PhaseResult | undefined,
+  nodePass: number | undefined,
+): Record<string, number | string> {
   const adjacent = (before.throughput + after.throughput) / 2;
   const figures: Record<string, number | string> = {
     wrk_uws_hello_adjacent_req_s: `${Math.round(before.throughput)} before, ${Math.round(after.throughput)} after`,
     wrk_uws_hello_cpu: `uWS ${formatPercent(before.cpu.server)}, wrk ${formatPercent(before.cpu.wrk)}, machine ${formatPercent(before.cpu.machine)} (before); uWS ${formatPercent(after.cpu.server)}, wrk ${formatPercent(after.cpu.wrk)}, machine ${formatPercent(after.cpu.machine)} (after)`,
   };
-  for (const [key, phase] of [['pass', passes], ['mixed', mixed]] as const) {
+  for (const [key, phase] of [
+    ['pass', passes],
+    ['mixed', mixed],
+  ] as const) {
     const stats = phase?.operations['POST like'];
     if (!phase || !stats) continue;
     figures[`wrk_${key}_req_s`] = stats.throughput;

@@ -99,7 +99,7 @@ export const webhooksScenario: Scenario = {
       result.figures.commit_to_receiver_p50_ms = committed.p50;
       result.figures.commit_to_receiver_p99_ms = committed.p99;
       result.notes.push(
-        'Latency: from the bench sending POST /messages to the delivery reaching the receiver (the event goes through the outbox step, the stream, the BullMQ job of its webhook chain and one signed HTTP POST). Each webhook delivers in order, one event at a time, so a chain\'s throughput is bounded by its receiver\'s round trip; more webhooks deliver in parallel (WEBHOOK_CONCURRENCY per worker).',
+        "Latency: from the bench sending POST /messages to the delivery reaching the receiver (the event goes through the outbox step, the stream, the BullMQ job of its webhook chain and one signed HTTP POST). Each webhook delivers in order, one event at a time, so a chain's throughput is bounded by its receiver's round trip; more webhooks deliver in parallel (WEBHOOK_CONCURRENCY per worker).",
       );
       return result;
     } finally {
@@ -127,5 +127,3 @@ async function listen(onDelivery: (path: string, id: string, body: string) => vo
     },
   };
 }
-
-

@@ -59,7 +59,13 @@ describe('bench on several service processes', () => {
 
   it('puts the single-node and cluster figures of one run side by side', () => {
     const run = (passes: number, pushP50: number): ScenarioResult[] => [
-      { name: 'swipes', title: '', notes: [], figures: {}, phases: [{ name: 'pass only', description: '', operations: { 'POST like': { throughput: passes } as never } }] },
+      {
+        name: 'swipes',
+        title: '',
+        notes: [],
+        figures: {},
+        phases: [{ name: 'pass only', description: '', operations: { 'POST like': { throughput: passes } as never } }],
+      },
       { name: 'agent-life', title: '', notes: [], figures: { push_match_idle_p50_ms: pushP50 }, phases: [] },
     ];
     const rows = compare(run(1000, 20), run(800, 30), 5_000_000, [
@@ -78,7 +84,9 @@ describe('bench on several service processes', () => {
     expect(perCore(4000, window)).toBe(2000);
     expect(perCore(4000, { ...window, cpu: { services: 120 } })).toBeUndefined();
     expect(perCore(undefined, window)).toBeUndefined();
-    const run = (perCoreFigure: number): ScenarioResult[] => [{ name: 'swipes', title: '', notes: [], figures: { pass_swipes_per_core: perCoreFigure, wrk_pass_swipes_per_core: perCoreFigure * 2 }, phases: [] }];
+    const run = (perCoreFigure: number): ScenarioResult[] => [
+      { name: 'swipes', title: '', notes: [], figures: { pass_swipes_per_core: perCoreFigure, wrk_pass_swipes_per_core: perCoreFigure * 2 }, phases: [] },
+    ];
     const rows = compare(run(9000), run(6000), undefined, []);
     expect(rows).toContainEqual({ figure: 'swipes, pass only, per core (service + Redis CPU)', unit: 'req/s', single: 9000, cluster: 6000 });
     expect(rows).toContainEqual({ figure: 'swipes, pass only, wrk, per core (service + Redis CPU)', unit: 'req/s', single: 18000, cluster: 12000 });

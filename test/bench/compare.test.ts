@@ -23,7 +23,17 @@ describe('bench: --compare', () => {
     const [pass, failures] = compareRows(samples);
     expect(pass).toMatchObject({ figure: 'pass_req_s', ref: [100, 300], tree: [100, 100], refMedian: 200, treeMedian: 100, ratio: 0.5 });
     expect(failures).toMatchObject({ figure: 'pass_failures', ratio: undefined });
-    const table = renderCompare({ ref: 'main', refCommit: 'a'.repeat(40), treeCommit: 'b'.repeat(40), treeDirty: false, installed: 'shared', rounds: 2, samples, rows: [pass!, failures!], notes: [] });
+    const table = renderCompare({
+      ref: 'main',
+      refCommit: 'a'.repeat(40),
+      treeCommit: 'b'.repeat(40),
+      treeDirty: false,
+      installed: 'shared',
+      rounds: 2,
+      samples,
+      rows: [pass!, failures!],
+      notes: [],
+    });
     expect(table).toMatch(/pass_req_s\s+200\s+100\s+0\.50\s+100 300\s+100 100/);
   });
 
@@ -33,7 +43,16 @@ describe('bench: --compare', () => {
       {
         name: 'feed',
         description: '',
-        operations: { 'GET feed': { count: 1000, throughput: 500, latency: { count: 1000, mean: 2, p50: 1, p95: 3, p99: 4, p999: 5, max: 6 }, outcomes: { '200': 998, '503': 2 }, timeline: [], buckets: [] } },
+        operations: {
+          'GET feed': {
+            count: 1000,
+            throughput: 500,
+            latency: { count: 1000, mean: 2, p50: 1, p95: 3, p99: 4, p999: 5, max: 6 },
+            outcomes: { '200': 998, '503': 2 },
+            timeline: [],
+            buckets: [],
+          },
+        },
         window: { seconds: 2, cpu: { server: 50 }, serverRoutes: {}, samples: [] },
       },
       'GET feed',

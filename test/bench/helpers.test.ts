@@ -67,7 +67,10 @@ describe('bench helpers', () => {
   });
 
   it('turns latency buckets into percentage points for the distribution chart', () => {
-    const points = distributionPoints([[1, 50], [10, 50]]);
+    const points = distributionPoints([
+      [1, 50],
+      [10, 50],
+    ]);
     expect(points.reduce((n, [, y]) => n + y, 0)).toBeCloseTo(100, 6);
     expect(distributionPoints([])).toEqual([]);
   });

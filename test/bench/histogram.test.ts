@@ -6,7 +6,12 @@ describe('bench histogram', () => {
     const histogram = new Histogram();
     for (let i = 1; i <= 1000; i++) histogram.record(i / 10); // 0.1 … 100 ms
     expect(histogram.count).toBe(1000);
-    for (const [p, exact] of [[50, 50], [95, 95], [99, 99], [99.9, 99.9]] as const) {
+    for (const [p, exact] of [
+      [50, 50],
+      [95, 95],
+      [99, 99],
+      [99.9, 99.9],
+    ] as const) {
       const value = histogram.percentile(p);
       expect(Math.abs(value - exact) / exact).toBeLessThanOrEqual(0.01);
     }

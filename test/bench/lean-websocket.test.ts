@@ -46,7 +46,11 @@ describe('lean WebSocket client of the bench', () => {
         const seen: string[] = [];
         const pings: string[] = [];
         const closes: number[] = [];
-        const reader = new FrameReader({ message: (data) => seen.push(data.toString()), ping: (p) => pings.push(p.toString()), close: (code) => closes.push(code) });
+        const reader = new FrameReader({
+          message: (data) => seen.push(data.toString()),
+          ping: (p) => pings.push(p.toString()),
+          close: (code) => closes.push(code),
+        });
         for (let at = 0; at < stream.length; at += cut) reader.feed(stream.subarray(at, at + cut));
         expect(seen).toEqual([...texts, 'fragmented']);
         expect(pings).toEqual(['hi']);

@@ -17,7 +17,12 @@ afterAll(() => {
 describe('the built service', () => {
   it('runs from dist/ alone, with no src/ beside it: its scripts answer, and the spectator page is served', async () => {
     // Built as `npm run build` builds, into a directory that holds only the build, package.json and node_modules.
-    const tsc = await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(out, 'dist')], {}, 240_000);
+    const tsc = await run(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', join(out, 'dist')],
+      {},
+      240_000,
+    );
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
     const assets = await run(process.execPath, ['scripts/copy-assets.mjs', join(out, 'dist')]);
     expect(assets.code, assets.stderr).toBe(0);
@@ -26,7 +31,12 @@ describe('the built service', () => {
     expect(existsSync(join(out, 'src'))).toBe(false);
 
     const port = await freePort();
-    const service = start(process.execPath, [join(out, 'dist/main.js'), 'serve'], { PORT: String(port), DATA_DIR: join(out, 'data'), REDIS_URL: '', LOG_LEVEL: 'info' }, out);
+    const service = start(
+      process.execPath,
+      [join(out, 'dist/main.js'), 'serve'],
+      { PORT: String(port), DATA_DIR: join(out, 'data'), REDIS_URL: '', LOG_LEVEL: 'info' },
+      out,
+    );
     await service.waitFor(/listening on/, 120_000);
     const base = `http://127.0.0.1:${port}`;
     const api = new JsonClient(base);

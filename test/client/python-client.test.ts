@@ -140,7 +140,12 @@ describe('the Python client (clients/python), installed as its README says', () 
     expect(seen.events.events.map((event: { type: string }) => event.type)).toEqual(['match.created', 'message.created', 'message.read']);
     expect(seen['events waited']).toEqual({ events: [], next_cursor: seen.events.next_cursor });
     expect(seen.report).toMatchObject({ status: 'open' });
-    expect(seen.create_webhook).toMatchObject({ url: 'http://127.0.0.1:9/hook', event_types: ['match.created'], enabled: true, secret: expect.stringMatching(/^whsec_/) });
+    expect(seen.create_webhook).toMatchObject({
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['match.created'],
+      enabled: true,
+      secret: expect.stringMatching(/^whsec_/),
+    });
     expect(seen.webhooks.items).toEqual([expect.objectContaining({ id: seen.create_webhook.id })]);
     expect(seen.webhook).toMatchObject({ id: seen.create_webhook.id });
     expect(seen.test_webhook).toMatchObject({ event_id: expect.any(String) });

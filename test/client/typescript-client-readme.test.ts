@@ -15,7 +15,11 @@ function readmeModule(): { file: string; text: string } {
 describe("the TypeScript client's README", () => {
   it('has examples that type-check against the package, with its own compiler settings', () => {
     const { file, text } = readmeModule();
-    const config = ts.getParsedCommandLineOfConfigFile(join(PACKAGE, 'tsconfig.json'), { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined })!;
+    const config = ts.getParsedCommandLineOfConfigFile(
+      join(PACKAGE, 'tsconfig.json'),
+      { noEmit: true },
+      { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+    )!;
     const host = ts.createCompilerHost(config.options);
     const readFile = host.readFile.bind(host);
     const fileExists = host.fileExists.bind(host);

@@ -10,7 +10,9 @@ describe("the TypeScript client's API types", () => {
     try {
       const fresh = join(dir, 'openapi.ts');
       await writeClientTypes(fresh);
-      expect(readFileSync(CLIENT_TYPES_FILE, 'utf8'), 'clients/typescript/src/generated/openapi.ts is stale: run npm run clients:types').toBe(readFileSync(fresh, 'utf8'));
+      expect(readFileSync(CLIENT_TYPES_FILE, 'utf8'), 'clients/typescript/src/generated/openapi.ts is stale: run npm run clients:types').toBe(
+        readFileSync(fresh, 'utf8'),
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -52,7 +52,10 @@ async function registerAgent(): Promise<Agent> {
 const send = (agent: Agent, matchId: number, body: string) =>
   ok(agent.client.POST('/api/v1/matches/{match_id}/messages', { params: { path: { match_id: matchId } }, body: { body } }));
 
-const isMessage = (body: string) => (frame: SocketFrame | AgentEvent): frame is MessageEvent => frame.type === 'message.created' && frame.data.body === body;
+const isMessage =
+  (body: string) =>
+  (frame: SocketFrame | AgentEvent): frame is MessageEvent =>
+    frame.type === 'message.created' && frame.data.body === body;
 
 /** Frames from `frames` up to and including the first that `last` picks. */
 async function takeUntil<T>(frames: AsyncIterable<T>, last: (frame: T) => boolean): Promise<T[]> {
@@ -85,7 +88,9 @@ describe('the TypeScript client package against a real server', () => {
     expect(back.matched).toBe(true);
     const matches = await ok(client.GET('/api/v1/matches'));
     const match = matches.items.find((item) => item.user.id === them.user_id)!;
-    const sent = await ok(client.POST('/api/v1/matches/{match_id}/messages', { params: { path: { match_id: match.id } }, body: { body: 'Hello! Jazz tonight?' } }));
+    const sent = await ok(
+      client.POST('/api/v1/matches/{match_id}/messages', { params: { path: { match_id: match.id } }, body: { body: 'Hello! Jazz tonight?' } }),
+    );
     matchId = match.id;
 
     expect(sent).toMatchObject({ match_id: match.id, sender_id: me.user_id, body: 'Hello! Jazz tonight?' });
@@ -94,7 +99,9 @@ describe('the TypeScript client package against a real server', () => {
   });
 
   it("throws a refusal as an AgentMatchError carrying the service's error envelope", async () => {
-    const unknown = await ok(me.client.POST('/api/v1/likes/{user_id}', { params: { path: { user_id: 424242 }, query: { kind: 'like' } } })).catch((error: unknown) => error);
+    const unknown = await ok(me.client.POST('/api/v1/likes/{user_id}', { params: { path: { user_id: 424242 }, query: { kind: 'like' } } })).catch(
+      (error: unknown) => error,
+    );
     expect(unknown).toBeInstanceOf(AgentMatchError);
     expect(unknown).toMatchObject({ status: 404, code: 'not_found', details: [] });
 

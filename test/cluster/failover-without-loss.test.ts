@@ -45,7 +45,8 @@ async function matchedPairs(count: number): Promise<Pair[]> {
   for (let i = 0; i < count; i++) {
     const [a, b] = [await register(serverFor(i).api, 'agent'), await register(serverFor(i + 1).api, 'agent')];
     const sockets = new Map<number, EventSocket>();
-    for (const [n, account] of [a, b].entries()) sockets.set(account.user_id, await EventSocket.open(serverFor(i + n).baseUrl, '/api/v1/ws', { token: account.token }));
+    for (const [n, account] of [a, b].entries())
+      sockets.set(account.user_id, await EventSocket.open(serverFor(i + n).baseUrl, '/api/v1/ws', { token: account.token }));
     expect((await serverFor(i).api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token })).status).toBe(200);
     const liked = await serverFor(i + 1).api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token });
     expect(liked.body.matched).toBe(true);
@@ -59,7 +60,11 @@ async function sendUntilAcknowledged(sent: Sent, refused: (at: number) => void):
   const started = performance.now();
   for (let attempt = 0; ; attempt++) {
     const res = await serverFor(attempt)
-      .api.post(`/api/v1/matches/${sent.pair.matchId}/messages`, { token: sent.from.token, body: { body: sent.body }, headers: { 'Idempotency-Key': sent.key } })
+      .api.post(`/api/v1/matches/${sent.pair.matchId}/messages`, {
+        token: sent.from.token,
+        body: { body: sent.body },
+        headers: { 'Idempotency-Key': sent.key },
+      })
       .catch(() => undefined);
     if (res?.status === 201) {
       sent.id = res.body.id;
@@ -75,8 +80,10 @@ async function sendUntilAcknowledged(sent: Sent, refused: (at: number) => void):
 /** The whole thread, page after page. */
 async function thread(pair: Pair): Promise<Array<{ id: number; body: string }>> {
   const items: Array<{ id: number; body: string }> = [];
-  for (let cursor = ''; ; ) {
-    const res = await servers[0]!.api.get(`/api/v1/matches/${pair.matchId}/messages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: pair.a.token });
+  for (let cursor = ''; ;) {
+    const res = await servers[0]!.api.get(`/api/v1/matches/${pair.matchId}/messages?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      token: pair.a.token,
+    });
     expect(res.status).toBe(200);
     items.push(...res.body.items);
     if (!res.body.next_cursor) return items;
@@ -87,7 +94,7 @@ async function thread(pair: Pair): Promise<Array<{ id: number; body: string }>> 
 /** Every event of the account's stream, oldest first, through the event inbox from the start (`since=0`). */
 async function inbox(account: Account): Promise<Frame[]> {
   const frames: Frame[] = [];
-  for (let since = '0'; ; ) {
+  for (let since = '0'; ;) {
     const res = await servers[1]!.api.get(`/api/v1/events?since=${encodeURIComponent(since)}&limit=500`, { token: account.token });
     expect(res.status).toBe(200);
     frames.push(...res.body.events);
@@ -129,8 +136,11 @@ async function failOver(fault: 'kill' | 'pause') {
   const registrations = (async () => {
     for (let n = 0; writing; n++) {
       const body = registrationBody();
-      const res = await serverFor(n).api.post('/api/v1/agents/register', { body }).catch(() => undefined);
-      if (res?.status === 201) registered.push({ token: res.body.token, user_id: res.body.user_id, email: String(body.email), password: String(body.password) });
+      const res = await serverFor(n)
+        .api.post('/api/v1/agents/register', { body })
+        .catch(() => undefined);
+      if (res?.status === 201)
+        registered.push({ token: res.body.token, user_id: res.body.user_id, email: String(body.email), password: String(body.password) });
       else expect(res === undefined || res.status === 503, `registration answered ${res?.status} ${res?.text}`).toBe(true);
     }
   })();
@@ -152,7 +162,11 @@ async function failOver(fault: 'kill' | 'pause') {
   expect(await cluster.waitForReplica(master, 30_000)).toBe(promoted);
   // Writes carry on after the promotion, on both processes, without a restart.
   const acknowledgedAtPromotion = sent.filter((message) => message.id).length;
-  await eventually('messages acknowledged after the promotion', () => sent.filter((message) => message.id).length >= acknowledgedAtPromotion + PAIRS * 2, 30_000);
+  await eventually(
+    'messages acknowledged after the promotion',
+    () => sent.filter((message) => message.id).length >= acknowledgedAtPromotion + PAIRS * 2,
+    30_000,
+  );
   writing = false;
   await Promise.all([...writers, registrations]);
   console.log(
@@ -165,7 +179,11 @@ async function failOver(fault: 'kill' | 'pause') {
   // Every acknowledged message is in its thread exactly once.
   for (const pair of pairs) {
     const bodies = (await thread(pair)).map((message) => message.body);
-    for (const message of sent.filter((one) => one.pair === pair)) expect(bodies.filter((body) => body === message.body), message.body).toHaveLength(1);
+    for (const message of sent.filter((one) => one.pair === pair))
+      expect(
+        bodies.filter((body) => body === message.body),
+        message.body,
+      ).toHaveLength(1);
   }
   // Every acknowledged account and match is there.
   for (const account of registered) expect((await servers[1]!.api.get('/api/v1/me', { token: account.token })).status, `account ${account.user_id}`).toBe(200);
@@ -177,10 +195,14 @@ async function failOver(fault: 'kill' | 'pause') {
     const expected = sent.filter((message) => message.pair === pair).map((message) => message.id!);
     for (const account of [pair.a, pair.b]) {
       const messageIds = (frames: Frame[]) => frames.filter((frame) => frame.type === 'message.created').map((frame) => frame.data.id as number);
-      const stored = await eventually(`every message's event for ${account.user_id}`, async () => {
-        const frames = await inbox(account);
-        return expected.every((id) => messageIds(frames).includes(id)) && frames;
-      }, 30_000);
+      const stored = await eventually(
+        `every message's event for ${account.user_id}`,
+        async () => {
+          const frames = await inbox(account);
+          return expected.every((id) => messageIds(frames).includes(id)) && frames;
+        },
+        30_000,
+      );
       expect(messageIds(stored).length, `message events of ${account.user_id}`).toBe(new Set(messageIds(stored)).size);
       expect(stored.filter((frame) => frame.type === 'match.created')).toHaveLength(1);
 
@@ -190,7 +212,8 @@ async function failOver(fault: 'kill' | 'pause') {
       const resumed = await EventSocket.open(servers[0]!.baseUrl, `/api/v1/ws?since=${encodeURIComponent(last)}`, { token: account.token });
       try {
         const newest = stored.at(-1)!.id;
-        if (newest !== last) await eventually(`the resume of ${account.user_id} up to the newest event`, () => resumed.frames.some((frame) => frame.id === newest), 30_000);
+        if (newest !== last)
+          await eventually(`the resume of ${account.user_id} up to the newest event`, () => resumed.frames.some((frame) => frame.id === newest), 30_000);
         const delivered = [...live.frames, ...resumed.frames].map((frame) => frame.id);
         expect(delivered.length, `frames of ${account.user_id}`).toBe(new Set(delivered).size);
       } finally {

@@ -302,7 +302,9 @@ describe('the service across a failover', () => {
         socket.closed.then(({ code }) => `closed with ${code}`),
       ]);
       socket.ws.terminate();
-      await eventually('the message delivered to the webhook', () => receiver.events().some((r) => r.frame.type === 'message.created' && r.frame.data.id === sent.id));
+      await eventually('the message delivered to the webhook', () =>
+        receiver.events().some((r) => r.frame.type === 'message.created' && r.frame.data.id === sent.id),
+      );
       expect((await patient.api.delete(`/api/v1/webhooks/${hook}`, { token: pair.a.token })).status).toBe(204);
       const read = await to.api.get(`/api/v1/matches/${pair.matchId}/messages`, { token: pair.a.token });
       expect(read.status).toBe(200);
@@ -318,7 +320,10 @@ describe('the service across a failover', () => {
   async function registeredLoggedInRanked(on: TestApp, other: TestApp) {
     const agent = await registerAgent(on.api);
     expect((await other.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD } })).status).toBe(200);
-    await eventually('the new agent ranked by a worker', async () => (await on.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null);
+    await eventually(
+      'the new agent ranked by a worker',
+      async () => (await on.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null,
+    );
   }
 
   async function hookFor(account: SeededAccount): Promise<string> {
@@ -336,7 +341,10 @@ describe('the service across a failover', () => {
     await replicated(victim);
 
     const traffic = load(pair, likers, targets);
-    await eventually('requests answered before the fault', () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3);
+    await eventually(
+      'requests answered before the fault',
+      () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3,
+    );
     await cluster.kill(victim);
     const faultAt = Date.now();
     await cluster.waitForPromotion(victim);
@@ -348,7 +356,10 @@ describe('the service across a failover', () => {
     );
     await traffic.stop();
     report('SIGKILL', traffic.samples, faultAt, promotedAt);
-    expect(traffic.samples.some((s) => s.server === 'strict' && s.status === 503), 'the strict server refused writes during the failover').toBe(true);
+    expect(
+      traffic.samples.some((s) => s.server === 'strict' && s.status === 503),
+      'the strict server refused writes during the failover',
+    ).toBe(true);
 
     // No restart: REST, a push across processes, a webhook delivery and a ranking (BullMQ jobs).
     await messagePushedAndDelivered(pair, strict, patient, 'after the failover');
@@ -364,7 +375,10 @@ describe('the service across a failover', () => {
     await replicated(victim);
 
     const traffic = load(pair, likers, targets);
-    await eventually('requests answered before the fault', () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3);
+    await eventually(
+      'requests answered before the fault',
+      () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3,
+    );
     await cluster.pause(victim);
     const faultAt = Date.now();
     const promoted = await cluster.waitForPromotion(victim);

@@ -56,7 +56,7 @@ async function keysOn(at: number, count: number, prefix: string): Promise<string
 async function startMigration(slot: number, from: number, to: number) {
   await masters[to]!.cluster('SETSLOT', slot, 'IMPORTING', ids[from]!);
   await masters[from]!.cluster('SETSLOT', slot, 'MIGRATING', ids[to]!);
-  const keys = (await masters[from]!.cluster('GETKEYSINSLOT', slot, 1_000));
+  const keys = await masters[from]!.cluster('GETKEYSINSLOT', slot, 1_000);
   if (keys.length > 0) await masters[from]!.call('MIGRATE', '127.0.0.1', cluster.ports[to]!, '', 0, 10_000, 'KEYS', ...keys);
 }
 
@@ -65,7 +65,8 @@ async function finishMigration(slot: number, to: number) {
   for (const node of [masters[to]!, ...masters.filter((_, i) => i !== to)]) await node.cluster('SETSLOT', slot, 'NODE', ids[to]!);
 }
 
-const errorReplies = async (node: Redis, kind: 'MOVED' | 'ASK') => Number(new RegExp(`errorstat_${kind}:count=(\\d+)`).exec(await node.info('errorstats'))?.[1] ?? 0);
+const errorReplies = async (node: Redis, kind: 'MOVED' | 'ASK') =>
+  Number(new RegExp(`errorstat_${kind}:count=(\\d+)`).exec(await node.info('errorstats'))?.[1] ?? 0);
 const slotMapReads = async () => {
   const stats = await Promise.all(masters.map((node) => node.info('commandstats')));
   return stats.reduce((sum, text) => sum + Number(/cmdstat_cluster\|slots:calls=(\d+)/.exec(text)?.[1] ?? 0), 0);

@@ -41,7 +41,11 @@ function listRepository(): string[] {
 const REPOSITORY = listRepository();
 
 /** A token as a pattern over whole paths: `*` and `<name>` any part of one name, the rest literal. */
-const pattern = (token: string) => token.split(/\*|<[^>/]+>/).map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+const pattern = (token: string) =>
+  token
+    .split(/\*|<[^>/]+>/)
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
 
 /** Whether `token` (trailing slash dropped) names something of the repository; `fromRoot` when it starts at the root. */
 export function names(token: string, fromRoot: boolean): boolean {
@@ -60,7 +64,10 @@ export function pathTokens(markdown: string): PathToken[] {
   const found = new Map<string, PathToken>();
   const add = (raw: string, link: boolean) => {
     if (/^[a-z]+:/i.test(raw)) return;
-    const token = raw.replace(/#.*$/, '').replace(/:\d+$/, '').replace(/[.:…]+$/, '');
+    const token = raw
+      .replace(/#.*$/, '')
+      .replace(/:\d+$/, '')
+      .replace(/[.:…]+$/, '');
     const rooted = ROOTS.some((root) => token.startsWith(`${root}/`));
     if (token !== '' && (link || rooted || (SOURCE.test(token) && !token.startsWith('/')))) found.set(`${link}:${token}`, { token, link });
   };
@@ -71,7 +78,13 @@ export function pathTokens(markdown: string): PathToken[] {
 
 /** The documents, with their text: the Markdown files of the repository and the guide the service serves. */
 function documents(): Array<{ name: string; dir: string; text: string }> {
-  const files = ['README.md', 'bench/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    'bench/README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   return [
     ...files.map((file) => ({ name: file, dir: dirname(file), text: readFileSync(join(ROOT, file), 'utf8') })),
     { name: 'GET /skill.md', dir: '.', text: skillGuide('http://127.0.0.1:8080') },
@@ -93,8 +106,16 @@ function exists(document: { dir: string; text: string }, { token, link }: PathTo
 
 describe('the source paths the documents name', () => {
   it('recognises paths, source file names and patterns, and nothing else', () => {
-    const tokens = pathTokens('`src/app.ts`, `record_swipe-5.lua` (`record_swipe`), `npx tsx bench/main.ts --help`, [a](../bench/README.md#x), [c](#y), `*-routes.ts`, `/api/v1/me`, [b](https://example.com/x.ts)');
-    expect(tokens.map(({ token, link }) => (link ? `(${token})` : token))).toEqual(['src/app.ts', 'record_swipe-5.lua', 'bench/main.ts', '*-routes.ts', '(../bench/README.md)']);
+    const tokens = pathTokens(
+      '`src/app.ts`, `record_swipe-5.lua` (`record_swipe`), `npx tsx bench/main.ts --help`, [a](../bench/README.md#x), [c](#y), `*-routes.ts`, `/api/v1/me`, [b](https://example.com/x.ts)',
+    );
+    expect(tokens.map(({ token, link }) => (link ? `(${token})` : token))).toEqual([
+      'src/app.ts',
+      'record_swipe-5.lua',
+      'bench/main.ts',
+      '*-routes.ts',
+      '(../bench/README.md)',
+    ]);
     expect(names('src/features/swipes/', true)).toBe(true);
     expect(names('record_swipe-5.lua', false)).toBe(true);
     expect(names('swipes/swipe-routes.ts', false)).toBe(true);
@@ -107,7 +128,11 @@ describe('the source paths the documents name', () => {
   });
 
   it('name files and directories that exist, in every document and the served guide', () => {
-    const wrong = documents().flatMap((document) => pathTokens(document.text).filter((token) => !exists(document, token)).map(({ token }) => `${document.name}: ${token}`));
+    const wrong = documents().flatMap((document) =>
+      pathTokens(document.text)
+        .filter((token) => !exists(document, token))
+        .map(({ token }) => `${document.name}: ${token}`),
+    );
     expect(wrong).toEqual([]);
   });
 });

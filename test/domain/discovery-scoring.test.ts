@@ -9,7 +9,12 @@ describe('interest weights', () => {
     expect(interestWeight(1_000, 1_000)).toBe(Math.round(1000 * Math.log(2)));
   });
   it('are whole numbers, and survive odd counts', () => {
-    for (const [size, holders] of [[0, 0], [1, 5], [10, 0], [100_000, 7]] as const) {
+    for (const [size, holders] of [
+      [0, 0],
+      [1, 5],
+      [10, 0],
+      [100_000, 7],
+    ] as const) {
       const weight = interestWeight(size, holders);
       expect(Number.isInteger(weight)).toBe(true);
       expect(weight).toBeGreaterThan(0);

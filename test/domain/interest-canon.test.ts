@@ -19,7 +19,9 @@ describe('canonical interests', () => {
     }
     const precision = truePositive / (truePositive + falsePositive);
     const recall = truePositive / (truePositive + falseNegative);
-    console.log(`interest pairs: ${INTEREST_PAIRS.length}, precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; misjudged:\n  ${misses.join('\n  ')}`);
+    console.log(
+      `interest pairs: ${INTEREST_PAIRS.length}, precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; misjudged:\n  ${misses.join('\n  ')}`,
+    );
     expect(precision).toBeGreaterThanOrEqual(0.9);
     expect(recall).toBeGreaterThanOrEqual(0.8);
   });

@@ -29,7 +29,11 @@ function someTraits(random: () => number): Traits | undefined {
   const traits: Traits = { taste };
   if (random() < 0.8) {
     const year = 1950 + Math.floor(random() * 58);
-    Object.assign(traits, { mass: random() < 0.1 ? 0 : Math.floor(random() * 30_000), gender: Math.floor(random() * 4), birth: year * 10_000 + (1 + Math.floor(random() * 12)) * 100 + 1 + Math.floor(random() * 28) });
+    Object.assign(traits, {
+      mass: random() < 0.1 ? 0 : Math.floor(random() * 30_000),
+      gender: Math.floor(random() * 4),
+      birth: year * 10_000 + (1 + Math.floor(random() * 12)) * 100 + 1 + Math.floor(random() * 28),
+    });
   }
   if (random() < 0.7) traits.lastActiveMs = NOW - Math.floor(random() * 20 * DAY);
   return traits;
@@ -41,7 +45,11 @@ describe('a ranking scored one viewer against many candidates', () => {
     let compared = 0;
     for (let viewers = 0; viewers < 200; viewers++) {
       const mine = someTraits(random);
-      const known = { mass: random() < 0.05 ? 0 : Math.floor(random() * 30_000), gender: Math.floor(random() * 4), birth: 19_800_101 + Math.floor(random() * 25) * 10_000 + Math.floor(random() * 12) * 100 };
+      const known = {
+        mass: random() < 0.05 ? 0 : Math.floor(random() * 30_000),
+        gender: Math.floor(random() * 4),
+        birth: 19_800_101 + Math.floor(random() * 25) * 10_000 + Math.floor(random() * 12) * 100,
+      };
       const me = sideOf(mine, new Date(NOW), known);
       const scorer = new PairScorer(me, NOW);
       for (let c = 0; c < 50; c++) {

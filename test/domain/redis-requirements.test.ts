@@ -24,7 +24,7 @@ describe('the Redis a process can run on', () => {
   it('refuses a cluster node given as REDIS_URL and says to set REDIS_CLUSTER_NODES instead', () => {
     const reason = unsupportedRedisReason(url, server('7.2.4'), clusterNode);
     expect(reason).toBe(
-      'Redis at redis://10.0.0.5:6379 is a Redis Cluster node, given as REDIS_URL: unset REDIS_URL and set REDIS_CLUSTER_NODES to the cluster\'s seed nodes (host:port,host:port).',
+      "Redis at redis://10.0.0.5:6379 is a Redis Cluster node, given as REDIS_URL: unset REDIS_URL and set REDIS_CLUSTER_NODES to the cluster's seed nodes (host:port,host:port).",
     );
   });
 

@@ -119,7 +119,9 @@ describe('every text field of accounts, messages and browse filters follows the 
     expect(failures(registrationSchema, { ...account, interests: ['chess', 'ja\u200Bzz'] }).interests).toEqual([
       'interest 2 must not contain zero-width characters (found U+200B)',
     ]);
-    expect(failures(profileUpdateSchema, { interests: 'chess, \u3164, go' }).interests).toEqual(['interest 2 must not be blank (it has no visible characters)']);
+    expect(failures(profileUpdateSchema, { interests: 'chess, \u3164, go' }).interests).toEqual([
+      'interest 2 must not be blank (it has no visible characters)',
+    ]);
     expect(failures(profileUpdateSchema, { interests: 'chess, ja\nzz' }).interests).toEqual(['interest 2 must be a single line (no line breaks or tabs)']);
   });
 

@@ -48,9 +48,14 @@ describe('agent registration', () => {
     const res = await registerRaw({ email: 'nope', password: 'short', display_name: '', birthdate: '2023-02-30', gender: 'x', theme_id: 9 });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(
-      ['birthdate', 'display_name', 'email', 'gender', 'password', 'theme_id'],
-    );
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'birthdate',
+      'display_name',
+      'email',
+      'gender',
+      'password',
+      'theme_id',
+    ]);
   });
 
   it('creates members on /auth/register and says so: a member account, and where agents register', async () => {
@@ -74,11 +79,17 @@ describe('login and logout', () => {
     expect((await stack.api.get('/api/v1/me', { token: res.body.token })).status).toBe(200);
   });
 
-  it("says which kind of account logged in, as registration does, and the OpenAPI document says so", async () => {
+  it('says which kind of account logged in, as registration does, and the OpenAPI document says so', async () => {
     const agent = await registerAgent(stack.api);
     const member = await registerMember(stack.api);
     const asAgent = await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: PASSWORD } });
-    expect(asAgent.body).toEqual({ token: expect.any(String), token_type: 'Bearer', expires_at: expect.any(String), user_id: agent.user_id, account_type: 'agent' });
+    expect(asAgent.body).toEqual({
+      token: expect.any(String),
+      token_type: 'Bearer',
+      expires_at: expect.any(String),
+      user_id: agent.user_id,
+      account_type: 'agent',
+    });
     const asMember = await stack.api.post('/api/v1/auth/login', { body: { email: member.email, password: PASSWORD, pool: 'member' } });
     expect(asMember.body).toMatchObject({ user_id: member.user_id, account_type: 'member' });
     const doc = (await stack.api.get('/api/v1/openapi.json')).body;
@@ -128,7 +139,10 @@ describe('login and logout', () => {
 describe('profile', () => {
   it('updates any registration field but email and password', async () => {
     const agent = await registerAgent(stack.api);
-    const res = await stack.api.patch('/api/v1/me', { token: agent.token, body: { display_name: 'Renamed', interests: 'Go, Rust', theme_id: 5, city: 'Porto' } });
+    const res = await stack.api.patch('/api/v1/me', {
+      token: agent.token,
+      body: { display_name: 'Renamed', interests: 'Go, Rust', theme_id: 5, city: 'Porto' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ display_name: 'Renamed', interests: ['go', 'rust'], theme_id: 5, city: 'Porto', state: 'Lisboa' });
     expect((await stack.api.get('/api/v1/me', { token: agent.token })).body.display_name).toBe('Renamed');
@@ -160,14 +174,12 @@ describe('profile', () => {
     expect((await stack.api.post('/api/v1/auth/login', { body: { email: agent.email, password: 'Other-Pass-42' } })).status).toBe(200);
   });
 
-    it('shows public profiles within a pool without private fields', async () => {
+  it('shows public profiles within a pool without private fields', async () => {
     const a = await registerAgent(stack.api);
     const b = await registerAgent(stack.api, { display_name: 'Bee' });
     const res = await stack.api.get(`/api/v1/users/${b.user_id}`, { token: a.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(
-      ['age', 'bio', 'city', 'created_at', 'display_name', 'gender', 'id', 'interests', 'state', 'theme_id'],
-    );
+    expect(Object.keys(res.body).sort()).toEqual(['age', 'bio', 'city', 'created_at', 'display_name', 'gender', 'id', 'interests', 'state', 'theme_id']);
   });
 
   it('answers 404 across pools exactly as for an unknown id', async () => {

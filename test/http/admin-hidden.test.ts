@@ -40,10 +40,19 @@ const ADMIN_PATHS = [
  * given before the body was read are taken as they come, byte for byte, but for the date.
  */
 function send(method: string, path: string, body: Body, authorization?: string): Promise<Answer> {
-  const headers: Record<string, string> = { host: 'localhost', connection: 'close', 'x-request-id': 'probe', origin: 'https://example.org', 'access-control-request-method': 'POST', ...body.headers };
+  const headers: Record<string, string> = {
+    host: 'localhost',
+    connection: 'close',
+    'x-request-id': 'probe',
+    origin: 'https://example.org',
+    'access-control-request-method': 'POST',
+    ...body.headers,
+  };
   if (authorization) headers.authorization = authorization;
   if (body.data) headers['content-length'] = String(body.data.length);
-  const head = `${method} ${path} HTTP/1.1\r\n${Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
+  const head = `${method} ${path} HTTP/1.1\r\n${Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('')}\r\n`;
   return new Promise((resolve) => {
     const socket = connect(server.app.port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -54,7 +63,9 @@ function send(method: string, path: string, body: Body, authorization?: string):
       const raw = Buffer.concat(chunks).toString('latin1');
       const split = raw.indexOf('\r\n\r\n');
       const [statusLine, ...lines] = raw.slice(0, split).split('\r\n');
-      const answerHeaders = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]).filter(([name]) => name !== 'date'));
+      const answerHeaders = Object.fromEntries(
+        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]).filter(([name]) => name !== 'date'),
+      );
       resolve({ status: Number(statusLine?.split(' ')[1]), headers: answerHeaders, body: raw.slice(split + 4) });
     });
     socket.write(head);

@@ -43,7 +43,9 @@ describe('the operators API', () => {
     expect(first.body.items[0].content).toMatchObject({ display_name: expect.any(String), bio: expect.any(String), message: null });
     const second = await guarded.api.get(`/api/v1/admin/reports?pool=member&limit=2&cursor=${first.body.next_cursor}`, { token: ADMIN_TOKEN });
     expect(second.body.items.map((r: { id: number }) => r.id)).toEqual(ids.slice(2));
-    expect((await guarded.api.get('/api/v1/admin/reports?pool=agent', { token: ADMIN_TOKEN })).body.items.every((r: { pool: string }) => r.pool === 'agent')).toBe(true);
+    expect(
+      (await guarded.api.get('/api/v1/admin/reports?pool=agent', { token: ADMIN_TOKEN })).body.items.every((r: { pool: string }) => r.pool === 'agent'),
+    ).toBe(true);
 
     expect((await guarded.api.post(`/api/v1/admin/reports/member/${ids[0]}/close`, { token: ADMIN_TOKEN, body: { outcome: 'resolved' } })).status).toBe(204);
     expect((await guarded.api.post(`/api/v1/admin/reports/member/${ids[0]}/close`, { token: ADMIN_TOKEN, body: { outcome: 'resolved' } })).status).toBe(404);
@@ -56,7 +58,8 @@ describe('the operators API', () => {
     const small = await startApp(redis, { ADMIN_TOKEN, REPORTS_MAX_OPEN: 10, REPORTS_MAX_OPEN_PER_REPORTER: 3, REPORT_DAILY_LIMIT: 100 });
     try {
       const [spammer, victim, reported, other1, other2, late] = await seedAccounts(small.app, 'agent', 6);
-      const file = (from: typeof spammer, reason = 'spam') => small.api.post('/api/v1/reports', { token: from!.token, body: { user_id: reported!.user_id, reason } });
+      const file = (from: typeof spammer, reason = 'spam') =>
+        small.api.post('/api/v1/reports', { token: from!.token, body: { user_id: reported!.user_id, reason } });
       const harassment = await file(victim, 'harassment');
       expect(harassment.status).toBe(201);
       const junk: number[] = [];

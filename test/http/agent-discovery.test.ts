@@ -40,7 +40,13 @@ describe('GET /.well-known/agent-card.json', () => {
     expect(card.security).toEqual([{ bearer: [] }]);
     expect(card.skills.length).toBeGreaterThanOrEqual(5);
     for (const skill of card.skills) {
-      expect(skill, skill.id).toEqual({ id: expect.any(String), name: expect.any(String), description: expect.any(String), tags: expect.any(Array), examples: expect.any(Array) });
+      expect(skill, skill.id).toEqual({
+        id: expect.any(String),
+        name: expect.any(String),
+        description: expect.any(String),
+        tags: expect.any(Array),
+        examples: expect.any(Array),
+      });
       expect(skill.examples.length, skill.id).toBeGreaterThan(0);
     }
     // the same Host, read plainly, gives a plain http URL
@@ -56,13 +62,23 @@ describe('GET /.well-known/agent-card.json', () => {
       expect(tags.has(skill.id), skill.id).toBe(true);
       const named = namedRoutes(skill.description);
       expect(named.length, skill.id).toBeGreaterThan(0);
-      expect(named.filter((route) => !documented.has(route)), skill.id).toEqual([]);
+      expect(
+        named.filter((route) => !documented.has(route)),
+        skill.id,
+      ).toEqual([]);
     }
     const named = new Set(card.skills.flatMap((skill: { description: string }) => namedRoutes(skill.description)));
     const skillIds = card.skills.map((skill: { id: string }) => skill.id);
     const ofSkills = [...documented].filter(([, routeTags]) => routeTags.some((tag) => skillIds.includes(tag))).map(([route]) => route);
     expect(ofSkills.filter((route) => !named.has(route))).toEqual([]);
-    expect(ofSkills).toEqual(expect.arrayContaining(['POST /api/v1/agents/register', 'GET /api/v1/discovery/feed', 'POST /api/v1/likes/{user_id}', 'POST /api/v1/matches/{match_id}/messages']));
+    expect(ofSkills).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/agents/register',
+        'GET /api/v1/discovery/feed',
+        'POST /api/v1/likes/{user_id}',
+        'POST /api/v1/matches/{match_id}/messages',
+      ]),
+    );
   });
 });
 
@@ -112,11 +128,13 @@ describe('GET /llms.txt', () => {
     expect(card.skills.find((skill: { id: string }) => skill.id === 'moderation')?.description).toContain('POST /api/v1/reports');
   });
 
-    it('links only to addresses of this service that answer 200', async () => {
+  it('links only to addresses of this service that answer 200', async () => {
     const client = new ContractClient(stack.baseUrl, stack.api.contract);
     try {
       const urls = [...new Set(links().map((link) => link.url.split('#')[0]!))];
-      expect(urls).toEqual(expect.arrayContaining([`${stack.baseUrl}/skill.md`, `${stack.baseUrl}/api/v1/openapi.json`, `${stack.baseUrl}/.well-known/agent-card.json`]));
+      expect(urls).toEqual(
+        expect.arrayContaining([`${stack.baseUrl}/skill.md`, `${stack.baseUrl}/api/v1/openapi.json`, `${stack.baseUrl}/.well-known/agent-card.json`]),
+      );
       for (const url of urls) {
         expect(url.startsWith(`${stack.baseUrl}/`), url).toBe(true);
         expect((await client.get(url.slice(stack.baseUrl.length))).status, url).toBe(200);
@@ -124,8 +142,14 @@ describe('GET /llms.txt', () => {
       // every operation a link points to is in the OpenAPI document
       const doc = (await client.get('/api/v1/openapi.json')).body;
       for (const { url } of links().filter((link) => link.url.includes('openapi.json#'))) {
-        const pointer = decodeURI(url.split('#')[1]!).split('/').slice(1).map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
-        expect(pointer.reduce((node, key) => node?.[key], doc), url).toBeDefined();
+        const pointer = decodeURI(url.split('#')[1]!)
+          .split('/')
+          .slice(1)
+          .map((part) => part.replaceAll('~1', '/').replaceAll('~0', '~'));
+        expect(
+          pointer.reduce((node, key) => node?.[key], doc),
+          url,
+        ).toBeDefined();
       }
     } finally {
       client.close();

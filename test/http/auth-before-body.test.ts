@@ -42,10 +42,7 @@ function sendHeadOnly(port: number, head: string): Promise<string> {
 
 describe('the body is read only after authentication', () => {
   it('answers 401 to a POST without a token at once, without waiting for the body it announces', async () => {
-    const answer = await sendHeadOnly(
-      first.app.port,
-      'PATCH /api/v1/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n',
-    );
+    const answer = await sendHeadOnly(first.app.port, 'PATCH /api/v1/me HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 401 Unauthorized/);
     expect(answer).toMatch(/"code":"unauthorized"/);
   });

@@ -57,7 +57,9 @@ async function browseIds(viewer: SeededAccount, interest: string): Promise<numbe
   const ids: number[] = [];
   let cursor: string | null = null;
   do {
-    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/browse?interests=${interest}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, { token: viewer.token });
+    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/browse?interests=${interest}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, {
+      token: viewer.token,
+    });
     expect(res.status).toBe(200);
     ids.push(...res.body.items.map((user: { id: number }) => user.id));
     cursor = res.body.next_cursor;
@@ -76,7 +78,10 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     const res = await block(a, b.user_id);
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ user_id: b.user_id, blocked_at: expect.any(String) });
-    for (const [viewer, other] of [[a, b], [b, a]] as const) {
+    for (const [viewer, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       expect(await feedIds(viewer)).not.toContain(other.user_id);
       expect(await browseIds(viewer, interest)).toEqual([]);
     }
@@ -103,7 +108,7 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     for (const who of [a, b]) expect(await stack.app.redis.exists(keys.hidden('agent', who.user_id))).toBe(0);
   });
 
-  it('keeps the two out of each other\'s ranked feed through later rankings and spreads', async () => {
+  it("keeps the two out of each other's ranked feed through later rankings and spreads", async () => {
     const { a, b } = await pairSharing();
     const index = new DiscoveryIndexRepository(stack.app.redis, stack.app.scripts, new AccountReadsRepository(stack.app.redis, stack.app.scripts));
     const ranker = new FeedRanker(index, new FeedRepository(stack.app.redis, stack.app.scripts));
@@ -125,7 +130,10 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     const { a, b } = await pairSharing();
     expect((await like(a, b.user_id)).body).toMatchObject({ matched: false, outcome: 'recorded' });
     expect((await block(b, a.user_id)).status).toBe(201);
-    for (const [from, to] of [[b, a], [a, b]] as const) {
+    for (const [from, to] of [
+      [b, a],
+      [a, b],
+    ] as const) {
       for (const kind of ['like', 'super_like', 'pass']) await expectAsUnknown(like(from, to.user_id, kind));
     }
     expect((await stack.api.get('/api/v1/matches', { token: a.token })).body.items).toEqual([]);
@@ -192,13 +200,20 @@ describe('POST /api/v1/blocks/{user_id}', () => {
     expect((await profile(b, a.user_id)).status).toBe(200);
 
     expect((await block(a, b.user_id)).status).toBe(201);
-    for (const [viewer, other] of [[b, a], [a, b]] as const) {
+    for (const [viewer, other] of [
+      [b, a],
+      [a, b],
+    ] as const) {
       const res = await profile(viewer, other.user_id);
       expect(res.status).toBe(404);
       expect(res.body.error).toEqual(unknown.body.error);
     }
     expect((await unblock(a, b.user_id)).status).toBe(204);
-    for (const [viewer, other] of [[b, a], [a, b]] as const) expect((await profile(viewer, other.user_id)).body.id).toBe(other.user_id);
+    for (const [viewer, other] of [
+      [b, a],
+      [a, b],
+    ] as const)
+      expect((await profile(viewer, other.user_id)).body.id).toBe(other.user_id);
   });
 
   it("counts in the feed's remaining no account a block hides from the reader, either way", async () => {
@@ -218,7 +233,7 @@ describe('POST /api/v1/blocks/{user_id}', () => {
   });
 
   it('is idempotent, listed newest first in pages, and undone by DELETE (404 when there is no block)', async () => {
-    const [me, x, y, z] = (await seedAccounts(stack.app, 'agent', 4));
+    const [me, x, y, z] = await seedAccounts(stack.app, 'agent', 4);
     for (const other of [x!, y!, z!]) expect((await block(me!, other.user_id)).status).toBe(201);
     const again = await block(me!, y!.user_id);
     expect(again.status).toBe(200);
@@ -254,7 +269,7 @@ describe('POST /api/v1/blocks/{user_id}', () => {
   });
 
   it('refuses oneself and a malformed id with 400, an unknown account with 404', async () => {
-    const [me] = (await seedAccounts(stack.app, 'agent', 1));
+    const [me] = await seedAccounts(stack.app, 'agent', 1);
     for (const path of [`/api/v1/blocks/${me!.user_id}`, '/api/v1/blocks/abc', '/api/v1/blocks/0']) {
       const res = await stack.api.post(path, { token: me!.token });
       expect(res.status, path).toBe(400);
@@ -267,7 +282,7 @@ describe('POST /api/v1/blocks/{user_id}', () => {
   });
 
   it('caps the blocks of an account (BLOCKS_MAX_PER_ACCOUNT) with a clear 400', async () => {
-    const [me, ...others] = (await seedAccounts(stack.app, 'agent', 5));
+    const [me, ...others] = await seedAccounts(stack.app, 'agent', 5);
     for (const other of others.slice(0, 3)) expect((await block(me!, other.user_id)).status).toBe(201);
     const full = await block(me!, others[3]!.user_id);
     expect(full.status).toBe(400);
@@ -278,7 +293,7 @@ describe('POST /api/v1/blocks/{user_id}', () => {
   });
 
   it('limits blocks and unblocks per account with 429 and Retry-After', async () => {
-    const [me, other] = (await seedAccounts(stack.app, 'agent', 2));
+    const [me, other] = await seedAccounts(stack.app, 'agent', 2);
     for (let i = 0; i < 4; i++) {
       expect((await block(me!, other!.user_id)).status).toBeLessThan(300);
       expect((await unblock(me!, other!.user_id)).status).toBe(204);

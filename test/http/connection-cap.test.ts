@@ -67,7 +67,13 @@ describe('connections per client address', () => {
       expect(head).toMatch(/^HTTP\/1\.1 429 Too Many Requests\r\n/);
       expect(head).toMatch(/\r\nRetry-After: 5\r\n/);
       expect(JSON.parse(body!)).toEqual({
-        error: { code: 'rate_limited', message: `Too many open connections from this address (at most ${CAP}); close one before opening another.`, details: [], retry_after_seconds: 5, limit: CAP },
+        error: {
+          code: 'rate_limited',
+          message: `Too many open connections from this address (at most ${CAP}); close one before opening another.`,
+          details: [],
+          retry_after_seconds: 5,
+          limit: CAP,
+        },
       });
     }
     expect(conns.filter((c) => !c.closed).every((c) => c.received === '')).toBe(true);

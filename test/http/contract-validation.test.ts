@@ -13,7 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const received = (res: JsonResponse): ReceivedResponse => ({ status: res.status, contentType: String(res.headers['content-type']), body: res.body, text: res.text });
+const received = (res: JsonResponse): ReceivedResponse => ({
+  status: res.status,
+  contentType: String(res.headers['content-type']),
+  body: res.body,
+  text: res.text,
+});
 
 /** What `check` throws for `answer` to `method` `path`, as text ('' when it fits). */
 function refusal(method: string, path: string, answer: ReceivedResponse): string {
@@ -53,11 +58,15 @@ describe("the tests' client, held to the OpenAPI document", () => {
     const taken = received(await stack.api.post('/api/v1/agents/register', { body }));
     expect(taken.status).toBe(409);
     const unlisted = { ...taken, body: { error: { ...(taken.body as { error: object }).error, code: 'idempotency_key_reused' } } };
-    expect(refusal('POST', '/api/v1/agents/register', unlisted)).toContain('$.error.code: "idempotency_key_reused" is not among the codes the document lists for this status (email_taken)');
+    expect(refusal('POST', '/api/v1/agents/register', unlisted)).toContain(
+      '$.error.code: "idempotency_key_reused" is not among the codes the document lists for this status (email_taken)',
+    );
 
     const guide = received(await stack.api.get('/skill.md'));
     expect(refusal('GET', '/skill.md', guide)).toBe('');
-    expect(refusal('GET', '/skill.md', { ...guide, contentType: 'text/html; charset=utf-8' })).toContain('the content type text/html is not one the document gives (text/markdown)');
+    expect(refusal('GET', '/skill.md', { ...guide, contentType: 'text/html; charset=utf-8' })).toContain(
+      'the content type text/html is not one the document gives (text/markdown)',
+    );
     expect(refusal('GET', '/api/v1/nowhere', { ...guide, status: 200 })).toContain('no path of the document matches, so the answer is 404, not 200');
   });
 
@@ -87,6 +96,8 @@ describe("the tests' client, held to the OpenAPI document", () => {
     expect(socketContract.frameProblems('/api/v1/spectator/stream', frame)).not.toEqual([]);
 
     const refused = { status: 418, contentType: 'application/json', body: { error: { code: 'unauthorized', message: 'no', details: [] } }, text: '{}' };
-    expect(socketContract.problems('GET', '/api/v1/ws', refused)).toEqual(['status 418 is not documented for GET /api/v1/ws (it lists 101, 400, 401, 403, 429, 503)']);
+    expect(socketContract.problems('GET', '/api/v1/ws', refused)).toEqual([
+      'status 418 is not documented for GET /api/v1/ws (it lists 101, 400, 401, 403, 429, 503)',
+    ]);
   });
 });

@@ -36,7 +36,9 @@ async function browse(query: string, token = viewer.token, limit = 100): Promise
   const out: string[] = [];
   let cursor: string | null = null;
   do {
-    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/browse?limit=${limit}${query ? `&${query}` : ''}${cursor ? `&cursor=${cursor}` : ''}`, { token });
+    const res: JsonResponse = await stack.api.get(`/api/v1/discovery/browse?limit=${limit}${query ? `&${query}` : ''}${cursor ? `&cursor=${cursor}` : ''}`, {
+      token,
+    });
     expect(res.status, res.text).toBe(200);
     out.push(...res.body.items.map((p: { id: number }) => nameOf(p.id)));
     cursor = res.body.next_cursor;

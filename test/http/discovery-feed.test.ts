@@ -25,7 +25,6 @@ type Entry = {
   shared_interests: string[];
 };
 
-
 const isRanked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
   stack.app.redis.zscore(keys.rankedFeeds(pool, indexPartition(account.user_id)), String(account.user_id)).then((score) => score !== null);
 
@@ -89,7 +88,11 @@ describe('GET /discovery/feed ranking', () => {
     const feed = await wholeFeed(viewer.token, 3);
     expect(new Set(ids(feed)).size).toBe(feed.length);
     expect(ids(feed)).not.toContain(viewer.user_id);
-    expect(ids(feed).sort()).toEqual(Object.values(people).map((p) => p.user_id).sort());
+    expect(ids(feed).sort()).toEqual(
+      Object.values(people)
+        .map((p) => p.user_id)
+        .sort(),
+    );
     const page = await stack.api.get('/api/v1/discovery/feed?limit=2', { token: viewer.token });
     expect(page.body.items).toHaveLength(2);
     expect(typeof page.body.next_cursor).toBe('string');
@@ -177,7 +180,7 @@ describe('GET /discovery/feed ranking', () => {
     });
     expect(top[0]!.shared_interests).toEqual(['astronomy']);
     // and the viewer now sees it among the astronomy sharers rather than in the rest
-    await eventually('the changer in the viewer\'s ranked part', async () => {
+    await eventually("the changer in the viewer's ranked part", async () => {
       const found = (await wholeFeed(viewer.token)).find((e) => e.user.id === changer.user_id);
       return found !== undefined && found.score > 0;
     });
@@ -191,7 +194,7 @@ describe('GET /discovery/feed exclusions', () => {
     const c = await registerAgent(stack.api, { interests: 'origami' });
     const d = await registerAgent(stack.api, { interests: 'tea' });
     await eventually('feeds ranked', async () => (await isRanked(a)) && (await isRanked(b)) && (await isRanked(c)));
-    await eventually('c in a\'s ranked feed', async () => (await wholeFeed(a.token)).some((e) => e.user.id === c.user_id && e.score > 0));
+    await eventually("c in a's ranked feed", async () => (await wholeFeed(a.token)).some((e) => e.user.id === c.user_id && e.score > 0));
 
     expect((await stack.api.post(`/api/v1/likes/${c.user_id}?kind=pass`, { token: a.token })).status).toBe(200);
     expect(ids(await wholeFeed(a.token))).not.toContain(c.user_id);
@@ -236,8 +239,17 @@ describe('GET /discovery/feed without a worker having run', () => {
     const app = stack.app;
     const sharer = await registerAgent(stack.api, { interests: 'bonsai' });
     const user = (await app.users.create({
-      pool: 'agent', email: `unindexed-${Date.now()}@example.com`, passwordHash: 'x', displayName: 'Unindexed', birthdate: '1990-01-01',
-      gender: 'man', bio: '', interests: ['bonsai'], city: '', state: '', themeId: 1,
+      pool: 'agent',
+      email: `unindexed-${Date.now()}@example.com`,
+      passwordHash: 'x',
+      displayName: 'Unindexed',
+      birthdate: '1990-01-01',
+      gender: 'man',
+      bio: '',
+      interests: ['bonsai'],
+      city: '',
+      state: '',
+      themeId: 1,
     }))!;
     expect(await isRanked({ user_id: user.id } as Account)).toBe(false);
     // others see it already (newest first in their unranked rest)

@@ -57,7 +57,9 @@ describe('GET /api/v1/openapi.json', () => {
       // a socket route never answers 413, 415 or 507; its refusals are the upgrade's
       expect(Object.keys(responses).sort(), path).toEqual(path === '/api/v1/ws' ? ['101', '400', '401', '403', '429', '503'] : ['101', '400', '429', '503']);
       for (const [status, response] of Object.entries(responses)) {
-        expect((response as { description: string }).description, `${path} ${status}`).not.toMatch(/invalid_json|invalid_credentials|wrong credentials|Invalid JSON/);
+        expect((response as { description: string }).description, `${path} ${status}`).not.toMatch(
+          /invalid_json|invalid_credentials|wrong credentials|Invalid JSON/,
+        );
       }
     }
     const like = doc.paths['/api/v1/likes/{user_id}'].post;
@@ -97,7 +99,9 @@ describe('GET /skill.md', () => {
     // 5 registrations a minute from one address: the third run's first is the fifth, its second is refused
     const third = await runGuide();
     expect(third.code).not.toBe(0);
-    expect(third.stderr).toMatch(/^POST \/api\/v1\/agents\/register failed with HTTP 429: \{"error":\{"code":"rate_limited","message":"Too many registrations from this address; wait \d+ seconds/m);
+    expect(third.stderr).toMatch(
+      /^POST \/api\/v1\/agents\/register failed with HTTP 429: \{"error":\{"code":"rate_limited","message":"Too many registrations from this address; wait \d+ seconds/m,
+    );
     expect(third.stdout).toMatch(/registered as user \d+/);
     // it stopped at that failure: nothing after it ran, and no later call complains about a bad token
     expect(third.stdout).not.toMatch(/"outcome"|logged out/);
@@ -131,7 +135,8 @@ describe('GET /skill.md', () => {
 
   it('names every way in: REST, the socket, webhooks and MCP (with its npm script), and the documents for agents', () => {
     const top = guide.slice(0, guide.indexOf('## How answers work'));
-    for (const way of ['**REST**', '**WebSocket**', '**Webhooks**', '**MCP**', '`npm run -s mcp`', '/llms.txt', '/.well-known/agent-card.json']) expect(top).toContain(way);
+    for (const way of ['**REST**', '**WebSocket**', '**Webhooks**', '**MCP**', '`npm run -s mcp`', '/llms.txt', '/.well-known/agent-card.json'])
+      expect(top).toContain(way);
   });
 
   it('says exactly what a feed item and a browse item are, as the service answers them', async () => {
@@ -171,7 +176,7 @@ describe('GET /skill.md', () => {
     expect(script).not.toMatch(/\/api\/v1\/webhooks/);
   });
 
-  it('has Node.js and Python clients that print a stream\'s events with their ids, resume with since at a printed id, and stop on a revoked token', async () => {
+  it("has Node.js and Python clients that print a stream's events with their ids, resume with since at a printed id, and stop on a revoked token", async () => {
     const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
     const match = (await stack.api.post(`/api/v1/likes/${a.user_id}?kind=like`, { token: b.token })).body.match;
@@ -223,17 +228,29 @@ describe('operations', () => {
   });
 });
 
-describe('the documents (README.md, docs/, bench/README.md, the clients\' READMEs)', () => {
+describe("the documents (README.md, docs/, bench/README.md, the clients' READMEs)", () => {
   const ROOT = resolve(import.meta.dirname, '..', '..');
   const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
-  const documents = ['README.md', 'bench/README.md', 'clients/python/README.md', 'clients/typescript/README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const documents = [
+    'README.md',
+    'bench/README.md',
+    'clients/python/README.md',
+    'clients/typescript/README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const withoutCode = (text: string) => text.replace(/```[\s\S]*?```/g, '');
   /** The anchors a Markdown renderer gives the headings: lower case, punctuation dropped, spaces as hyphens, repeats numbered. */
   const anchors = (text: string) => {
     const seen = new Map<string, number>();
     const found = new Set<string>();
     for (const [, heading] of withoutCode(text).matchAll(/^#{1,6} +(.+)$/gm)) {
-      const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+      const slug = heading!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
       const n = seen.get(slug) ?? 0;
       found.add(n === 0 ? slug : `${slug}-${n}`);
       seen.set(slug, n + 1);
@@ -241,7 +258,7 @@ describe('the documents (README.md, docs/, bench/README.md, the clients\' README
     return found;
   };
 
-  it('keep the test command in the README\'s quick start', () => {
+  it("keep the test command in the README's quick start", () => {
     const readme = read('README.md');
     const quickStart = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('\n## ', readme.indexOf('## Quick start') + 1));
     expect(quickStart).toMatch(/```bash\n[\s\S]*^npm test\b[\s\S]*```/m);

@@ -48,7 +48,10 @@ describe('every error answer carries details', () => {
     expectEnvelope(taken, 409, 'email_taken');
     expect(taken.body.error.details).toEqual([{ field: 'email', message: 'is already registered' }]);
 
-    const tooLarge = await stack.api.post('/api/v1/agents/register', { raw: JSON.stringify({ bio: 'x'.repeat(70 * 1024) }), headers: { 'content-type': 'application/json' } });
+    const tooLarge = await stack.api.post('/api/v1/agents/register', {
+      raw: JSON.stringify({ bio: 'x'.repeat(70 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(tooLarge, 413, 'payload_too_large');
 
     const notJson = await stack.api.post('/api/v1/agents/register', { raw: 'email=a', headers: { 'content-type': 'text/plain' } });

@@ -15,10 +15,14 @@ describe('event-loop delay gauge', () => {
     try {
       // Blocks of 100 ms between short breaks until the gauge has samples enough to answer from this window;
       // a busy machine only takes more rounds.
-      await eventually('the blocked loop reported', () => {
-        block(100);
-        return gauge.readP99Ms() > 60;
-      }, 20_000);
+      await eventually(
+        'the blocked loop reported',
+        () => {
+          block(100);
+          return gauge.readP99Ms() > 60;
+        },
+        20_000,
+      );
     } finally {
       gauge.stop();
     }

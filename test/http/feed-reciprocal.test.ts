@@ -70,7 +70,7 @@ describe('GET /discovery/feed, reciprocal ranking', () => {
     expect(guide).toMatch(/two agents of the same age score 0\.5 when each holds exactly the\s+interests of the other, and 0\.15 when they share none/);
   });
 
-    it('lifts a like into the liked account\'s ranked feed at once, before any new ranking', async () => {
+  it("lifts a like into the liked account's ranked feed at once, before any new ranking", async () => {
     const viewer = await registerAgent(stack.api, { interests: 'falconry' });
     const sharers = [];
     for (let i = 0; i < 3; i++) sharers.push(await registerAgent(stack.api, { interests: 'falconry' }));

@@ -41,7 +41,7 @@ async function runCounted(blocks: string[]): Promise<{ code: number | null; stde
   return { code, stderr, calls };
 }
 
-describe('the guide\'s shortest path from the base URL to a first message', () => {
+describe("the guide's shortest path from the base URL to a first message", () => {
   it('takes the calls it counts, at most 6, as the script makes them (register, feed, like, the other side likes, matches, message), and the script creates no webhook', async () => {
     const guide = (await stack.api.get('/skill.md', { headers: { host: `127.0.0.1:${stack.app.port}` } })).text;
     const blocks = [...guide.matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -50,7 +50,13 @@ describe('the guide\'s shortest path from the base URL to a first message', () =
     const pathBlocks = blocks.flatMap((block, i) => (block.startsWith('# Shortest path') ? [i] : []));
     expect(pathBlocks).toHaveLength(2);
     const path = calls.filter((call) => pathBlocks.includes(call.block)).map((call) => `${call.method} ${call.path.replace(/\/\d+/g, '/{id}')}`);
-    expect(path).toEqual(['POST /api/v1/agents/register', 'GET /api/v1/discovery/feed', 'POST /api/v1/likes/{id}', 'GET /api/v1/matches', 'POST /api/v1/matches/{id}/messages']);
+    expect(path).toEqual([
+      'POST /api/v1/agents/register',
+      'GET /api/v1/discovery/feed',
+      'POST /api/v1/likes/{id}',
+      'GET /api/v1/matches',
+      'POST /api/v1/matches/{id}/messages',
+    ]);
     expect(path.length).toBeLessThanOrEqual(6);
     // the guide counts them as they were made: its heading and one numbered row per call
     expect(guide).toContain(`## Shortest path: from the base URL to a first message in ${path.length} calls`);

@@ -97,7 +97,7 @@ describe('an Idempotency-Key names one request of one account and operation', ()
     expect(thread.body.items.map((message: { id: number }) => message.id)).toEqual([sent.body.id]);
   });
 
-  it('keeps what a key names no longer than its write\'s record: the claim expires', async () => {
+  it("keeps what a key names no longer than its write's record: the claim expires", async () => {
     const [a, b] = (await seedAccounts(stack.app, 'agent', 2)) as [SeededAccount, SeededAccount];
     const key = randomUUID();
     expect((await like(a, b.user_id, 'like', key)).status).toBe(200);

@@ -30,7 +30,10 @@ describe('interests matched by meaning', () => {
     expect((await stack.api.get('/api/v1/me', { token: a.token })).body.interests).toEqual(['machine learning', 'hiking']);
     expect((await stack.api.get('/api/v1/me', { token: b.token })).body.interests).toEqual(['machine learning', 'hiking', 'knitting']);
 
-    for (const [viewer, other] of [[a, b], [b, a]] as const) {
+    for (const [viewer, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       await eventually('the feed to be ranked by the worker', () => isRanked(viewer));
       const entry = await feedEntryFor(viewer, other);
       expect(entry?.shared_interests).toEqual(['machine learning', 'hiking']);
@@ -48,7 +51,7 @@ describe('interests matched by meaning', () => {
     expect(sent.body.shared_interests_mentioned).toEqual(['machine learning', 'hiking']);
   });
 
-  it('makes one interest of forms that differ only in punctuation or spacing, and of the AI field\'s acronyms', async () => {
+  it("makes one interest of forms that differ only in punctuation or spacing, and of the AI field's acronyms", async () => {
     const e = await registerAgent(stack.api, { interests: 'K-Pop, e-sports, stand-up, NLP, LLMs, standup comedy' });
     const f = await registerAgent(stack.api, { interests: ['kpop', 'eSports', 'Standup', 'natural language processing', 'large language models'] });
     const names = ['k-pop', 'esports', 'stand up comedy', 'natural language processing', 'large language models'];
@@ -59,7 +62,10 @@ describe('interests matched by meaning', () => {
     // browse finds them whichever form the filter uses
     for (const filter of ['k pop', 'E-Sports', 'NLP', 'llm', 'stand-up comedy']) {
       const res = await stack.api.get(`/api/v1/discovery/browse?interests=${encodeURIComponent(filter)}&limit=100`, { token: e.token });
-      expect(res.body.items.map((item: { id: number }) => item.id), filter).toContain(f.user_id);
+      expect(
+        res.body.items.map((item: { id: number }) => item.id),
+        filter,
+      ).toContain(f.user_id);
     }
     // and a message mentions them in any of those forms
     await stack.api.post(`/api/v1/likes/${f.user_id}?kind=like`, { token: e.token });
@@ -68,7 +74,7 @@ describe('interests matched by meaning', () => {
     expect(sent.body.shared_interests_mentioned).toEqual(['k-pop', 'esports', 'natural language processing']);
   });
 
-    it('canonicalises a profile update, and browse finds an interest whichever form the filter uses', async () => {
+  it('canonicalises a profile update, and browse finds an interest whichever form the filter uses', async () => {
     const c = await registerAgent(stack.api, { interests: 'sci-fi, JS' });
     const d = await registerAgent(stack.api, { interests: 'science fiction' });
     const res = await stack.api.get('/api/v1/discovery/browse?interests=SciFi,javascript&interests_mode=any&limit=100', { token: d.token });

@@ -196,7 +196,10 @@ describe('blocks, within a pool', () => {
     const [member] = await seedAccounts(stack.app, 'member', 1);
     expect(await stack.app.users.exists('agent', member!.user_id)).toBe(false);
     expect(await stack.app.users.exists('member', agent!.user_id)).toBe(false);
-    for (const [who, other, pool] of [[member!, agent!, 'member'], [agent!, member!, 'agent']] as const) {
+    for (const [who, other, pool] of [
+      [member!, agent!, 'member'],
+      [agent!, member!, 'agent'],
+    ] as const) {
       const blocked = await stack.api.post(`/api/v1/blocks/${other.user_id}`, { token: who.token });
       expect(blocked.status).toBe(404);
       expect(blocked.body.error.code).toBe('not_found');

@@ -56,7 +56,7 @@ describe('POST /api/v1/likes/{user_id}', () => {
     expect((await stack.api.get('/api/v1/matches', { token: a.token })).body.items.map((m: { id: number }) => m.id)).toEqual([match.id]);
   });
 
-  it('removes the target from the swiper\'s feed and records it in the swipes hash at once', async () => {
+  it("removes the target from the swiper's feed and records it in the swipes hash at once", async () => {
     const [c, d] = await seedAccounts(stack.app, 'agent', 2);
     await stack.app.redis.zadd(keys.feed('agent', c!.user_id), 5, String(d!.user_id));
     expect((await like(c!, d!.user_id, 'pass')).status).toBe(200);
@@ -102,7 +102,10 @@ describe('POST /api/v1/likes/{user_id}', () => {
     await like(c!, d!.user_id);
     const matchId = (await like(d!, c!.user_id)).body.match.id;
     expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: c!.token })).status).toBe(204);
-    for (const [from, to] of [[c!, d!], [d!, c!]] as const) {
+    for (const [from, to] of [
+      [c!, d!],
+      [d!, c!],
+    ] as const) {
       const again = await like(from, to.user_id, 'super_like');
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ matched: false, match: null, outcome: 'pair_ended', note: expect.stringMatching(/never matches again/) });
@@ -124,7 +127,9 @@ describe('POST /api/v1/likes/{user_id}', () => {
     // kind sent in a JSON body: the answer points to the query parameter
     const inBody = await stack.api.post(`/api/v1/likes/${b.user_id}`, { token: a.token, body: { kind: 'like' } });
     expect(inBody.status).toBe(400);
-    expect(inBody.body.error.message).toBe('Invalid request: kind is required as a query parameter, one of like, pass, super_like: add ?kind=like to the URL (not the JSON body).');
+    expect(inBody.body.error.message).toBe(
+      'Invalid request: kind is required as a query parameter, one of like, pass, super_like: add ?kind=like to the URL (not the JSON body).',
+    );
     for (const id of ['abc', '0', '-1', '1.5']) {
       const res = await like(a, id);
       expect(res.status, id).toBe(400);

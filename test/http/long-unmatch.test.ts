@@ -61,7 +61,11 @@ describe('unmatching a long thread', () => {
 
     // At once: the thread is gone, and no replay serves a message of the match.
     expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
-    for (const [path, token] of [['/api/v1/ws?since=0', a.token], ['/api/v1/ws?since=0', b.token], ['/api/v1/spectator/stream?since=0', undefined]] as const) {
+    for (const [path, token] of [
+      ['/api/v1/ws?since=0', a.token],
+      ['/api/v1/ws?since=0', b.token],
+      ['/api/v1/spectator/stream?since=0', undefined],
+    ] as const) {
       const socket = await EventSocket.open(stack.baseUrl, path, token ? { token } : {});
       sockets.push(socket);
       await socket.waitForFrame((f) => f.type === 'match.ended' && (f.data.match_id === matchId || f.data.match?.id === matchId));

@@ -39,29 +39,105 @@ const cases: Case[] = [
   { name: 'JSON string', method: 'POST', path: REGISTER, raw: '"hello"', headers: json, status: 400, code: 'invalid_json' },
   { name: 'JSON number', method: 'POST', path: REGISTER, raw: '42', headers: json, status: 400, code: 'invalid_json' },
   { name: 'empty body', method: 'POST', path: REGISTER, raw: '', headers: json, status: 400, code: 'invalid_json' },
-  { name: 'invalid UTF-8', method: 'POST', path: REGISTER, raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]), headers: json, status: 400, code: 'invalid_json' },
-  { name: 'text/plain body', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()), headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },
+  {
+    name: 'invalid UTF-8',
+    method: 'POST',
+    path: REGISTER,
+    raw: Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+    headers: json,
+    status: 400,
+    code: 'invalid_json',
+  },
+  {
+    name: 'text/plain body',
+    method: 'POST',
+    path: REGISTER,
+    raw: JSON.stringify(valid()),
+    headers: { 'content-type': 'text/plain' },
+    status: 415,
+    code: 'unsupported_media_type',
+  },
   { name: 'no content type', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()), status: 415, code: 'unsupported_media_type' },
   { name: 'form body', method: 'POST', path: REGISTER, raw: 'email=a%40b.co', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415 },
-  { name: 'body over 64 KiB', method: 'POST', path: REGISTER, raw: JSON.stringify({ ...valid(), bio: 'x'.repeat(70_000) }), headers: json, status: 413, code: 'payload_too_large' },
+  {
+    name: 'body over 64 KiB',
+    method: 'POST',
+    path: REGISTER,
+    raw: JSON.stringify({ ...valid(), bio: 'x'.repeat(70_000) }),
+    headers: json,
+    status: 413,
+    code: 'payload_too_large',
+  },
   { name: 'deeply nested JSON', method: 'POST', path: REGISTER, raw: '['.repeat(5000) + ']'.repeat(5000), headers: json, status: 400, code: 'invalid_json' },
-  { name: 'wrong types everywhere', method: 'POST', path: REGISTER, body: { email: 1, password: true, display_name: [], birthdate: {}, gender: null, theme_id: 'x' }, status: 400, code: 'validation_failed' },
+  {
+    name: 'wrong types everywhere',
+    method: 'POST',
+    path: REGISTER,
+    body: { email: 1, password: true, display_name: [], birthdate: {}, gender: null, theme_id: 'x' },
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'absurd date 2023-02-30', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '2023-02-30' }, status: 400, code: 'validation_failed' },
   { name: 'date with time', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '1990-01-01T00:00:00Z' }, status: 400, code: 'validation_failed' },
   { name: 'year 0000', method: 'POST', path: REGISTER, body: { ...valid(), birthdate: '0000-01-01' }, status: 400, code: 'validation_failed' },
-  { name: 'lone surrogate in name', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace(/"display_name":"[^"]*"/, '"display_name":"a\\ud800b"'), headers: json, status: 400, code: 'validation_failed' },
+  {
+    name: 'lone surrogate in name',
+    method: 'POST',
+    path: REGISTER,
+    raw: JSON.stringify(valid()).replace(/"display_name":"[^"]*"/, '"display_name":"a\\ud800b"'),
+    headers: json,
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'NUL in name', method: 'POST', path: REGISTER, body: { ...valid(), display_name: 'a\u0000b' }, status: 400, code: 'validation_failed' },
   { name: 'only zero-width and spaces', method: 'POST', path: REGISTER, body: { ...valid(), display_name: '   ' }, status: 400, code: 'validation_failed' },
   { name: '51 emoji name', method: 'POST', path: REGISTER, body: { ...valid(), display_name: '👩‍🚀'.repeat(20) }, status: 400, code: 'validation_failed' },
-  { name: 'theme_id 1e400', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace(/"theme_id":\d+/, '"theme_id":1e400'), headers: json, status: 400, code: 'validation_failed' },
+  {
+    name: 'theme_id 1e400',
+    method: 'POST',
+    path: REGISTER,
+    raw: JSON.stringify(valid()).replace(/"theme_id":\d+/, '"theme_id":1e400'),
+    headers: json,
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'negative theme', method: 'POST', path: REGISTER, body: { ...valid(), theme_id: -1 }, status: 400, code: 'validation_failed' },
   { name: 'unknown field', method: 'POST', path: REGISTER, body: { ...valid(), is_admin: true }, status: 400, code: 'validation_failed' },
-  { name: '__proto__ field', method: 'POST', path: REGISTER, raw: JSON.stringify(valid()).replace('{', '{"__proto__":{"x":1},'), headers: json, status: 400, code: 'validation_failed' },
+  {
+    name: '__proto__ field',
+    method: 'POST',
+    path: REGISTER,
+    raw: JSON.stringify(valid()).replace('{', '{"__proto__":{"x":1},'),
+    headers: json,
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'e-mail with NUL', method: 'POST', path: REGISTER, body: { ...valid(), email: 'a\u0000@b.co' }, status: 400, code: 'validation_failed' },
-  { name: 'very long e-mail', method: 'POST', path: REGISTER, body: { ...valid(), email: `${'a'.repeat(300)}@example.com` }, status: 400, code: 'validation_failed' },
+  {
+    name: 'very long e-mail',
+    method: 'POST',
+    path: REGISTER,
+    body: { ...valid(), email: `${'a'.repeat(300)}@example.com` },
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'interests as object', method: 'POST', path: REGISTER, body: { ...valid(), interests: { a: 1 } }, status: 400, code: 'validation_failed' },
-  { name: 'huge password', method: 'POST', path: REGISTER, body: { ...valid(), password: `Aa1!${'x'.repeat(10_000)}` }, status: 400, code: 'validation_failed' },
-  { name: 'login with object e-mail', method: 'POST', path: '/api/v1/auth/login', body: { email: { $gt: '' }, password: 'x' }, status: 400, code: 'validation_failed' },
+  {
+    name: 'huge password',
+    method: 'POST',
+    path: REGISTER,
+    body: { ...valid(), password: `Aa1!${'x'.repeat(10_000)}` },
+    status: 400,
+    code: 'validation_failed',
+  },
+  {
+    name: 'login with object e-mail',
+    method: 'POST',
+    path: '/api/v1/auth/login',
+    body: { email: { $gt: '' }, password: 'x' },
+    status: 400,
+    code: 'validation_failed',
+  },
   { name: 'login without body', method: 'POST', path: '/api/v1/auth/login', status: 400, code: 'invalid_json' },
   { name: 'user id not a number', method: 'GET', path: '/api/v1/users/abc', auth: true, status: 400, code: 'validation_failed' },
   { name: 'user id zero', method: 'GET', path: '/api/v1/users/0', auth: true, status: 400, code: 'validation_failed' },
@@ -74,8 +150,23 @@ const cases: Case[] = [
   { name: 'wrong method', method: 'DELETE', path: '/api/v1/discovery/feed', auth: true, status: 405, code: 'method_not_allowed' },
   { name: 'GET on register', method: 'GET', path: REGISTER, status: 405, code: 'method_not_allowed' },
   { name: 'PATCH me with array', method: 'PATCH', path: '/api/v1/me', raw: '[]', headers: json, auth: true, status: 400, code: 'invalid_json' },
-  { name: 'PATCH me with bad birthdate', method: 'PATCH', path: '/api/v1/me', body: { birthdate: '1990-02-31' }, auth: true, status: 400, code: 'validation_failed' },
-  { name: 'absurdly long token', method: 'GET', path: '/api/v1/me', headers: { authorization: `Bearer ${'a'.repeat(3000)}` }, status: 401, code: 'unauthorized' },
+  {
+    name: 'PATCH me with bad birthdate',
+    method: 'PATCH',
+    path: '/api/v1/me',
+    body: { birthdate: '1990-02-31' },
+    auth: true,
+    status: 400,
+    code: 'validation_failed',
+  },
+  {
+    name: 'absurdly long token',
+    method: 'GET',
+    path: '/api/v1/me',
+    headers: { authorization: `Bearer ${'a'.repeat(3000)}` },
+    status: 401,
+    code: 'unauthorized',
+  },
   { name: 'token of garbage', method: 'GET', path: '/api/v1/me', headers: { authorization: 'Bearer a.b.c' }, status: 401, code: 'unauthorized' },
 ];
 
@@ -116,7 +207,10 @@ const refusedText: Array<[kind: string, value: string, reason: RegExp]> = [
   ['soft hyphen (format character)', 'a\u00ADb', /invisible format characters \(found U\+00AD\)/],
   ['Hangul filler only (blank-looking)', '\u3164\u3164', /must not be blank/],
 ];
-const singleLineOnly: Array<[kind: string, value: string, reason: RegExp]> = [['line break', 'one\ntwo', /single line/], ['tab', 'one\ttwo', /single line/]];
+const singleLineOnly: Array<[kind: string, value: string, reason: RegExp]> = [
+  ['line break', 'one\ntwo', /single line/],
+  ['tab', 'one\ttwo', /single line/],
+];
 const profileTextFields = ['display_name', 'bio', 'city', 'state'] as const;
 
 function expectRefused(res: { status: number; body: { error: { code: string; message: string; details?: unknown } } }, field: string, reason: RegExp) {
@@ -151,7 +245,9 @@ describe('the text policy, on every text field', () => {
   });
 
   it.each(
-    (['city', 'state', 'interests'] as const).flatMap((field) => [...refusedText, ...singleLineOnly].map(([kind, value, reason]) => ({ field, kind, value, reason }))),
+    (['city', 'state', 'interests'] as const).flatMap((field) =>
+      [...refusedText, ...singleLineOnly].map(([kind, value, reason]) => ({ field, kind, value, reason })),
+    ),
   )('browse refuses $kind in the $field filter', async ({ field, value, reason }) => {
     // A query string of thousands of marks is refused earlier (431), so the filters get a shorter stack.
     const res = await stack.api.get(`/api/v1/discovery/browse?${field}=${encodeURIComponent(value.slice(0, 30))}`, { token: agent.token });
@@ -159,7 +255,13 @@ describe('the text policy, on every text field', () => {
   });
 
   it('keeps what the policy allows: line breaks in bios and messages, emoji sequences, joiners in words, a few marks', async () => {
-    const profile = { display_name: '👩‍🚀 Astro❤️‍🔥', bio: 'line one\nline two\twith a tab', city: 'Hà Nội', state: 'می‌خواهم', interests: ['क्‍ष', 'e\u0301\u0301'] };
+    const profile = {
+      display_name: '👩‍🚀 Astro❤️‍🔥',
+      bio: 'line one\nline two\twith a tab',
+      city: 'Hà Nội',
+      state: 'می‌خواهم',
+      interests: ['क्‍ष', 'e\u0301\u0301'],
+    };
     const patched = await stack.api.patch('/api/v1/me', { token: agent.token, body: { ...profile, bio: 'line one\r\nline two\twith a tab' } });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.body).toMatchObject({ ...profile, interests: profile.interests.map((i) => i.normalize('NFC')) });

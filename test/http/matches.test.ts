@@ -56,7 +56,10 @@ describe('the whole flow: register, like, like back, match, message both ways, r
     // in both lists, each showing the other
     const listA = await stack.api.get('/api/v1/matches', { token: a.token });
     const listB = await stack.api.get('/api/v1/matches', { token: b.token });
-    expect(listA.body).toEqual({ items: [expect.objectContaining({ id: matchId, user: expect.objectContaining({ id: b.user_id, display_name: 'Bo' }) })], next_cursor: null });
+    expect(listA.body).toEqual({
+      items: [expect.objectContaining({ id: matchId, user: expect.objectContaining({ id: b.user_id, display_name: 'Bo' }) })],
+      next_cursor: null,
+    });
     expect(listB.body.items[0]).toMatchObject({ id: matchId, user: { id: a.user_id, display_name: 'Ada' } });
     const one = await stack.api.get(`/api/v1/matches/${matchId}`, { token: a.token });
     expect(one.body).toEqual(listA.body.items[0]);
@@ -168,7 +171,9 @@ describe('errors', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
       // a user id passed for a match id is the likely mistake: the answer says where match ids come from
-      expect(res.body.error.message).toMatch(/^No such match of yours with this id\. Pass a match id .*GET \/api\/v1\/matches.*not a user id or a message id: each is counted apart/);
+      expect(res.body.error.message).toMatch(
+        /^No such match of yours with this id\. Pass a match id .*GET \/api\/v1\/matches.*not a user id or a message id: each is counted apart/,
+      );
     }
     expect((await stack.api.get('/api/v1/matches/abc', { token: a.token })).status).toBe(400);
     expect((await stack.api.get(`/api/v1/matches/${matchId}`)).status).toBe(401);
@@ -191,7 +196,7 @@ describe('errors', () => {
     expect(api).toMatch(/Match ids and message ids are separate sequences/);
   });
 
-    it('answers 400 to a bad cursor and to a limit out of range', async () => {
+  it('answers 400 to a bad cursor and to a limit out of range', async () => {
     for (const path of ['/api/v1/matches', `/api/v1/matches/${matchId}/messages`]) {
       for (const cursor of ['garbage!', 'bm90IGpzb24', Buffer.from('{"x":1}').toString('base64url'), Buffer.from('-4').toString('base64url')]) {
         const res = await stack.api.get(`${path}?cursor=${encodeURIComponent(cursor)}`, { token: a.token });

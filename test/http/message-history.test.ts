@@ -73,7 +73,15 @@ describe('thread history is bounded', () => {
   it('drops messages older than THREAD_MAX_AGE_DAYS when the next one is added, and lets a quiet thread expire', async () => {
     const { a, matchId } = await matchedPair();
     const thread = keys.messages('agent', matchId);
-    const old = (id: number) => JSON.stringify({ id, match_id: matchId, sender_id: a.user_id, body: `old ${id}`, created_at: '2020-01-01T00:00:00.000Z', shared_interests_mentioned: [] });
+    const old = (id: number) =>
+      JSON.stringify({
+        id,
+        match_id: matchId,
+        sender_id: a.user_id,
+        body: `old ${id}`,
+        created_at: '2020-01-01T00:00:00.000Z',
+        shared_interests_mentioned: [],
+      });
     await stack.app.redis.zadd(thread, 1, old(1), 2, old(2));
     const fresh = await send(a, matchId, 'fresh');
     expect((await stack.app.redis.zrange(thread, '0', '-1')).map((m) => (JSON.parse(m) as { id: number }).id)).toEqual([fresh.id]);
@@ -82,7 +90,7 @@ describe('thread history is bounded', () => {
     expect(ttl).toBeLessThanOrEqual(30 * 86_400_000);
   });
 
-  it('remembers a user\'s ended matches for a bounded time: a day, or as long as their threads are kept for reports', async () => {
+  it("remembers a user's ended matches for a bounded time: a day, or as long as their threads are kept for reports", async () => {
     const first = await matchedPair();
     const ended = keys.endedMatches('agent', first.a.user_id);
     expect((await stack.api.delete(`/api/v1/matches/${first.matchId}`, { token: first.a.token })).status).toBe(204);

@@ -38,7 +38,13 @@ describe('Metrics (prom-client)', () => {
 
   it('includes the default process metrics, event-loop lag among them', async () => {
     const text = await new Metrics().render();
-    for (const name of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds']) {
+    for (const name of [
+      'process_resident_memory_bytes',
+      'process_cpu_seconds_total',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+    ]) {
       expect(text).toMatch(new RegExp(`^${name} \\d`, 'm'));
     }
   });

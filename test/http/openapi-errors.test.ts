@@ -6,7 +6,10 @@ import { schemaProblems } from '../support/json-schema.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, { description: string; 'x-error-codes'?: string[] }> }>>; components: { schemas: Record<string, Record<string, unknown>> } };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, { description: string; 'x-error-codes'?: string[] }> }>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
 let doc: Doc;
 
 beforeAll(async () => {
@@ -45,7 +48,10 @@ describe('the error responses of the OpenAPI document', () => {
           expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
           // the same codes as data, for a client that checks an answer's code against its route
           expect([...(response['x-error-codes'] ?? [])].sort(), `${method} ${path} ${status}`).toEqual([...codes].sort());
-          expect(codes.filter((code) => statusOf(code) !== Number(status)), `${method} ${path} ${status}`).toEqual([]);
+          expect(
+            codes.filter((code) => statusOf(code) !== Number(status)),
+            `${method} ${path} ${status}`,
+          ).toEqual([]);
           if (status === '409') distinct.add(response.description);
         }
       }
@@ -86,7 +92,18 @@ describe('the error responses of the OpenAPI document', () => {
     keep(await stack.api.get('/api/v1/users/999999999', { token: a.token }));
 
     expect([...answers.keys()].sort()).toEqual(
-      ['cannot_undo', 'email_taken', 'invalid_credentials', 'invalid_json', 'match_ended', 'not_found', 'rate_limited', 'too_many_open_reports', 'unauthorized', 'validation_failed'].sort(),
+      [
+        'cannot_undo',
+        'email_taken',
+        'invalid_credentials',
+        'invalid_json',
+        'match_ended',
+        'not_found',
+        'rate_limited',
+        'too_many_open_reports',
+        'unauthorized',
+        'validation_failed',
+      ].sort(),
     );
     expect(answers.get('cannot_undo')!.body.error.reason).toBe('not_a_pass');
     expect(answers.get('too_many_open_reports')!.body.error.scope).toBe('reporter');
@@ -96,7 +113,9 @@ describe('the error responses of the OpenAPI document', () => {
 
     // the schema is strict: a field it does not describe, or a code not in the catalogue, does not fit
     const cannotUndo = answers.get('cannot_undo')!.body;
-    expect(schemaProblems(doc, errorSchema, { error: { ...cannotUndo.error, surprise: 1 } })).toEqual(['$.error: has surprise, which the schema does not allow']);
+    expect(schemaProblems(doc, errorSchema, { error: { ...cannotUndo.error, surprise: 1 } })).toEqual([
+      '$.error: has surprise, which the schema does not allow',
+    ]);
     expect(schemaProblems(doc, errorSchema, { error: { ...cannotUndo.error, reason: 'no_reason' } })).toHaveLength(1);
     expect(schemaProblems(doc, errorSchema, { error: { ...cannotUndo.error, code: 'no_such_code' } })).toHaveLength(1);
   });

@@ -29,7 +29,10 @@ describe('pagination helpers', () => {
 
   it('refuses a cursor it did not give out with a 400 naming cursor', () => {
     for (const garbage of ['%%%', 'not json', 'bm90IGpzb24', '', encodeCursor('7')]) {
-      expect(fieldOf(() => decodeCursor(garbage, isNumber)), garbage).toBe('cursor');
+      expect(
+        fieldOf(() => decodeCursor(garbage, isNumber)),
+        garbage,
+      ).toBe('cursor');
     }
   });
 
@@ -37,7 +40,11 @@ describe('pagination helpers', () => {
     expect(parseLimit(undefined)).toBe(20);
     expect(parseLimit('1')).toBe(1);
     expect(parseLimit('100')).toBe(100);
-    for (const bad of ['0', '101', '-1', '1.5', 'ten', '', '1e2']) expect(fieldOf(() => parseLimit(bad)), bad).toBe('limit');
+    for (const bad of ['0', '101', '-1', '1.5', 'ten', '', '1e2'])
+      expect(
+        fieldOf(() => parseLimit(bad)),
+        bad,
+      ).toBe('limit');
     expect(validate(pageQuerySchema, {}, 'query')).toEqual({ limit: 20 });
     expect(fieldOf(() => validate(pageQuerySchema, { page: '2' }, 'query'))).toBe('page');
   });

@@ -25,7 +25,10 @@ const pairs: Array<(round: number) => [Patch, Patch]> = [
   (r) => [{ city: `City ${r}`, state: `State ${r % 3}` }, { interests: [`only-${r}`] }],
   (r) => [{ gender: GENDERS[r % 4] }, { bio: `Another bio ${r}` }],
   (r) => [{ birthdate: `19${50 + (r % 40)}-0${1 + (r % 9)}-1${r % 10}` }, { interests: `dated-${r}` }],
-  (r) => [{ city: r % 2 ? '' : `Ville ${r}`, gender: GENDERS[(r + 1) % 4] }, { interests: '', bio: `No interests ${r}` }],
+  (r) => [
+    { city: r % 2 ? '' : `Ville ${r}`, gender: GENDERS[(r + 1) % 4] },
+    { interests: '', bio: `No interests ${r}` },
+  ],
   (r) => [{ display_name: `Renamed ${r}`, state: `Région ${r}` }, { city: `ÉVORA ${r}` }],
 ];
 
@@ -83,8 +86,14 @@ describe('concurrent PATCH /me on one account', () => {
   it('applies every one of many concurrent patches of different fields, and the indexes follow the merged result', async () => {
     const account = await registerAgent(stack.api);
     const patches: Patch[] = [
-      { interests: 'many-a, many-b' }, { bio: 'Many at once.' }, { city: 'Braga' }, { state: 'Minho' },
-      { gender: 'other' }, { birthdate: '1977-07-07' }, { display_name: 'Crowded' }, { theme_id: 5 },
+      { interests: 'many-a, many-b' },
+      { bio: 'Many at once.' },
+      { city: 'Braga' },
+      { state: 'Minho' },
+      { gender: 'other' },
+      { birthdate: '1977-07-07' },
+      { display_name: 'Crowded' },
+      { theme_id: 5 },
     ];
     const responses = await Promise.all(patches.map((body) => stack.api.patch('/api/v1/me', { token: account.token, body })));
     for (const res of responses) expect(res.status, res.text).toBe(200);

@@ -76,7 +76,11 @@ describe('X-Forwarded-For', () => {
     try {
       const ip = nextLoopbackIp();
       for (let i = 0; i < 7; i++) {
-        const res = await proxied.api.post('/api/v1/agents/register', { body: registrationBody(), localAddress: ip, headers: { 'x-forwarded-for': `203.0.113.${i}` } });
+        const res = await proxied.api.post('/api/v1/agents/register', {
+          body: registrationBody(),
+          localAddress: ip,
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        });
         expect(res.status).toBe(201);
       }
     } finally {

@@ -22,7 +22,8 @@ afterAll(async () => {
 
 const matchedPair = () => pairOf(stack);
 const send = (from: SeededAccount, matchId: number, body: string) => sendMessage(stack, from, matchId, body);
-const markRead = (who: SeededAccount, matchId: number, messageId: unknown) => stack.api.post(`/api/v1/matches/${matchId}/read`, { token: who.token, body: { message_id: messageId } });
+const markRead = (who: SeededAccount, matchId: number, messageId: unknown) =>
+  stack.api.post(`/api/v1/matches/${matchId}/read`, { token: who.token, body: { message_id: messageId } });
 const unreadIn = async (who: SeededAccount, matchId: number) => {
   const res = await stack.api.get(`/api/v1/matches/${matchId}`, { token: who.token });
   expect(res.status, res.text).toBe(200);
@@ -39,7 +40,7 @@ async function openSocket(who: SeededAccount, path = '/api/v1/ws') {
 }
 
 describe('unread counts', () => {
-  it('count the other side\'s messages after the mark, in the match and in the list, and fall as the thread is read', async () => {
+  it("count the other side's messages after the mark, in the match and in the list, and fall as the thread is read", async () => {
     const { a, b, matchId } = await matchedPair();
     expect(await unreadIn(a, matchId)).toBe(0);
     const first = await send(b, matchId, 'one');
@@ -108,13 +109,21 @@ describe('unread counts', () => {
 });
 
 describe('POST /api/v1/matches/{id}/read', () => {
-  it('refuses a message id of no message of this match, a bad body, a match that is not the caller\'s or ended', async () => {
+  it("refuses a message id of no message of this match, a bad body, a match that is not the caller's or ended", async () => {
     const { a, b, matchId } = await matchedPair();
     const other = await matchedPair();
     const elsewhere = await send(other.a, other.matchId, 'not yours');
     const mine = await send(b, matchId, 'hello');
 
-    for (const [id, status] of [[elsewhere.id, 400], [mine.id + 1_000_000, 400], ['abc', 400], [0, 400], [-1, 400], [1.5, 400], [null, 400]] as const) {
+    for (const [id, status] of [
+      [elsewhere.id, 400],
+      [mine.id + 1_000_000, 400],
+      ['abc', 400],
+      [0, 400],
+      [-1, 400],
+      [1.5, 400],
+      [null, 400],
+    ] as const) {
       const res = await markRead(a, matchId, id);
       expect(res.status, `${String(id)}: ${res.text}`).toBe(status);
       expect(res.body.error.code).toBe('validation_failed');
@@ -200,7 +209,11 @@ describe('message.read', () => {
     await eventually('both webhooks got the marker', () => named.events().some(isMarker) && defaults.events().some(isMarker));
     // each webhook's deliveries come in stream order: what came before the marker is all there is
     const before = (events: ReturnType<typeof named.events>) => events.slice(0, events.findIndex(isMarker)).map((r) => r.frame);
-    expect(before(named.events()).filter((f) => f.type === 'message.read').map((f) => f.data)).toEqual([{ match_id: matchId, reader_id: a.user_id, message_id: message.id }]);
+    expect(
+      before(named.events())
+        .filter((f) => f.type === 'message.read')
+        .map((f) => f.data),
+    ).toEqual([{ match_id: matchId, reader_id: a.user_id, message_id: message.id }]);
     expect(before(defaults.events()).map((f) => f.type)).not.toContain('message.read');
   });
 

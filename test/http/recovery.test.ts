@@ -14,7 +14,6 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-
 describe('when Redis goes away', () => {
   it('answers 503 unavailable, stays up, and recovers by itself', async () => {
     const agent = await registerAgent(server.api);

@@ -103,7 +103,10 @@ describe('the Redis budget of the hot requests', () => {
     const viewer = accounts[0]!;
     const read = () => stack.api.get('/api/v1/discovery/feed?limit=50', { token: viewer.token });
     expect((await read()).status).toBe(200);
-    await eventually('the feed ranked', async () => (await client.zscore(keys.rankedFeeds('agent', indexPartition(viewer.user_id)), String(viewer.user_id))) !== null);
+    await eventually(
+      'the feed ranked',
+      async () => (await client.zscore(keys.rankedFeeds('agent', indexPartition(viewer.user_id)), String(viewer.user_id))) !== null,
+    );
     const { result, tally } = await tallyOf(read);
     expect(result.status).toBe(200);
     const shown = result.body.items as Array<{ user: { id: number } }>;

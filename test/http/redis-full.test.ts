@@ -29,7 +29,6 @@ const expectStorageFull = (name: string, res: JsonResponse) => {
 };
 const expectOk = (name: string, res: JsonResponse, status = 200) => expect({ name, status: res.status }).toEqual({ name, status });
 
-
 async function replay(path: string, token?: string) {
   const socket = await EventSocket.open(stack.baseUrl, path, { token });
   const frames = await socket.waitFor(1);
@@ -116,6 +115,8 @@ describe('when Redis is full', () => {
     const thread = await api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token });
     expect(thread.body.items.map((m: { body: string }) => m.body)).toEqual(['before', 'after']);
     // The ranking job d's registration queued runs once there is room.
-    await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull());
+    await eventually('d ranked', async () =>
+      expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull(),
+    );
   }, 30_000);
 });

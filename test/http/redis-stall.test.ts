@@ -109,7 +109,9 @@ describe('when Redis is connected but does not answer', () => {
     const d = await registerAgent(api, { interests: 'chess' });
     const probe = new Redis(redis.url);
     try {
-      await eventually('d ranked', async () => expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull());
+      await eventually('d ranked', async () =>
+        expect(await probe.zscore(keys.rankedFeeds('agent', indexPartition(d.user_id)), String(d.user_id))).not.toBeNull(),
+      );
     } finally {
       probe.disconnect();
     }

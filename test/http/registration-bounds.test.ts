@@ -12,7 +12,8 @@ let registration: Schema;
 beforeAll(async () => {
   stack = await startStack();
   doc = (await stack.api.get('/api/v1/openapi.json')).body;
-  const ref = (await stack.api.get('/api/v1/openapi.json')).body.paths['/api/v1/agents/register'].post.requestBody.content['application/json'].schema.$ref as string;
+  const ref = (await stack.api.get('/api/v1/openapi.json')).body.paths['/api/v1/agents/register'].post.requestBody.content['application/json'].schema
+    .$ref as string;
   registration = doc.components.schemas[ref.split('/').at(-1)!]!;
 });
 afterAll(() => stack?.stop());
@@ -80,10 +81,14 @@ describe('registration as the OpenAPI document describes it', () => {
       const fits = schemaProblems(doc, registration, body).length === 0;
       const res = await stack.api.post('/api/v1/agents/register', { body });
       const shown = JSON.stringify(value).slice(0, 40);
-      if (res.status !== (fits ? 201 : 400)) disagreements.push(`${field}=${shown}: the document says ${fits ? 'accepted' : 'refused'}, the service answered ${res.status} ${res.text}`);
+      if (res.status !== (fits ? 201 : 400))
+        disagreements.push(`${field}=${shown}: the document says ${fits ? 'accepted' : 'refused'}, the service answered ${res.status} ${res.text}`);
       if (res.status === 400) {
         refused++;
-        expect(res.body.error.details.map((d: { field: string }) => d.field), `${field}=${shown}`).toContain(field);
+        expect(
+          res.body.error.details.map((d: { field: string }) => d.field),
+          `${field}=${shown}`,
+        ).toContain(field);
       }
     }
     expect(disagreements).toEqual([]);
@@ -93,7 +98,12 @@ describe('registration as the OpenAPI document describes it', () => {
   it('takes a birthdate in 1900 or later, at least 18 years before today, as its description says', async () => {
     const latest = latestBirthdateForAge(18);
     const dayAfter = new Date(Date.parse(`${latest}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    for (const [birthdate, status] of [['1900-01-01', 201], ['1899-12-31', 400], [latest, 201], [dayAfter, 400]] as const) {
+    for (const [birthdate, status] of [
+      ['1900-01-01', 201],
+      ['1899-12-31', 400],
+      [latest, 201],
+      [dayAfter, 400],
+    ] as const) {
       const body = registrationBody({ birthdate });
       expect(schemaProblems(doc, registration, body), birthdate).toEqual([]);
       expect((await stack.api.post('/api/v1/agents/register', { body })).status, birthdate).toBe(status);

@@ -98,7 +98,9 @@ describe('with REDIS_MIN_REPLICAS_ACK=1', () => {
   });
 
   it('refuses a confirmation timeout that is not below REDIS_TIMEOUT_MS: WAIT holds its connection that long', () => {
-    expect(() => loadConfig({ REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: 1_000, REDIS_TIMEOUT_MS: 1_000 })).toThrow(/REDIS_REPLICA_ACK_TIMEOUT_MS.*below REDIS_TIMEOUT_MS/);
+    expect(() => loadConfig({ REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: 1_000, REDIS_TIMEOUT_MS: 1_000 })).toThrow(
+      /REDIS_REPLICA_ACK_TIMEOUT_MS.*below REDIS_TIMEOUT_MS/,
+    );
     expect(loadConfig({ REDIS_MIN_REPLICAS_ACK: 1, REDIS_REPLICA_ACK_TIMEOUT_MS: 999, REDIS_TIMEOUT_MS: 1_000 }).REDIS_MIN_REPLICAS_ACK).toBe(1);
   });
 });

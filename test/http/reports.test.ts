@@ -25,7 +25,8 @@ async function accountOnlyIn(pool: 'agent' | 'member', other: 'agent' | 'member'
 }
 
 const report = (token: string, body: unknown) => stack.api.post('/api/v1/reports', { token, body });
-const openReports = async (pool: string) => (await stack.api.get(`/api/v1/admin/reports?pool=${pool}&limit=100`, { token: ADMIN_TOKEN })).body.items as Array<Record<string, unknown>>;
+const openReports = async (pool: string) =>
+  (await stack.api.get(`/api/v1/admin/reports?pool=${pool}&limit=100`, { token: ADMIN_TOKEN })).body.items as Array<Record<string, unknown>>;
 
 describe('POST /api/v1/reports', () => {
   it('files a report with a snapshot of the reported message and profile, and tells the reported account nothing', async () => {
@@ -37,7 +38,14 @@ describe('POST /api/v1/reports', () => {
     expect(res.body).toEqual({ id: expect.any(Number), status: 'open' });
     await stack.api.patch('/api/v1/me', { token: b.token, body: { bio: 'changed after the report' } });
     const filed = (await openReports('agent')).find((r) => r.id === res.body.id);
-    expect(filed).toMatchObject({ reporter_id: a.user_id, reported_id: b.user_id, reason: 'spam', match_id: matchId, message_id: message.id, text: 'Keeps selling.' });
+    expect(filed).toMatchObject({
+      reporter_id: a.user_id,
+      reported_id: b.user_id,
+      reason: 'spam',
+      match_id: matchId,
+      message_id: message.id,
+      text: 'Keeps selling.',
+    });
     expect((filed!.content as { message: { body: string } }).message.body).toBe('buy my crypto course now');
     expect((filed!.content as { bio: string }).bio).not.toBe('changed after the report');
     const after = (await stack.api.get('/api/v1/events?limit=100', { token: b.token })).body;

@@ -84,7 +84,7 @@ describe('log out everywhere', () => {
 });
 
 describe('password change', () => {
-  it('changes the password, keeps the caller\'s token and revokes every other token of the account in every process', async () => {
+  it("changes the password, keeps the caller's token and revokes every other token of the account in every process", async () => {
     const agent = await registerAgent(one.api);
     const second = await tokenOf(two, agent);
     for (const server of [one, two]) for (const token of [agent.token, second]) expect(await meStatus(server, token)).toBe(200);
@@ -125,10 +125,16 @@ describe('password change', () => {
   it('counts every attempt against a limit per account, with Retry-After', async () => {
     const member = await registerMember(one.api);
     for (let i = 0; i < 3; i++) {
-      const res = await one.api.post('/api/v1/auth/password', { token: member.token, body: { current_password: `Guess-${i}-Pass!`, new_password: NEW_PASSWORD } });
+      const res = await one.api.post('/api/v1/auth/password', {
+        token: member.token,
+        body: { current_password: `Guess-${i}-Pass!`, new_password: NEW_PASSWORD },
+      });
       expect(res.status).toBe(401);
     }
-    const limited = await two.api.post('/api/v1/auth/password', { token: member.token, body: { current_password: member.password, new_password: NEW_PASSWORD } });
+    const limited = await two.api.post('/api/v1/auth/password', {
+      token: member.token,
+      body: { current_password: member.password, new_password: NEW_PASSWORD },
+    });
     expect(limited.status).toBe(429);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await login(one, member.email, member.password)).status).toBe(200);

@@ -74,7 +74,13 @@ describe('the per-address limit of the public spectator reads', () => {
 
   it('lists 429 in the API document for each of them', async () => {
     const spec = (await one.api.get('/api/v1/openapi.json')).body;
-    for (const path of ['/api/v1/spectator/matches', '/api/v1/spectator/matches/{match_id}', '/api/v1/spectator/matches/{match_id}/messages', '/api/v1/spectator/agents/{user_id}', '/api/v1/spectator/stats']) {
+    for (const path of [
+      '/api/v1/spectator/matches',
+      '/api/v1/spectator/matches/{match_id}',
+      '/api/v1/spectator/matches/{match_id}/messages',
+      '/api/v1/spectator/agents/{user_id}',
+      '/api/v1/spectator/stats',
+    ]) {
       expect(Object.keys(spec.paths[path].get.responses), path).toContain('429');
     }
   });

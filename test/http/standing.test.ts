@@ -110,11 +110,17 @@ describe('a socket whose account changes standing', () => {
   it('closes with 4403 when the account is suspended and 4003 after log out everywhere', async () => {
     const suspended = await registerAgent(one.api);
     const signedOut = await registerAgent(one.api);
-    const [s1, s2] = [await EventSocket.open(two.baseUrl, '/api/v1/ws', { token: suspended.token }), await EventSocket.open(two.baseUrl, '/api/v1/ws', { token: signedOut.token })];
+    const [s1, s2] = [
+      await EventSocket.open(two.baseUrl, '/api/v1/ws', { token: suspended.token }),
+      await EventSocket.open(two.baseUrl, '/api/v1/ws', { token: signedOut.token }),
+    ];
     open.push(s1, s2);
     expect((await suspend(one, suspended.user_id)).status).toBe(200);
     expect((await one.api.post('/api/v1/auth/logout?all=true', { token: signedOut.token })).status).toBe(204);
-    expect(await within(s1.closed, 10_000, 'socket of the suspended account closed')).toEqual({ code: 4403, reason: 'account suspended by the operators; do not reconnect' });
+    expect(await within(s1.closed, 10_000, 'socket of the suspended account closed')).toEqual({
+      code: 4403,
+      reason: 'account suspended by the operators; do not reconnect',
+    });
     expect(await within(s2.closed, 10_000, 'socket of the signed-out account closed')).toEqual({ code: 4003, reason: 'token revoked; log in again' });
   });
 });

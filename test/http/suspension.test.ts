@@ -29,7 +29,9 @@ afterAll(async () => {
 });
 
 const admin = (server: TestApp, method: 'get' | 'post', path: string, body?: unknown) =>
-  method === 'get' ? server.api.get(`/api/v1/admin/accounts/${path}`, { token: ADMIN_TOKEN }) : server.api.post(`/api/v1/admin/accounts/${path}`, { token: ADMIN_TOKEN, ...(body ? { body } : {}) });
+  method === 'get'
+    ? server.api.get(`/api/v1/admin/accounts/${path}`, { token: ADMIN_TOKEN })
+    : server.api.post(`/api/v1/admin/accounts/${path}`, { token: ADMIN_TOKEN, ...(body ? { body } : {}) });
 const suspend = (pool: string, id: number, body: unknown = {}) => admin(one, 'post', `${pool}/${id}/suspend`, body);
 const lift = (pool: string, id: number) => admin(two, 'post', `${pool}/${id}/lift`);
 const login = (server: TestApp, account: Account) => server.api.post('/api/v1/auth/login', { body: { email: account.email, password: account.password } });
@@ -40,8 +42,10 @@ function expectSuspended(res: { status: number; body: { error: { code: string; m
   expect(res.body.error.message).toMatch(/suspended/);
 }
 
-const feedIds = async (viewer: Account) => ((await one.api.get('/api/v1/discovery/feed?limit=50', { token: viewer.token })).body.items as Array<{ user: { id: number } }>).map((e) => e.user.id);
-const browseIds = async (viewer: Account, query = '') => ((await two.api.get(`/api/v1/discovery/browse?limit=50${query}`, { token: viewer.token })).body.items as Array<{ id: number }>).map((p) => p.id);
+const feedIds = async (viewer: Account) =>
+  ((await one.api.get('/api/v1/discovery/feed?limit=50', { token: viewer.token })).body.items as Array<{ user: { id: number } }>).map((e) => e.user.id);
+const browseIds = async (viewer: Account, query = '') =>
+  ((await two.api.get(`/api/v1/discovery/browse?limit=50${query}`, { token: viewer.token })).body.items as Array<{ id: number }>).map((p) => p.id);
 const spectatorMatchIds = async () => ((await one.api.get('/api/v1/spectator/matches?limit=50')).body.items as Array<{ id: number }>).map((m) => m.id);
 
 /** A new match of two new agents: its match.created is the newest frame of the spectator stream. */
@@ -119,7 +123,8 @@ describe('suspending an account', () => {
     expect(await browseIds(viewer)).not.toContain(target.user_id);
     expect(await browseIds(viewer, `&interests=${interest}`)).toEqual([partner.user_id]);
     expect(await spectatorMatchIds()).not.toContain(matchId);
-    for (const path of [`matches/${matchId}`, `matches/${matchId}/messages`, `agents/${target.user_id}`]) expect((await two.api.get(`/api/v1/spectator/${path}`)).status).toBe(404);
+    for (const path of [`matches/${matchId}`, `matches/${matchId}/messages`, `agents/${target.user_id}`])
+      expect((await two.api.get(`/api/v1/spectator/${path}`)).status).toBe(404);
     expect((await one.api.get(`/api/v1/users/${target.user_id}`, { token: viewer.token })).status).toBe(404);
     // The spectator stream's replay shows neither its match nor the messages of it (a match made after them marks the replay's end).
     const replayed = await spectatorReplayUpTo(await sentinelMatch());
@@ -145,7 +150,12 @@ describe('suspending an account', () => {
     expect(await spectatorMatchIds()).toContain(matchId);
     expect((await one.api.get(`/api/v1/users/${target.user_id}`, { token: viewer.token })).status).toBe(200);
     const again = await spectatorReplayUpTo(await sentinelMatch());
-    expect(again.filter((frame) => (frame.type === 'match.created' && frame.data.match.id === matchId) || (frame.type === 'message.created' && frame.data.message.match_id === matchId))).toHaveLength(2);
+    expect(
+      again.filter(
+        (frame) =>
+          (frame.type === 'match.created' && frame.data.match.id === matchId) || (frame.type === 'message.created' && frame.data.message.match_id === matchId),
+      ),
+    ).toHaveLength(2);
     expect((await two.api.post(`/api/v1/matches/${matchId}/messages`, { token: partner.token, body: { body: 'welcome back' } })).status).toBe(201);
     const thread = await two.api.get(`/api/v1/matches/${matchId}/messages`, { token: partner.token });
     expect((thread.body.items as Array<{ body: string }>).map((m) => m.body)).toEqual(['hello there', 'welcome back']);
@@ -287,7 +297,12 @@ describe('the suspension routes without ADMIN_TOKEN', () => {
     const unset = await startApp(stack.redis);
     try {
       const routes = [`agent/${target.user_id}`, `agent/${target.user_id}/suspend`, `agent/${target.user_id}/lift`];
-      for (const [server, token] of [[unset, ADMIN_TOKEN], [one, undefined], [one, 'not-the-admin-token'], [one, target.token]] as const) {
+      for (const [server, token] of [
+        [unset, ADMIN_TOKEN],
+        [one, undefined],
+        [one, 'not-the-admin-token'],
+        [one, target.token],
+      ] as const) {
         for (const path of routes) {
           const url = `/api/v1/admin/accounts/${path}`;
           const res = path.includes('/s') || path.endsWith('lift') ? await server.api.post(url, { token, body: {} }) : await server.api.get(url, { token });
@@ -304,7 +319,11 @@ describe('the suspension routes without ADMIN_TOKEN', () => {
       expect(Object.keys(adminDoc.paths)).toContain('/api/v1/admin/accounts/{pool}/{id}/suspend');
       const validator = new Validator();
       expect((await validator.validate(structuredClone(adminDoc))).errors ?? []).toEqual([]);
-      for (const [path, method] of [['/api/v1/me', 'get'], ['/api/v1/auth/login', 'post'], ['/api/v1/ws', 'get']] as const) {
+      for (const [path, method] of [
+        ['/api/v1/me', 'get'],
+        ['/api/v1/auth/login', 'post'],
+        ['/api/v1/ws', 'get'],
+      ] as const) {
         expect(doc.paths[path][method].responses['403'].description, path).toMatch(/account_suspended/);
       }
     } finally {

@@ -31,7 +31,16 @@ describe('what a swipe tells discovery, after its answer', () => {
     // The script known to Redis first: a call Redis answers NOSCRIPT is sent again after what followed it.
     await feeds.traits.noteSwipes('agent', indexPartition(swiper.user_id), []);
     for (let i = 0; i < 3; i++) {
-      signals.swiped({ pool: 'agent', swiperId: swiper.user_id, targetId: target.user_id, kind: 'pass', outcome: 'recorded', target: stored, replay: false, leftFeed: false });
+      signals.swiped({
+        pool: 'agent',
+        swiperId: swiper.user_id,
+        targetId: target.user_id,
+        kind: 'pass',
+        outcome: 'recorded',
+        target: stored,
+        replay: false,
+        leftFeed: false,
+      });
     }
     // Nothing is sent yet; the read sends the note first, on the same connection, and sees all three.
     const traits = await feeds.traits.read('agent', [String(swiper.user_id)], 30);

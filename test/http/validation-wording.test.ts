@@ -38,7 +38,12 @@ afterAll(async () => {
 });
 
 type Parameter = { name: string; in: 'path' | 'query'; required?: boolean; schema: SchemaProperty };
-type Operation = { responses?: Record<string, unknown>; parameters?: Parameter[]; requestBody?: { content: { 'application/json': { schema: { $ref?: string } & ObjectSchema } } }; security?: unknown[] };
+type Operation = {
+  responses?: Record<string, unknown>;
+  parameters?: Parameter[];
+  requestBody?: { content: { 'application/json': { schema: { $ref?: string } & ObjectSchema } } };
+  security?: unknown[];
+};
 type ObjectSchema = { properties?: Record<string, SchemaProperty>; required?: string[] };
 
 /** A real value for a path parameter, so that a request gets as far as its query and body. */
@@ -60,14 +65,18 @@ function expectRefusal(res: { status: number; body: JsonResponse['body'] }, what
 
 /** A query value as a client could send it: a list is the parameter repeated, an object in bracket form. */
 function queryOf(name: string, value: unknown): string {
-  if (Array.isArray(value)) return value.map((item) => `${name}=${encodeURIComponent(typeof item === 'object' ? JSON.stringify(item) : String(item))}`).join('&');
+  if (Array.isArray(value))
+    return value.map((item) => `${name}=${encodeURIComponent(typeof item === 'object' ? JSON.stringify(item) : String(item))}`).join('&');
   if (value !== null && typeof value === 'object') return `${name}[nested]=1`;
   return `${name}=${encodeURIComponent(String(value))}`;
 }
 
-describe('every route refuses wrong input in the service\'s own words', () => {
+describe("every route refuses wrong input in the service's own words", () => {
   it('walks the OpenAPI document: wrong types, unknown values and missing fields of every body and query parameter', async () => {
-    const doc = (await stack.api.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, ObjectSchema> } };
+    const doc = (await stack.api.get('/api/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, ObjectSchema> };
+    };
     let checked = 0;
     for (const [template, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
@@ -125,7 +134,10 @@ describe('every route refuses wrong input in the service\'s own words', () => {
             expectRefusal(res, what);
             if (res.status === 400) {
               const fields = (res.body.error.details as Array<{ field: string }>).map((d) => d.field);
-              expect(fields.some((f) => f === field || f.startsWith(`${field}.`)), `${what}: ${JSON.stringify(res.body)}`).toBe(true);
+              expect(
+                fields.some((f) => f === field || f.startsWith(`${field}.`)),
+                `${what}: ${JSON.stringify(res.body)}`,
+              ).toBe(true);
             }
             checked++;
           }
@@ -133,7 +145,8 @@ describe('every route refuses wrong input in the service\'s own words', () => {
         for (const raw of ['null', '[]', '"text"', '42', '{"nested": {"deep": [1, {}]}}']) {
           expectRefusal(await request(withQuery(requiredQuery), undefined, raw), `${method.toUpperCase()} ${template} body ${raw}`);
         }
-        if ((schema.required ?? []).length > 0) expectRefusal(await request(withQuery(requiredQuery), {}), `${method.toUpperCase()} ${template} with an empty body`);
+        if ((schema.required ?? []).length > 0)
+          expectRefusal(await request(withQuery(requiredQuery), {}), `${method.toUpperCase()} ${template} with an empty body`);
       }
     }
     expect(checked).toBeGreaterThan(300);
@@ -150,9 +163,17 @@ describe('every route refuses wrong input in the service\'s own words', () => {
       { field: 'kind', message: 'is required as a query parameter, one of like, pass, super_like: add ?kind=like to the URL (not the JSON body)' },
     ]);
 
-    const events = await stack.api.post('/api/v1/webhooks', { token: a.token, body: { url: 'https://example.com/other', event_types: ['match.created', 'match.deleted'] } });
+    const events = await stack.api.post('/api/v1/webhooks', {
+      token: a.token,
+      body: { url: 'https://example.com/other', event_types: ['match.created', 'match.deleted'] },
+    });
     expect(events.status).toBe(400);
-    expect(events.body.error.details).toEqual([{ field: 'event_types.1', message: expect.stringMatching(/^must be one of match\.created, message\.created, message\.read, match\.ended, like\.received/) }]);
+    expect(events.body.error.details).toEqual([
+      {
+        field: 'event_types.1',
+        message: expect.stringMatching(/^must be one of match\.created, message\.created, message\.read, match\.ended, like\.received/),
+      },
+    ]);
   });
 });
 
@@ -162,7 +183,7 @@ function toolMessages(result: ToolResult): string[] {
   return [text, ...messagesOf(result.structuredContent)];
 }
 
-describe('every MCP tool refuses wrong arguments in the service\'s own words', () => {
+describe("every MCP tool refuses wrong arguments in the service's own words", () => {
   it('walks every tool: wrong types, unknown values, unknown and missing arguments', async () => {
     const { tools } = await mcp.client.listTools();
     let checked = 0;
@@ -170,14 +191,17 @@ describe('every MCP tool refuses wrong arguments in the service\'s own words', (
       expect(result.isError, what).toBe(true);
       const status = result.structuredContent?.status as number;
       expect(status >= 400 && status < 500, `${what}: status ${status}`).toBe(true);
-      expect(result.structuredContent.error, what).toEqual(expect.objectContaining({ code: expect.any(String), message: expect.any(String), details: expect.any(Array) }));
+      expect(result.structuredContent.error, what).toEqual(
+        expect.objectContaining({ code: expect.any(String), message: expect.any(String), details: expect.any(Array) }),
+      );
       for (const message of toolMessages(result)) expect(message, `${what}: ${message}`).not.toMatch(LIBRARY_WORDS);
       checked++;
     };
     for (const tool of tools as Tool[]) {
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, SchemaProperty>;
       for (const [name, property] of Object.entries(properties)) {
-        for (const value of wrongValues(property)) expectToolRefusal(await callTool(mcp.client, tool.name, { [name]: value }), `${tool.name} ${name}=${JSON.stringify(value)}`);
+        for (const value of wrongValues(property))
+          expectToolRefusal(await callTool(mcp.client, tool.name, { [name]: value }), `${tool.name} ${name}=${JSON.stringify(value)}`);
       }
       expectToolRefusal(await callTool(mcp.client, tool.name, { not_an_argument: 1 }), `${tool.name} with an unknown argument`);
       if ((tool.inputSchema.required ?? []).length > 0) expectToolRefusal(await callTool(mcp.client, tool.name, {}), `${tool.name} with nothing`);

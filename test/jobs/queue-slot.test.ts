@@ -18,8 +18,9 @@ afterAll(async () => {
 
 it('keeps every key of the ranking queue in one hash slot, as BullMQ needs on Redis Cluster', async () => {
   const agent = await registerAgent(stack.api);
-  await eventually('the agent feed is ranked by the worker', async () =>
-    (await stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null,
+  await eventually(
+    'the agent feed is ranked by the worker',
+    async () => (await stack.app.redis.zscore(keys.rankedFeeds('agent', indexPartition(agent.user_id)), String(agent.user_id))) !== null,
   );
   const queueKeys = await scanKeys(stack.app.redis, `*${RANKING_QUEUE}*`);
   expect(queueKeys.length).toBeGreaterThan(1);

@@ -28,7 +28,6 @@ afterAll(async () => {
 
 afterEach(killChildren);
 
-
 const rankedCount = async () => {
   let total = 0;
   for (const part of ALL_PARTITIONS) total += await server.app.redis.zcard(keys.rankedFeeds('agent', part));
@@ -59,7 +58,13 @@ describe('ranking jobs', () => {
   it('`npm run worker` without REDIS_URL says so in one line and exits non-zero', async () => {
     const worker = spawnTsx(['src/main.ts', 'worker'], { REDIS_URL: '' });
     expect(await worker.exited).toBe(1);
-    expect(worker.output().trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toEqual([expect.stringMatching(/REDIS_URL/)]);
+    expect(
+      worker
+        .output()
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('npm warn')),
+    ).toEqual([expect.stringMatching(/REDIS_URL/)]);
   });
 
   it('a worker killed mid-job leaves no account without a ranked feed once a worker runs again', async () => {
@@ -74,8 +79,17 @@ describe('ranking jobs', () => {
       const created = await Promise.all(
         Array.from({ length: 100 }, async (_, i) => {
           const user = await app.users.create({
-            pool: 'agent', email: `seed-${batch + i}-${Date.now()}@example.com`, passwordHash: 'seeded', displayName: `Seed ${batch + i}`,
-            birthdate: '1990-01-01', gender: 'woman', bio: '', interests: ['common', `group-${(batch + i) % 7}`], city: '', state: '', themeId: 1,
+            pool: 'agent',
+            email: `seed-${batch + i}-${Date.now()}@example.com`,
+            passwordHash: 'seeded',
+            displayName: `Seed ${batch + i}`,
+            birthdate: '1990-01-01',
+            gender: 'woman',
+            bio: '',
+            interests: ['common', `group-${(batch + i) % 7}`],
+            city: '',
+            state: '',
+            themeId: 1,
           });
           await indexer.profileSaved(user!);
           return user!.id;
@@ -101,11 +115,15 @@ describe('ranking jobs', () => {
       worker: { concurrency: 4, lockDurationMs: 1_000, stalledIntervalMs: 300 },
     });
     try {
-      await eventually('every feed ranked and the queue drained', async () => {
-        const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
-        return (await feeds.unranked('agent')).length === 0 && (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.delayed ?? 0) === 0 && counts;
-        // 400 rankings: a few seconds on an idle machine, several times that on a busy one.
-      }, 90_000);
+      await eventually(
+        'every feed ranked and the queue drained',
+        async () => {
+          const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
+          return (await feeds.unranked('agent')).length === 0 && (counts.active ?? 0) + (counts.waiting ?? 0) + (counts.delayed ?? 0) === 0 && counts;
+          // 400 rankings: a few seconds on an idle machine, several times that on a busy one.
+        },
+        90_000,
+      );
       expect((await queue.getJobCounts('failed')).failed).toBe(0);
       const sizes = await Promise.all(ids.map((id) => app.redis.zcard(keys.feed('agent', id))));
       expect(sizes.every((size) => size === 100)).toBe(true);

@@ -28,15 +28,21 @@ async function fixture(root: string, files: Record<string, string>) {
 /** A tree that keeps every rule: a feature over the platform, another feature through its index, clients apart. */
 const layered = {
   'src/platform/core/pool.ts': "export type Pool = 'agent' | 'member';\n",
-  'src/platform/redis/redis.ts': "export type RedisClient = { get(key: string): Promise<string> };\nexport const createRedis = (): RedisClient => ({ get: async (key) => key });\n",
-  'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport type { Pool } from '../../platform/core/pool.js';\nexport const login = z.object({});\nexport const pools: Pool[] = ['agent'];\n",
-  'src/features/accounts/user-repository.ts': "import type { RedisClient } from '../../platform/redis/redis.js';\nexport class Users { constructor(readonly redis: RedisClient) {} }\n",
-  'src/features/accounts/account-service.ts': "import type { Users } from './user-repository.js';\nexport class Accounts { constructor(readonly users: Users) {} }\n",
+  'src/platform/redis/redis.ts':
+    'export type RedisClient = { get(key: string): Promise<string> };\nexport const createRedis = (): RedisClient => ({ get: async (key) => key });\n',
+  'src/features/accounts/account-schemas.ts':
+    "import { z } from 'zod';\nimport type { Pool } from '../../platform/core/pool.js';\nexport const login = z.object({});\nexport const pools: Pool[] = ['agent'];\n",
+  'src/features/accounts/user-repository.ts':
+    "import type { RedisClient } from '../../platform/redis/redis.js';\nexport class Users { constructor(readonly redis: RedisClient) {} }\n",
+  'src/features/accounts/account-service.ts':
+    "import type { Users } from './user-repository.js';\nexport class Accounts { constructor(readonly users: Users) {} }\n",
   'src/features/accounts/account-routes.ts': "import type { Accounts } from './account-service.js';\nexport const accountRoutes = (a: Accounts) => [a];\n",
   'src/features/accounts/index.ts': "export { Accounts } from './account-service.js';\nexport { accountRoutes } from './account-routes.js';\n",
-  'src/features/swipes/swipe-service.ts': "import { Accounts } from '../accounts/index.js';\nimport { login } from '../accounts/account-schemas.js';\nexport const swipes = [Accounts, login];\n",
+  'src/features/swipes/swipe-service.ts':
+    "import { Accounts } from '../accounts/index.js';\nimport { login } from '../accounts/account-schemas.js';\nexport const swipes = [Accounts, login];\n",
   'src/clients/tools.ts': "import { login } from '../features/accounts/account-schemas.js';\nexport const tools = login;\n",
-  'src/app.ts': "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nimport { Users } from './features/accounts/user-repository.js';\nexport const app = [createRedis, accountRoutes, Users];\n",
+  'src/app.ts':
+    "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nimport { Users } from './features/accounts/user-repository.js';\nexport const app = [createRedis, accountRoutes, Users];\n",
   'src/main.ts': "import { app } from './app.js';\nexport const main = app;\n",
   'clients/typescript/src/types.ts': "export type Pool = 'agent' | 'member';\n",
   'clients/typescript/src/index.ts': "import type { Pool } from './types.js';\nexport const pools: Pool[] = ['agent'];\n",
@@ -54,28 +60,39 @@ describe('layer rules (npm run lint:layers)', () => {
     await fixture(clean, layered);
     await fixture(leaky, {
       ...layered,
-      'src/platform/core/pool.ts': "import { Users } from '../../features/accounts/user-repository.js';\nexport type Pool = 'agent' | 'member';\nexport const users = Users;\n",
+      'src/platform/core/pool.ts':
+        "import { Users } from '../../features/accounts/user-repository.js';\nexport type Pool = 'agent' | 'member';\nexport const users = Users;\n",
       'src/platform/core/clock.ts': "import { readFileSync } from 'node:fs';\nexport const now = () => readFileSync('/dev/null');\n",
       'src/features/accounts/user-repository.ts': "import { Accounts } from './account-service.js';\nexport class Users { accounts?: Accounts; }\n",
       'src/features/accounts/account-service.ts': "import { Users } from './user-repository.js';\nexport class Accounts { users = Users; }\n",
-      'src/features/swipes/swipe-service.ts': "import { Users } from '../accounts/user-repository.js';\nimport { createServer } from 'node:http';\nexport const swipes = [Users, createServer];\n",
-      'src/features/swipes/swipe-worker.ts': "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
-      'src/features/matches/match-service.ts': "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
+      'src/features/swipes/swipe-service.ts':
+        "import { Users } from '../accounts/user-repository.js';\nimport { createServer } from 'node:http';\nexport const swipes = [Users, createServer];\n",
+      'src/features/swipes/swipe-worker.ts':
+        "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
+      'src/features/matches/match-service.ts':
+        "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
       'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
       'clients/typescript/src/index.ts': "import type { Pool } from '../../../src/platform/core/pool.js';\nexport const pools: Pool[] = ['agent'];\n",
       'src/features/accounts/account-endpoints.ts': "import { Accounts } from './account-service.js';\nexport const accountEndpoints = { me: Accounts };\n",
       'src/clients/route-tools.ts': "import { accountEndpoints } from '../features/accounts/account-endpoints.js';\nexport const tools = accountEndpoints;\n",
-      'src/features/accounts/account-schemas.ts': "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
-      'src/platform/core/errors.ts': "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
+      'src/features/accounts/account-schemas.ts':
+        "import { z } from 'zod';\nimport { Users } from './user-repository.js';\nexport const login = z.object({}).meta({ id: 'Login' });\nexport const users = Users;\n",
+      'src/platform/core/errors.ts':
+        "export class AppError extends Error {\n  headers?: Record<string, string>;\n}\nexport const limited = () => ({\n  'Retry-After': '1',\n});\n",
       // A route holding a repository, and calling a helper that runs a Redis command (HLEN) outside any repository.
-      'src/features/accounts/account-routes.ts': "import { Users } from './user-repository.js';\nimport { pendingCount } from './pending-count.js';\nexport const accountRoutes = () => [new Users(), pendingCount];\n",
-      'src/features/accounts/pending-count.ts': "import type { RedisClient } from '../../platform/redis/redis.js';\nexport const pendingCount = (redis: RedisClient) => (redis as unknown as { hlen(key: string): Promise<number> }).hlen('am:pending');\n",
+      'src/features/accounts/account-routes.ts':
+        "import { Users } from './user-repository.js';\nimport { pendingCount } from './pending-count.js';\nexport const accountRoutes = () => [new Users(), pendingCount];\n",
+      'src/features/accounts/pending-count.ts':
+        "import type { RedisClient } from '../../platform/redis/redis.js';\nexport const pendingCount = (redis: RedisClient) => (redis as unknown as { hlen(key: string): Promise<number> }).hlen('am:pending');\n",
       // The HTTP platform holding the Redis client under the project's name for it, as a type only.
-      'src/platform/http/health.ts': "import type { RedisClient } from '../redis/redis.js';\nexport const health = (redis: RedisClient) => redis.get('am:health');\n",
+      'src/platform/http/health.ts':
+        "import type { RedisClient } from '../redis/redis.js';\nexport const health = (redis: RedisClient) => redis.get('am:health');\n",
       // A service issuing GET.
-      'src/features/swipes/swipe-count-service.ts': "import type { RedisClient } from '../../platform/redis/redis.js';\nexport class SwipeCounts { constructor(private readonly redis: RedisClient) {}\n  count() { return this.redis.get('am:swipes'); } }\n",
+      'src/features/swipes/swipe-count-service.ts':
+        "import type { RedisClient } from '../../platform/redis/redis.js';\nexport class SwipeCounts { constructor(private readonly redis: RedisClient) {}\n  count() { return this.redis.get('am:swipes'); } }\n",
       // A feature's index exporting its repository.
-      'src/features/accounts/index.ts': "export { Accounts } from './account-service.js';\nexport { accountRoutes } from './account-routes.js';\nexport { Users } from './user-repository.js';\n",
+      'src/features/accounts/index.ts':
+        "export { Accounts } from './account-service.js';\nexport { accountRoutes } from './account-routes.js';\nexport { Users } from './user-repository.js';\n",
     });
     await fixture(circular, {
       ...layered,

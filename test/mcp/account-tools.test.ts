@@ -45,7 +45,7 @@ describe('MCP account tools', () => {
     expect(await callTool(client, 'list_matches')).toMatchObject({ isError: true, structuredContent: { status: 401 } });
   });
 
-  it('says to log in again when the service no longer accepts the session\'s token', async () => {
+  it("says to log in again when the service no longer accepts the session's token", async () => {
     const account = await registerAgent(stack.api);
     const { client } = await startServer({ AGENT_MATCH_TOKEN: account.token });
     await stack.api.post('/api/v1/auth/logout', { token: account.token });

@@ -28,13 +28,24 @@ describe('the token stays with the MCP server', () => {
     expect(registered.isError).toBeFalsy();
     expect(textOf(registered)).not.toMatch(A_TOKEN);
     expect(Object.keys(registered.structuredContent).sort()).toEqual(['account_type', 'authenticated', 'expires_at', 'note', 'user_id']);
-    expect(registered.structuredContent).toMatchObject({ account_type: 'agent', authenticated: true, expires_at: expect.any(String), note: expect.stringMatching(/authenticated/) });
+    expect(registered.structuredContent).toMatchObject({
+      account_type: 'agent',
+      authenticated: true,
+      expires_at: expect.any(String),
+      note: expect.stringMatching(/authenticated/),
+    });
     expect(await ok(client, 'get_profile')).toMatchObject({ id: registered.structuredContent.user_id, display_name: 'Keeper' });
 
     const agent = await registerAgent(stack.api);
     const loggedIn = await callTool(client, 'login', { email: agent.email, password: PASSWORD });
     expect(textOf(loggedIn)).not.toMatch(A_TOKEN);
-    expect(loggedIn.structuredContent).toEqual({ user_id: agent.user_id, account_type: 'agent', expires_at: expect.any(String), authenticated: true, note: expect.stringMatching(/never/) });
+    expect(loggedIn.structuredContent).toEqual({
+      user_id: agent.user_id,
+      account_type: 'agent',
+      expires_at: expect.any(String),
+      authenticated: true,
+      note: expect.stringMatching(/never/),
+    });
     expect(await ok(client, 'get_profile')).toMatchObject({ id: agent.user_id });
 
     const member = await registerMember(stack.api);

@@ -97,7 +97,9 @@ describe('MCP server (stdio)', () => {
     expect(hello).toMatchObject({ match_id: matchId, sender_id: adaAccount.user_id, shared_interests_mentioned: ['jazz'] });
     await ok(bo, 'send_message', { match_id: matchId, body: 'Gladly.' });
     expect((await ok(bo, 'read_messages', { match_id: matchId })).items.map((m: { body: string }) => m.body)).toEqual(['Hello Bo! Jazz tonight?', 'Gladly.']);
-    expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, user: { id: adaAccount.user_id }, last_message: { body: 'Gladly.' }, unread_count: 1, read_up_to: null }]);
+    expect((await ok(bo, 'list_matches')).items).toMatchObject([
+      { id: matchId, user: { id: adaAccount.user_id }, last_message: { body: 'Gladly.' }, unread_count: 1, read_up_to: null },
+    ]);
     expect(await ok(bo, 'mark_read', { match_id: matchId, message_id: hello.id })).toEqual({ match_id: matchId, read_up_to: hello.id, unread_count: 0 });
     expect((await ok(bo, 'list_matches')).items).toMatchObject([{ id: matchId, unread_count: 0, read_up_to: hello.id }]);
 
@@ -151,7 +153,10 @@ describe('MCP server (stdio)', () => {
     expect(api.status).toBe(400);
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toEqual({ status: 400, ...api.body });
-    expect(refused.structuredContent.error).toMatchObject({ code: 'validation_failed', details: [{ field: 'birthdate', message: expect.stringMatching(/real calendar date/) }] });
+    expect(refused.structuredContent.error).toMatchObject({
+      code: 'validation_failed',
+      details: [{ field: 'birthdate', message: expect.stringMatching(/real calendar date/) }],
+    });
     expect(refused.content).toEqual([{ type: 'text', text: JSON.stringify(refused.structuredContent) }]);
 
     // Before register or login the session acts as no account: the refusal names the tools that give it one.
@@ -164,9 +169,14 @@ describe('MCP server (stdio)', () => {
     const missing = await call(client, 'read_messages', { match_id: 987_654 });
     expect(missing).toMatchObject({ isError: true, structuredContent: { status: 404, error: { code: 'not_found' } } });
     const badId = await call(client, 'unmatch', { match_id: -1 });
-    expect(badId.structuredContent).toMatchObject({ status: 400, error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id, given as a number such as 3' }] } });
+    expect(badId.structuredContent).toMatchObject({
+      status: 400,
+      error: { code: 'validation_failed', details: [{ field: 'match_id', message: 'must be a positive integer id, given as a number such as 3' }] },
+    });
     const unknownField = await call(client, 'update_profile', { email: 'new@example.com' });
-    expect(unknownField.structuredContent.error.details).toEqual([{ field: 'email', message: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)' }]);
+    expect(unknownField.structuredContent.error.details).toEqual([
+      { field: 'email', message: 'cannot be changed: an account keeps the e-mail it registered with (register a new account for another)' },
+    ]);
 
     // The event inbox's refusal is the API's too.
     const badSince = await call(client, 'events', { since: 'yesterday' });
@@ -182,7 +192,11 @@ describe('MCP server (stdio)', () => {
     await ok(client, 'swipe', { user_id: liked.user_id, kind: 'like' });
     await ok(client, 'swipe', { user_id: passed.user_id, kind: 'pass' });
     expect(await feedIds()).not.toContain(passed.user_id);
-    expect(await ok(client, 'undo_pass', { user_id: passed.user_id })).toMatchObject({ user_id: passed.user_id, undone: 'pass', passed_at: expect.any(String) });
+    expect(await ok(client, 'undo_pass', { user_id: passed.user_id })).toMatchObject({
+      user_id: passed.user_id,
+      undone: 'pass',
+      passed_at: expect.any(String),
+    });
     expect(await feedIds()).toContain(passed.user_id);
 
     const refused = await call(client, 'undo_pass', { user_id: liked.user_id });

@@ -30,7 +30,7 @@ describe("the guide's shortest path by MCP, from nothing to a first message", ()
     const me = await call('register', registrationBody({ interests: ['jazz'] }));
     const feed = await call('feed', { limit: 50 });
     const candidate = feed.items.find((entry: { user: { id: number } }) => entry.user.id === other.user_id);
-    expect(candidate, 'the other agent is in the new agent\'s feed').toBeDefined();
+    expect(candidate, "the other agent is in the new agent's feed").toBeDefined();
     expect(await call('swipe', { user_id: other.user_id, kind: 'like' })).toMatchObject({ matched: false });
     // The other side likes back while the new agent waits for what happens next.
     const waiting = call('events', { since: '0', wait: 20 });

@@ -46,7 +46,7 @@ function expectOurWords(result: ToolResult, what: string) {
 }
 
 describe('MCP tool refusals', () => {
-  it('answer every wrong type, unknown value and missing argument of every tool in the service\'s words, and the server keeps answering', async () => {
+  it("answer every wrong type, unknown value and missing argument of every tool in the service's words, and the server keeps answering", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.length).toBeGreaterThan(10);
     let checked = 0;
@@ -59,7 +59,10 @@ describe('MCP tool refusals', () => {
           expectOurWords(result, what);
           if (result.structuredContent?.status === 400) {
             const fields = (result.structuredContent.error.details ?? []).map((d: { field: string }) => d.field);
-            expect(fields.some((field: string) => field === name || field.startsWith(`${name}.`)), what).toBe(true);
+            expect(
+              fields.some((field: string) => field === name || field.startsWith(`${name}.`)),
+              what,
+            ).toBe(true);
           }
           checked++;
         }
@@ -76,14 +79,20 @@ describe('MCP tool refusals', () => {
     const missing = await callTool(mcp.client, 'swipe', { user_id: 1 });
     expect(missing.structuredContent).toMatchObject({
       status: 400,
-      error: { code: 'validation_failed', message: 'Invalid request: kind is required: one of like, pass, super_like.', details: [{ field: 'kind', message: 'is required: one of like, pass, super_like' }] },
+      error: {
+        code: 'validation_failed',
+        message: 'Invalid request: kind is required: one of like, pass, super_like.',
+        details: [{ field: 'kind', message: 'is required: one of like, pass, super_like' }],
+      },
     });
     const register = await callTool(mcp.client, 'register', {});
     const details = register.structuredContent.error.details as { field: string; message: string }[];
     expect(details).toContainEqual({ field: 'gender', message: 'is required: one of man, woman, nonbinary, other' });
     expect(details).toContainEqual({ field: 'email', message: 'is required' });
     const browse = await callTool(mcp.client, 'browse', { gender: { man: true } });
-    expect(browse.structuredContent.error.details).toEqual([{ field: 'gender', message: 'must be one or more of man, woman, nonbinary, other: a list, or one comma-separated string, not an object' }]);
+    expect(browse.structuredContent.error.details).toEqual([
+      { field: 'gender', message: 'must be one or more of man, woman, nonbinary, other: a list, or one comma-separated string, not an object' },
+    ]);
     const unknown = await callTool(mcp.client, 'get_profile', { verbose: true });
     expect(unknown.structuredContent.error.details).toEqual([{ field: 'verbose', message: 'is not a known argument; this tool takes none' }]);
   });

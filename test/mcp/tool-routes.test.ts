@@ -36,7 +36,8 @@ function probes(schema: Schema): unknown[] {
   const integer = schema.type === 'integer' || (Array.isArray(schema.type) && schema.type.includes('integer'));
   if (integer && schema.minimum !== undefined) values.push(schema.minimum, schema.minimum - 1);
   if (integer && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) values.push(schema.maximum, schema.maximum + 1);
-  if (schema.type === 'string' && schema.minLength !== undefined && schema.minLength > 0) values.push('x'.repeat(schema.minLength), 'x'.repeat(schema.minLength - 1));
+  if (schema.type === 'string' && schema.minLength !== undefined && schema.minLength > 0)
+    values.push('x'.repeat(schema.minLength), 'x'.repeat(schema.minLength - 1));
   if (schema.type === 'string' && schema.maxLength !== undefined) values.push('x'.repeat(schema.maxLength), 'x'.repeat(schema.maxLength + 1));
   return values;
 }
@@ -78,7 +79,7 @@ describe('each MCP tool is its REST route', () => {
     tools = (await client.listTools()).tools;
   });
 
-  it('calls its route, and has the route\'s summary in its description', () => {
+  it("calls its route, and has the route's summary in its description", () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(TOOL_ROUTES).sort());
     for (const tool of agentMatchTools) {
       const [method, path] = TOOL_ROUTES[tool.name]!;
@@ -98,7 +99,9 @@ describe('each MCP tool is its REST route', () => {
           const viaTool = await callTool(probing, tool.name, args);
           const viaRoute = await restCall(tool.name, args, account.token);
           const what = `${tool.name} ${field}=${JSON.stringify(value).slice(0, 20)}: tool ${JSON.stringify(viaTool.structuredContent).slice(0, 300)}, route ${viaRoute.status} ${JSON.stringify(viaRoute.body).slice(0, 300)}`;
-          expect(refuses(viaTool.structuredContent?.status ?? 0, viaTool.structuredContent ?? {}, field), what).toBe(refuses(viaRoute.status, viaRoute.body, field));
+          expect(refuses(viaTool.structuredContent?.status ?? 0, viaTool.structuredContent ?? {}, field), what).toBe(
+            refuses(viaRoute.status, viaRoute.body, field),
+          );
           compared++;
         }
       }
@@ -111,7 +114,11 @@ describe('each MCP tool is its REST route', () => {
       const [method] = TOOL_ROUTES[tool.name]!;
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(method === 'get');
     }
-    const flagged = (hint: 'destructiveHint' | 'idempotentHint') => tools.filter((tool) => tool.annotations?.[hint] === true).map((tool) => tool.name).sort();
+    const flagged = (hint: 'destructiveHint' | 'idempotentHint') =>
+      tools
+        .filter((tool) => tool.annotations?.[hint] === true)
+        .map((tool) => tool.name)
+        .sort();
     expect(flagged('destructiveHint')).toEqual(['block_user', 'delete_webhook', 'logout_everywhere', 'unmatch']);
     expect(flagged('idempotentHint')).toEqual(['block_user', 'mark_read', 'update_profile']);
   });

@@ -35,7 +35,12 @@ function rules(schema: unknown): unknown {
 }
 
 /** A route's path and query parameters and body fields as one object schema: what a tool calling it takes. */
-function routeInput(doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } }, method: string, path: string, fixed: string[] = []): Schema {
+function routeInput(
+  doc: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } },
+  method: string,
+  path: string,
+  fixed: string[] = [],
+): Schema {
   const operation = doc.paths[path]?.[method];
   expect(operation, `${method} ${path}`).toBeDefined();
   const properties: Record<string, Schema> = {};
@@ -70,8 +75,18 @@ describe('MCP tool input schemas', () => {
     for (const age of ['min_age', 'max_age', 'age']) expect(input('browse')[age]).toMatchObject({ type: 'integer', minimum: 18, maximum: 150 });
     expect(input('browse').gender).toMatchObject({ type: 'array', items: { type: 'string' } });
     expect(input('browse').interests).toMatchObject({ type: 'array', items: { type: 'string' } });
-    for (const name of ['feed', 'browse', 'list_matches', 'read_messages', 'list_blocks']) expect(input(name).limit, name).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
-    for (const [name, id] of [['get_user', 'user_id'], ['swipe', 'user_id'], ['undo_pass', 'user_id'], ['read_messages', 'match_id'], ['send_message', 'match_id'], ['unmatch', 'match_id'], ['block_user', 'user_id'], ['unblock_user', 'user_id']] as const) {
+    for (const name of ['feed', 'browse', 'list_matches', 'read_messages', 'list_blocks'])
+      expect(input(name).limit, name).toMatchObject({ type: 'integer', minimum: 1, maximum: 100 });
+    for (const [name, id] of [
+      ['get_user', 'user_id'],
+      ['swipe', 'user_id'],
+      ['undo_pass', 'user_id'],
+      ['read_messages', 'match_id'],
+      ['send_message', 'match_id'],
+      ['unmatch', 'match_id'],
+      ['block_user', 'user_id'],
+      ['unblock_user', 'user_id'],
+    ] as const) {
       expect(input(name)[id], name).toMatchObject({ type: 'integer', minimum: 1 });
     }
   });
@@ -84,7 +99,8 @@ describe('MCP tool input schemas', () => {
     const other = await registerAgent(stack.api, { gender: 'other', birthdate: birthdate(35), city: 'Tallinn-MCP' });
     const young = await registerAgent(stack.api, { gender: 'woman', birthdate: birthdate(20), city: 'Tallinn-MCP' });
     const client = await connect({ AGENT_MATCH_TOKEN: viewer.token });
-    const ids = async (args: Record<string, unknown>) => (await ok(client, 'browse', { city: 'Tallinn-MCP', ...args })).items.map((user: { id: number }) => user.id).sort();
+    const ids = async (args: Record<string, unknown>) =>
+      (await ok(client, 'browse', { city: 'Tallinn-MCP', ...args })).items.map((user: { id: number }) => user.id).sort();
 
     expect(await ids({ gender: ['woman', 'man'], min_age: 30, max_age: 40, limit: 100 })).toEqual([woman.user_id, man.user_id].sort());
     expect(await ids({ gender: 'woman,man', min_age: 30, max_age: 40, limit: 100 })).toEqual([woman.user_id, man.user_id].sort());

@@ -29,10 +29,13 @@ describe('MCP webhook and report tools', () => {
     expect((await callTool(client, 'delete_webhook', { id: created.id })).structuredContent).toMatchObject({ status: 404, error: { code: 'not_found' } });
   });
 
-  it('report_user files a report, and refuses one without a reason in the route\'s words', async () => {
+  it("report_user files a report, and refuses one without a reason in the route's words", async () => {
     const [reporter, reported] = [await registerAgent(stack.api), await registerAgent(stack.api)];
     const { client } = await startServer({ AGENT_MATCH_TOKEN: reporter.token });
-    expect(await ok(client, 'report_user', { user_id: reported.user_id, reason: 'spam', text: 'Sends the same link to everyone.' })).toEqual({ id: expect.any(Number), status: 'open' });
+    expect(await ok(client, 'report_user', { user_id: reported.user_id, reason: 'spam', text: 'Sends the same link to everyone.' })).toEqual({
+      id: expect.any(Number),
+      status: 'open',
+    });
     const refused = await callTool(client, 'report_user', { user_id: reported.user_id });
     const api = await stack.api.post('/api/v1/reports', { token: reporter.token, body: { user_id: reported.user_id } });
     expect(api.status).toBe(400);

@@ -21,7 +21,9 @@ describe('the per-address caps, as configured by default', () => {
     const { WS_MAX_PER_IP, MAX_CONNECTIONS_PER_IP } = loadConfig({});
     const ip = nextLoopbackIp();
     for (let i = 0; i < WS_MAX_PER_IP; i += 32) {
-      const batch = Array.from({ length: Math.min(32, WS_MAX_PER_IP - i) }, () => EventSocket.open(stack.baseUrl, '/api/v1/spectator/stream', { localAddress: ip }));
+      const batch = Array.from({ length: Math.min(32, WS_MAX_PER_IP - i) }, () =>
+        EventSocket.open(stack.baseUrl, '/api/v1/spectator/stream', { localAddress: ip }),
+      );
       held.push(...(await Promise.all(batch)));
     }
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -29,7 +31,12 @@ describe('the per-address caps, as configured by default', () => {
         () => {
           throw new Error('the upgrade was accepted');
         },
-        (error: { status?: number; headers?: Record<string, string>; body?: { error: { code: string; message: string; retry_after_seconds: number } }; message: string }) => error,
+        (error: {
+          status?: number;
+          headers?: Record<string, string>;
+          body?: { error: { code: string; message: string; retry_after_seconds: number } };
+          message: string;
+        }) => error,
       );
       expect(refused.status, refused.message).toBe(429);
       expect(refused.headers!['retry-after']).toBe('5');

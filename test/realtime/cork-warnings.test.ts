@@ -20,14 +20,22 @@ describe('WebSocket upgrades decided after an await', () => {
   it('are corked, so the server prints no uWS warning, whether or not another socket is open', async () => {
     redis = await startRedis();
     const port = await freePort();
-    const server = spawnTsx(['src/main.ts', 'serve'], { PORT: String(port), REDIS_URL: redis.url, TOKEN_SECRET: 'cork-test-secret-cork-test-secret!', EMBEDDED_WORKER: 'false' });
+    const server = spawnTsx(['src/main.ts', 'serve'], {
+      PORT: String(port),
+      REDIS_URL: redis.url,
+      TOKEN_SECRET: 'cork-test-secret-cork-test-secret!',
+      EMBEDDED_WORKER: 'false',
+    });
     await server.waitFor(/listening on/);
     const baseUrl = `http://127.0.0.1:${port}`;
     const agent = await registerAgent(await ContractClient.served(baseUrl));
 
     // One at a time, each closed before the next: the process holds no client socket at any of these upgrades.
     for (let i = 0; i < 3; i++) {
-      for (const [path, token] of [['/api/v1/ws', agent.token], ['/api/v1/spectator/stream', undefined]] as const) {
+      for (const [path, token] of [
+        ['/api/v1/ws', agent.token],
+        ['/api/v1/spectator/stream', undefined],
+      ] as const) {
         const socket = await EventSocket.open(baseUrl, path, { token });
         await socket.close();
       }

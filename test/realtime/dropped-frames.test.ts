@@ -27,7 +27,13 @@ const open = () =>
     ws.once('error', reject);
   });
 
-const event = (n: number, body: string) => ({ type: 'message.created' as const, pool: 'agent' as const, recipients: [], dataFor: () => ({}), spectator: { n, body } });
+const event = (n: number, body: string) => ({
+  type: 'message.created' as const,
+  pool: 'agent' as const,
+  recipients: [],
+  dataFor: () => ({}),
+  spectator: { n, body },
+});
 
 describe('frames uWS drops', () => {
   it('close the socket once uWS is done publishing (not from inside its publish), and the process carries on', async () => {

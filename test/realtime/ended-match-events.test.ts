@@ -36,7 +36,10 @@ describe('an ended match', () => {
     for (const user of [a, b]) {
       const socket = await replay('/api/v1/ws?since=0', user.token);
       await socket.waitForFrame((f) => f.type === 'match.ended');
-      expect(socket.frames.map((f) => f.type), `user ${user.user_id}`).toEqual(['match.created', 'match.ended']);
+      expect(
+        socket.frames.map((f) => f.type),
+        `user ${user.user_id}`,
+      ).toEqual(['match.created', 'match.ended']);
       expect(socket.frames[1]!.data).toMatchObject({ match_id: matchId });
     }
     const spectator = await replay('/api/v1/spectator/stream?since=0');

@@ -110,7 +110,11 @@ describe('an Idempotency-Key retry after such a crash', () => {
     expect(retry.body).toEqual(message);
     expect(counts(await framesOf(idle, pair, message.id))).toEqual([1, 1, 1]);
     // a second retry appends nothing more
-    await idle.api.post(`/api/v1/matches/${pair.match.id}/messages`, { token: pair.b.token, headers: { 'idempotency-key': 'retry-me' }, body: { body: 'lost in a crash?' } });
+    await idle.api.post(`/api/v1/matches/${pair.match.id}/messages`, {
+      token: pair.b.token,
+      headers: { 'idempotency-key': 'retry-me' },
+      body: { body: 'lost in a crash?' },
+    });
     expect(counts(await framesOf(idle, pair, message.id))).toEqual([1, 1, 1]);
   });
 
@@ -124,7 +128,10 @@ describe('an Idempotency-Key retry after such a crash', () => {
     expect(retry.status).toBe(200);
     expect(retry.body).toMatchObject({ matched: true, match: { user: { id: a.user_id } } });
     for (const id of [a.user_id, b.user_id]) {
-      expect((await userFrames(idle.app.redis, 'agent', id)).map((f) => f.type), `user ${id}`).toEqual(['match.created']);
+      expect(
+        (await userFrames(idle.app.redis, 'agent', id)).map((f) => f.type),
+        `user ${id}`,
+      ).toEqual(['match.created']);
     }
   });
 });

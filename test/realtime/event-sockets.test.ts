@@ -78,7 +78,9 @@ describe('GET on the socket paths without a WebSocket upgrade', () => {
       const res = await one.api.get(path);
       expect(res.status).toBe(400);
       expect(res.body.error.details).toEqual([{ field: 'upgrade', message: expect.stringContaining('WebSocket') }]);
-      expect(res.body.error.message).toBe('Invalid request: upgrade is missing: this endpoint is a WebSocket, so connect with a WebSocket client (Upgrade: websocket).');
+      expect(res.body.error.message).toBe(
+        'Invalid request: upgrade is missing: this endpoint is a WebSocket, so connect with a WebSocket client (Upgrade: websocket).',
+      );
     }
   });
 });

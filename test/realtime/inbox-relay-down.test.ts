@@ -23,7 +23,13 @@ const READ_WAIT_SECONDS = 300;
 describe('a held read of the event inbox while this process hears no live events', () => {
   it('still answers an event appended meanwhile, before its wait ends, by looking at the stream again', async () => {
     const [agent] = await seedAccounts(stack.app, 'agent', 1);
-    const append = (n: number) => publishEvent(stack.app, { type: 'match.ended', pool: 'agent', recipients: [agent!.user_id], dataFor: () => ({ match_id: n, ended_at: new Date().toISOString() }) });
+    const append = (n: number) =>
+      publishEvent(stack.app, {
+        type: 'match.ended',
+        pool: 'agent',
+        recipients: [agent!.user_id],
+        dataFor: () => ({ match_id: n, ended_at: new Date().toISOString() }),
+      });
     await append(1);
     const cursor = (await stack.api.get('/api/v1/events?since=0', { token: agent!.token })).body.next_cursor as string;
 

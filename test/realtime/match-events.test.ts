@@ -69,7 +69,7 @@ describe('events of likes, matches and messages over /api/v1/ws', () => {
     expect(await sa.framesBefore((f) => f.type === 'match.created')).toEqual([]);
   });
 
-  it('tells the target of a swiper\'s super like once, however often it alternates with a pass', async () => {
+  it("tells the target of a swiper's super like once, however often it alternates with a pass", async () => {
     const a = await registerAgent(stack.api);
     const b = await registerAgent(stack.api);
     const sb = await socketFor(b);
@@ -116,7 +116,17 @@ describe('the spectator stream and JSON', () => {
     const created = await spectator.waitForFrame((f) => f.type === 'match.created' && f.data.match.id === matchId);
     expect(created).toMatchObject({
       synthetic: true,
-      data: { synthetic: true, match: { id: matchId, shared_interests: ['tea'], users: [{ display_name: 'Spec A', theme_id: 3 }, { display_name: 'Spec B', theme_id: 5 }] } },
+      data: {
+        synthetic: true,
+        match: {
+          id: matchId,
+          shared_interests: ['tea'],
+          users: [
+            { display_name: 'Spec A', theme_id: 3 },
+            { display_name: 'Spec B', theme_id: 5 },
+          ],
+        },
+      },
     });
     const message = await spectator.waitForFrame((f) => f.type === 'message.created' && f.data.message.match_id === matchId);
     expect(message.data).toMatchObject({ synthetic: true, message: { body: '<img src=x onerror=alert(1)>', sender_id: a.user_id } });

@@ -79,7 +79,10 @@ describe('a socket that does not read', () => {
     for (let n = 0; n < 520; n++) await publishEvent(stack.app, bigEvent(n));
     for (let n = 0; n < 520; n++) await publishEvent(stack.app, bigEvent(n, [agent.user_id]));
 
-    for (const [path, token] of [['/api/v1/spectator/stream?since=0', undefined], ['/api/v1/ws?since=0', agent.token]] as const) {
+    for (const [path, token] of [
+      ['/api/v1/spectator/stream?since=0', undefined],
+      ['/api/v1/ws?since=0', agent.token],
+    ] as const) {
       const client = await openNotReading(path, token);
       const most = await closedByServer();
       expect(most, path).toBeGreaterThan(0);

@@ -19,7 +19,6 @@ afterAll(async () => {
 
 const event = (userId: number, n: number): TestEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
 
-
 describe('when Redis goes away and comes back', () => {
   it('refuses new sockets with 503, then asks open ones to resume with since, and nothing is lost', async () => {
     const agent = await registerAgent(server.api);

@@ -61,7 +61,11 @@ describe('open sockets per account, across processes', () => {
     for (const refusal of refusals) {
       expect(refusal.status).toBe(429);
       expect(Number(refusal.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refusal.body.error).toMatchObject({ code: 'rate_limited', limit: CAP, message: expect.stringMatching(/Too many open WebSockets for this account \(at most 5, over every server\)/) });
+      expect(refusal.body.error).toMatchObject({
+        code: 'rate_limited',
+        limit: CAP,
+        message: expect.stringMatching(/Too many open WebSockets for this account \(at most 5, over every server\)/),
+      });
     }
 
     // A socket closed on one process frees a place that an upgrade on the other can take.
@@ -77,7 +81,7 @@ describe('open sockets per account, across processes', () => {
     expect(again).toMatchObject({ status: 429 });
   });
 
-  it("is per account: another account, and the other pool, keep their own places", async () => {
+  it('is per account: another account, and the other pool, keep their own places', async () => {
     const agent = await registerAgent(one.api);
     const tokens = await tokensOf(agent, 2);
     for (let i = 0; i < CAP; i++) expect(await attempt(i % 2 ? one : two, tokens[i % 3]!)).toBeInstanceOf(EventSocket);

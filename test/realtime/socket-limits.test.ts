@@ -43,7 +43,11 @@ const refusal = (server: TestApp, path: string, options: { token?: string; local
     () => {
       throw new Error('the upgrade was accepted');
     },
-    (error: { status: number; headers: Record<string, string | undefined>; body: { error: { code: string; message: string; retry_after_seconds?: number } } }) => error,
+    (error: {
+      status: number;
+      headers: Record<string, string | undefined>;
+      body: { error: { code: string; message: string; retry_after_seconds?: number } };
+    }) => error,
   );
 
 /**
@@ -143,7 +147,8 @@ describe('WebSocket connection caps', () => {
 
   it('limits spectator upgrades per client address across processes with 429 rate_limited and Retry-After', async () => {
     const ip = nextLoopbackIp();
-    for (let i = 0; i < LIMITS.SPECTATOR_UPGRADE_RATE_LIMIT; i++) await (await connect(i % 2 ? two : one, '/api/v1/spectator/stream?since=0', { localAddress: ip })).close();
+    for (let i = 0; i < LIMITS.SPECTATOR_UPGRADE_RATE_LIMIT; i++)
+      await (await connect(i % 2 ? two : one, '/api/v1/spectator/stream?since=0', { localAddress: ip })).close();
     for (const server of [one, two]) {
       const refused = await refusal(server, '/api/v1/spectator/stream', { localAddress: ip });
       expect(refused.status).toBe(429);

@@ -34,11 +34,16 @@ beforeAll(async () => {
   const relay = new EventRelay((topic, frame) => app.publish(topic, frame));
   pubsub = new PubSub(redis(), clients[1]!);
   await relay.start(new LiveEvents(pubsub));
-  const replay = new SocketReplay(new EventReplay(new EventStreamRepository(redis(), new Scripts(redis()))), relay, { replayPage: 3, replayChunkBytes: 64 * 1024, fenceTimeoutMs: 2_000 }, (ws, close) => {
-    ended.push(close);
-    ws.getUserData().closing = true;
-    ws.end(close.code, close.reason);
-  });
+  const replay = new SocketReplay(
+    new EventReplay(new EventStreamRepository(redis(), new Scripts(redis()))),
+    relay,
+    { replayPage: 3, replayChunkBytes: 64 * 1024, fenceTimeoutMs: 2_000 },
+    (ws, close) => {
+      ended.push(close);
+      ws.getUserData().closing = true;
+      ws.end(close.code, close.reason);
+    },
+  );
   app.ws<SocketData>('/replay', {
     upgrade: (res, req, context) => {
       const query = new URLSearchParams(req.getQuery() ?? '');

@@ -67,7 +67,8 @@ function open(query: string): Promise<WebSocket> {
   });
 }
 
-const closed = (client: WebSocket) => new Promise<{ code: number; reason: string }>((resolve) => client.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+const closed = (client: WebSocket) =>
+  new Promise<{ code: number; reason: string }>((resolve) => client.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
 
 /** Sends to the named socket until uWS holds more than `bytes` unsent (the client has stopped reading). */
 function fillUntil(name: string, bytes: number) {

@@ -35,10 +35,17 @@ async function match(a: { user_id: number; token: string }, b: { user_id: number
   return res.match!.id;
 }
 
-const send = (from: { user_id: number }, matchId: number, body: string) => stack.app.messageService.send({ userId: from.user_id, pool: 'agent' }, matchId, body);
+const send = (from: { user_id: number }, matchId: number, body: string) =>
+  stack.app.messageService.send({ userId: from.user_id, pool: 'agent' }, matchId, body);
 
 async function pair(names: [string, string], themes: [number, number], interests: [string, string]): Promise<[Account, Account, number]> {
-  const a = await registerAgent(stack.api, { display_name: names[0], theme_id: themes[0], interests: interests[0], bio: `${names[0]} writes poems.`, city: 'Porto' });
+  const a = await registerAgent(stack.api, {
+    display_name: names[0],
+    theme_id: themes[0],
+    interests: interests[0],
+    bio: `${names[0]} writes poems.`,
+    city: 'Porto',
+  });
   const b = await registerAgent(stack.api, { display_name: names[1], theme_id: themes[1], interests: interests[1] });
   return [a, b, await match(a, b)];
 }
@@ -74,7 +81,10 @@ describe('the first screen', () => {
     // Generated avatars in the agents' theme colours; never an image from anywhere.
     expect(await items.nth(1).locator('.agent.theme-2 svg.avatar').count()).toBe(1);
     expect(await items.nth(1).locator('.agent.theme-5 svg.avatar').count()).toBe(1);
-    const fill = await items.nth(1).locator('.agent.theme-2 .avatar-bg').evaluate((node) => getComputedStyle(node).fill);
+    const fill = await items
+      .nth(1)
+      .locator('.agent.theme-2 .avatar-bg')
+      .evaluate((node) => getComputedStyle(node).fill);
     expect(fill).toBe('rgb(23, 162, 160)');
     expect(await page.locator('img').count()).toBe(0);
 
@@ -116,8 +126,21 @@ describe('the first screen', () => {
     // Faster than the service makes messages: the stream's own events, 1,200 of them appended as fast as
     // they go, each as a message of the pair's match.
     await inBatches(1_200, 100, (i) => {
-      const message = { id: 1_000_000 + i, match_id: matchId, sender_id: i % 2 ? a.user_id : b.user_id, body: `Flood ${i} about chess`, created_at: new Date().toISOString(), shared_interests_mentioned: ['chess'] };
-      return publishEvent(stack.app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
+      const message = {
+        id: 1_000_000 + i,
+        match_id: matchId,
+        sender_id: i % 2 ? a.user_id : b.user_id,
+        body: `Flood ${i} about chess`,
+        created_at: new Date().toISOString(),
+        shared_interests_mentioned: ['chess'],
+      };
+      return publishEvent(stack.app, {
+        type: 'message.created',
+        pool: 'agent',
+        recipients: [],
+        dataFor: () => ({}),
+        spectator: spectatorMessageCreated(message),
+      });
     });
     await expect.poll(() => statValue(page, 'stat-messages')).toBeGreaterThanOrEqual(1_600);
     expect(await page.locator('#activity-list .activity-item').count()).toBeLessThanOrEqual(40);
@@ -180,7 +203,9 @@ describe('deep links, reconnects and ended matches', () => {
     // The activity stream shows what the replay brought once it flushes: wait for the last of it.
     const snippets = page.locator('#activity-list .activity-item .snippet');
     await expect.poll(() => snippets.allTextContents()).toContain('Fourth, while reconnecting.');
-    const eventIds = await page.locator('#activity-list .activity-item[data-event-id]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-event-id')));
+    const eventIds = await page
+      .locator('#activity-list .activity-item[data-event-id]')
+      .evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-event-id')));
     expect(new Set(eventIds).size).toBe(eventIds.length);
     const messageIds = await page.locator('#message-list .message').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-message-id')));
     expect(new Set(messageIds).size).toBe(4);

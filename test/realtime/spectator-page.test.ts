@@ -53,7 +53,10 @@ async function send(from: Account, matchId: number, body: string) {
 
 describe('/spectator in headless Chromium', () => {
   it('shows the synthetic label, then matches and messages live, hostile text as text, and reconnects by itself', async () => {
-    earlier = [await registerAgent(stack.api, { display_name: 'Early Owl', theme_id: 1 }), await registerAgent(stack.api, { display_name: 'Early Lark', theme_id: 6 })];
+    earlier = [
+      await registerAgent(stack.api, { display_name: 'Early Owl', theme_id: 1 }),
+      await registerAgent(stack.api, { display_name: 'Early Lark', theme_id: 6 }),
+    ];
     earlierMatch = await match(earlier[0], earlier[1]);
     await send(earlier[0], earlierMatch, 'Already chatting before the page opened.');
 

@@ -39,7 +39,13 @@ describe('typing frames', () => {
   it("reach the other participant's sockets on another process, and neither the sender's sockets nor a third account's", async () => {
     const { a, b, matchId } = await matchedPair(one);
     const { other: c, matchId: withC } = await matchWith(a);
-    const [aHere, aThere, bThere, bHere, cThere] = await Promise.all([socketOf(one, a), socketOf(two, a), socketOf(two, b), socketOf(one, b), socketOf(two, c)]);
+    const [aHere, aThere, bThere, bHere, cThere] = await Promise.all([
+      socketOf(one, a),
+      socketOf(two, a),
+      socketOf(two, b),
+      socketOf(one, b),
+      socketOf(two, c),
+    ]);
 
     typing(aHere, matchId);
     for (const socket of [bThere, bHere]) {
@@ -100,7 +106,7 @@ describe('typing frames', () => {
     expect(before.filter(isTyping)).toEqual([]);
   });
 
-  it("from someone who is not in the match go nowhere and are answered with a not_found error frame; bad ones with a validation_failed one; other frames are ignored", async () => {
+  it('from someone who is not in the match go nowhere and are answered with a not_found error frame; bad ones with a validation_failed one; other frames are ignored', async () => {
     const { a, b, matchId } = await matchedPair(one);
     const { other: c, matchId: cWithA } = await matchWith(a);
     const [aSocket, bSocket, cSocket] = await Promise.all([socketOf(two, a), socketOf(two, b), socketOf(one, c)]);
@@ -118,13 +124,19 @@ describe('typing frames', () => {
 
     // c is answered: its typing in a match that is not c's went to nobody (and is the only frame c got)
     const notFound = await cSocket.waitForFrame((f) => f.type === 'error');
-    expect(notFound).toEqual({ type: 'error', data: { code: 'not_found', match_id: matchId, message: expect.stringContaining(`No current match of yours has id ${matchId}`) } });
+    expect(notFound).toEqual({
+      type: 'error',
+      data: { code: 'not_found', match_id: matchId, message: expect.stringContaining(`No current match of yours has id ${matchId}`) },
+    });
     expect(cSocket.frames).toEqual([notFound]);
     // one that ended is no longer anyone's
     expect((await one.api.delete(`/api/v1/matches/${matchId}`, { token: a.token })).status).toBe(204);
     const aOnOne = await socketOf(one, a);
     typing(aOnOne, matchId);
-    expect(await aOnOne.waitForFrame((f) => f.type === 'error')).toEqual({ type: 'error', data: expect.objectContaining({ code: 'not_found', match_id: matchId }) });
+    expect(await aOnOne.waitForFrame((f) => f.type === 'error')).toEqual({
+      type: 'error',
+      data: expect.objectContaining({ code: 'not_found', match_id: matchId }),
+    });
 
     for (const bad of ['abc', -1, 1.5, null]) typing(cSocket, bad);
     const errors = (await cSocket.waitFor(5)).slice(1);

@@ -6,7 +6,7 @@ import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from 
 import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { browseShare, DiscoveryIndexRepository, type FilterGroup , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { browseShare, DiscoveryIndexRepository, type FilterGroup, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/platform/redis/key-space.js';
@@ -43,8 +43,17 @@ beforeAll(async () => {
     const city = pick(CITIES);
     const user = await users.create(
       {
-        pool: 'agent', email: `budget-${n}@test.example`, passwordHash: 'x', displayName: `Budget ${n}`, bio: '',
-        birthdate: latestBirthdateForAge(18 + Math.floor(random() * 50)), gender: pick(GENDERS), interests, city, state: stateOf(city), themeId: 1,
+        pool: 'agent',
+        email: `budget-${n}@test.example`,
+        passwordHash: 'x',
+        displayName: `Budget ${n}`,
+        bio: '',
+        birthdate: latestBirthdateForAge(18 + Math.floor(random() * 50)),
+        gender: pick(GENDERS),
+        interests,
+        city,
+        state: stateOf(city),
+        themeId: 1,
       },
       new Date(base + Math.floor((n - 1) / 4) * 1_000),
     );
@@ -57,7 +66,13 @@ const writeRosterCode = (pool: 'agent' | 'member', id: number, code: number) => 
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 const service = (budget: number, driverLimit = 5_000) =>
-  new DiscoveryService(index, feeds, new FeedRanker(index, feeds), { schedule: async () => {} }, { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget });
+  new DiscoveryService(
+    index,
+    feeds,
+    new FeedRanker(index, feeds),
+    { schedule: async () => {} },
+    { scanLimit: 5_000, browseDriverLimit: driverLimit, browseBudget: budget },
+  );
 
 /** What browse must list, worked out here from the seeded profiles: newest first, highest id first. */
 function expected(viewer: number, filters: BrowseFilters): number[] {
@@ -65,7 +80,11 @@ function expected(viewer: number, filters: BrowseFilters): number[] {
   return seeded
     .filter((u) => u.id !== viewer)
     .filter((u) => !filters.gender || filters.gender.includes(u.gender))
-    .filter((u) => !filters.interests || (filters.interests_mode === 'all' ? filters.interests.every((i) => u.interests.includes(i)) : filters.interests.some((i) => u.interests.includes(i))))
+    .filter(
+      (u) =>
+        !filters.interests ||
+        (filters.interests_mode === 'all' ? filters.interests.every((i) => u.interests.includes(i)) : filters.interests.some((i) => u.interests.includes(i))),
+    )
     .filter((u) => !filters.city || normalizePlace(u.city) === filters.city)
     .filter((u) => !filters.state || normalizePlace(u.state) === filters.state)
     .filter((u) => !birth || (birthdateNumber(u.birthdate) >= birth.min && birthdateNumber(u.birthdate) <= birth.max))
@@ -108,7 +127,13 @@ describe('browse within a budget of entries examined', () => {
       const want = expected(viewer, filters);
       expect((await walk(service(1_000_000_000), viewer, filters, 100)).ids, JSON.stringify(filters)).toEqual(want);
       // Page budgets split over the partitions: below the per-call floor (browseShare), and shares of 20 and 100.
-      for (const [budget, driverLimit] of [[1, 5_000], [120, 5_000], [120, 0], [480, 5_000], [2_400, 5_000]] as const) {
+      for (const [budget, driverLimit] of [
+        [1, 5_000],
+        [120, 5_000],
+        [120, 0],
+        [480, 5_000],
+        [2_400, 5_000],
+      ] as const) {
         const { ids, short } = await walk(service(budget, driverLimit), viewer, filters, 20);
         expect(ids, `${JSON.stringify(filters)} within ${budget}`).toEqual(want);
         shortPages += short;
@@ -149,18 +174,29 @@ describe('browse within a budget of entries examined', () => {
   it('keeps to the budget when one filter drives (read whole, then checked a batch at a time)', async () => {
     const viewer = seeded[5]!.id;
     const filters: BrowseFilters = { interests_mode: 'all', interests: ['chess', 'jazz', 'hiking'], gender: ['woman', 'man', 'other'], min_age: 20 };
-    const holders = await Promise.all(ALL_PARTITIONS.map(async (part) => Math.min(...(await Promise.all(filters.interests!.map((i) => redis.scard(keys.interestIndex('agent', part, i))))))));
+    const holders = await Promise.all(
+      ALL_PARTITIONS.map(async (part) => Math.min(...(await Promise.all(filters.interests!.map((i) => redis.scard(keys.interestIndex('agent', part, i))))))),
+    );
     // in every partition the driver fits in its share (at most a quarter of it); its members are checked
     // (ages and genders in the roster, then the other sets) a batch at a time, each batch started only
     // when what is left of the share covers its worst case
     const budget = Math.max(...holders) * 4 * INDEX_PARTITIONS;
     const groups = (part: number): FilterGroup[] => (filters.interests ?? []).map((i) => [keys.interestIndex('agent', part, i)]);
-    const page = await index.browse({ pool: 'agent', viewerId: viewer, groups, birth: birthRange(filters), genders: filters.gender, want: 101, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
+    const page = await index.browse({
+      pool: 'agent',
+      viewerId: viewer,
+      groups,
+      birth: birthRange(filters),
+      genders: filters.gender,
+      want: 101,
+      driverLimit: 5_000 * INDEX_PARTITIONS,
+      budget,
+    });
     expect(page.examined).toBeLessThanOrEqual(budget);
     expect((await walk(service(budget), viewer, filters, 3)).ids).toEqual(expected(viewer, filters));
   });
 
-  it('stops a driving filter\'s checks where the budget ends, and resumes there', async () => {
+  it("stops a driving filter's checks where the budget ends, and resumes there", async () => {
     // In the member pool's first partition: a driving set of ten accounts, each also in three larger
     // sets and of an age and gender that pass, so every check of every member costs its worst case.
     const ids = range(1, 10).map((k) => k * INDEX_PARTITIONS);
@@ -179,7 +215,17 @@ describe('browse within a budget of entries examined', () => {
     let after: { id: number } | undefined;
     let pages = 0;
     for (; pages < 20; pages++) {
-      const page = await index.browse({ pool: 'member', viewerId: 0, groups, birth: { min: 19000101, max: 20000101 }, genders: ['woman'], want: 101, after, driverLimit: 5_000 * INDEX_PARTITIONS, budget });
+      const page = await index.browse({
+        pool: 'member',
+        viewerId: 0,
+        groups,
+        birth: { min: 19000101, max: 20000101 },
+        genders: ['woman'],
+        want: 101,
+        after,
+        driverLimit: 5_000 * INDEX_PARTITIONS,
+        budget,
+      });
       expect(page.examined).toBeLessThanOrEqual(budget);
       seen.push(...page.rows.map((row) => row.id));
       if (!page.stop) break;

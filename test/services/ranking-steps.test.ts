@@ -3,7 +3,7 @@ import { AccountReadsRepository } from '../../src/features/accounts/account-read
 import type { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndexRepository , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { DiscoveryIndexRepository, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
@@ -31,7 +31,19 @@ afterAll(() => store?.cleanup());
 
 /** A stored account (registration indexes it); its id. */
 const seed = async (interests: string[]) =>
-  (await users.create({ pool: 'agent', email: `seed-${Math.random()}@example.com`, passwordHash: 'seeded', displayName: 'Someone', birthdate: '1990-01-01', gender: 'woman', bio: '', interests, city: '', state: '', themeId: 1 }))!.id;
+  (await users.create({
+    pool: 'agent',
+    email: `seed-${Math.random()}@example.com`,
+    passwordHash: 'seeded',
+    displayName: 'Someone',
+    birthdate: '1990-01-01',
+    gender: 'woman',
+    bio: '',
+    interests,
+    city: '',
+    state: '',
+    themeId: 1,
+  }))!.id;
 const INTERESTS = ['kites', 'lutes', 'moss', 'newts', 'oboes'];
 const OWNERS: number[] = [];
 let ACCOUNT = 0;

@@ -36,7 +36,11 @@ describe('spreading a candidate into ranked feeds', () => {
   it('fills a feed up to its size, then only a better candidate gets in and the lowest leaves', async () => {
     await redis.zadd(keys.feedFloors('agent', indexPartition(1)), 0, '1');
     const floor = () => redis.zscore(keys.feedFloors('agent', indexPartition(1)), '1');
-    for (const [candidate, score] of [[10, 500], [11, 300], [12, 400]] as const) {
+    for (const [candidate, score] of [
+      [10, 500],
+      [11, 300],
+      [12, 400],
+    ] as const) {
       await feeds.spread('agent', candidate, [{ owner: 1, score }], 3);
     }
     expect(await feedOf(1)).toEqual(['11', '300', '12', '400', '10', '500']);
@@ -57,7 +61,17 @@ describe('spreading a candidate into ranked feeds', () => {
   it('leaves alone a feed never ranked, one whose owner swiped the candidate, and the candidate itself', async () => {
     await addByPartition((p) => keys.feedFloors('agent', p), 0, '2', 0, '3');
     await redis.hset(keys.swipes('agent', 3), '20', 'pass');
-    const changed = await feeds.spread('agent', 20, [{ owner: 2, score: 100 }, { owner: 3, score: 100 }, { owner: 4, score: 100 }, { owner: 20, score: 100 }], 5);
+    const changed = await feeds.spread(
+      'agent',
+      20,
+      [
+        { owner: 2, score: 100 },
+        { owner: 3, score: 100 },
+        { owner: 4, score: 100 },
+        { owner: 20, score: 100 },
+      ],
+      5,
+    );
     expect(changed).toBe(1);
     expect(await feedOf(2)).toEqual(['20', '100']);
     expect(await feedOf(3)).toEqual([]);
@@ -176,11 +190,19 @@ describe('picking the feeds an account leaves for a dropped interest', () => {
     await saddByPartition(dropped, candidate, ...holders);
     await saddByPartition(kept, candidate, 3002, 3003);
     // ranked: every even holder with room, 3002 (shares 'kept', room) and 3003 (shares 'kept', floor too high)
-    await addByPartition((p) => keys.feedFloors('agent', p), ...holders.filter((id) => id % 2 === 0).flatMap((id) => [0, id]), 0, 3002, 900, 3003, 0, candidate);
-    const expected = [
-      ...holders.filter((id) => id % 2 === 0 && id !== 3002).map((owner) => ({ owner, score: 0 })),
-      { owner: 3002, score: 500 },
-    ].sort((a, b) => a.owner - b.owner);
+    await addByPartition(
+      (p) => keys.feedFloors('agent', p),
+      ...holders.filter((id) => id % 2 === 0).flatMap((id) => [0, id]),
+      0,
+      3002,
+      900,
+      3003,
+      0,
+      candidate,
+    );
+    const expected = [...holders.filter((id) => id % 2 === 0 && id !== 3002).map((owner) => ({ owner, score: 0 })), { owner: 3002, score: 500 }].sort(
+      (a, b) => a.owner - b.owner,
+    );
 
     const all: Array<{ owner: number; score: number }> = [];
     let pages = 0;

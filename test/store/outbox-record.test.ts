@@ -34,7 +34,11 @@ function runner(maxAttempts = 20): OutboxRunner {
   const streams = new EventStreamRepository(client, scripts);
   return new OutboxRunner(new OutboxRepository(client), logger, { maxAttempts })
     .register(new MatchListing(new MatchListRepository(scripts)))
-    .register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
+    .register(
+      new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(
+        spectatorAppends,
+      ),
+    );
 }
 
 /** Writes a pending record as it is, committed long ago. */
@@ -49,8 +53,16 @@ describe('a pending outbox record', () => {
   it('written by hand as earlier versions did is read and completed', async () => {
     const shard = 5 % SHARDS;
     const complete = runner();
-    await plant(shard, 'c5', '[{"type":"match.listed","match_id":5,"users":[1,3],"at":1000},{"type":"match.created","match":{"id":5,"users":[1,3],"created_at":"2026-01-01T00:00:00.000Z","shared_interests":[]}}]');
-    await plant(shard, 'm261', '[{"type":"match.touched","match_id":5,"users":[1,3],"at":2000},{"type":"message.created","match_id":5,"users":[1,3],"message_id":261}]');
+    await plant(
+      shard,
+      'c5',
+      '[{"type":"match.listed","match_id":5,"users":[1,3],"at":1000},{"type":"match.created","match":{"id":5,"users":[1,3],"created_at":"2026-01-01T00:00:00.000Z","shared_interests":[]}}]',
+    );
+    await plant(
+      shard,
+      'm261',
+      '[{"type":"match.touched","match_id":5,"users":[1,3],"at":2000},{"type":"message.created","match_id":5,"users":[1,3],"message_id":261}]',
+    );
     const held = { id: 5, match_id: 5, sender_id: 1, body: 'Hi', created_at: '2026-01-01T00:00:01.000Z', shared_interests_mentioned: [] };
     await plant(shard, 'm5', JSON.stringify([{ type: 'message.created', match_id: 5, users: [1, 3], message: held }]));
     await plant(shard, 'l1:3:1000', '[{"type":"like.received","from":1,"to":3,"created_at":"2026-01-01T00:00:00.000Z"}]');
@@ -59,7 +71,11 @@ describe('a pending outbox record', () => {
     expect(await client.hlen(keys.shardOutbox('agent', shard))).toBe(0);
     expect(await listed(1, 5)).toBe('2000');
 
-    await plant(shard, 'e5', '[{"type":"match.unlisted","match_id":5,"users":[1,3]},{"type":"match.ended","match_id":5,"users":[1,3],"ended_at":"2026-01-02T00:00:00.000Z"}]');
+    await plant(
+      shard,
+      'e5',
+      '[{"type":"match.unlisted","match_id":5,"users":[1,3]},{"type":"match.ended","match_id":5,"users":[1,3],"ended_at":"2026-01-02T00:00:00.000Z"}]',
+    );
     await complete.complete('agent', { shard, id: 'e5' });
     expect(await client.hexists(keys.shardOutbox('agent', shard), 'e5')).toBe(0);
     expect(await listed(1, 5)).toBeNull();
@@ -71,7 +87,13 @@ describe('a pending outbox record', () => {
     const swipe = async (from: number, to: number, candidate: number, interests: [string, string]) => {
       const shard = pairShard(from, to);
       const matchId = candidate * SHARDS + shard;
-      const keyList = [keys.pair('agent', from, to), keys.match('agent', matchId), keys.shardOutbox('agent', shard), keys.shardOutboxDue('agent', shard), keys.idempotency('agent', shard, from, `likes/${to}`, '')];
+      const keyList = [
+        keys.pair('agent', from, to),
+        keys.match('agent', matchId),
+        keys.shardOutbox('agent', shard),
+        keys.shardOutboxDue('agent', shard),
+        keys.idempotency('agent', shard, from, `likes/${to}`, ''),
+      ];
       const at = Date.UTC(2026, 0, 1);
       return scripts.run('record_swipe', keyList, [from, to, 'super_like', at, new Date(at).toISOString(), matchId, 0, ...interests]);
     };
@@ -90,7 +112,9 @@ describe('a pending outbox record', () => {
     await swipe(30, 31, 2, ['["chess","jazz/fusion"]', '["jazz/fusion","chess"]']);
     const second = await swipe(31, 30, 2, ['["jazz/fusion","chess"]', '["chess","jazz/fusion"]']);
     expect(second.sharedInterests).toEqual(['chess', 'jazz/fusion']);
-    const created = runner().effectsOf(second.pendingRecord!).find((effect) => effect.type === 'match.created');
+    const created = runner()
+      .effectsOf(second.pendingRecord!)
+      .find((effect) => effect.type === 'match.created');
     expect(created).toMatchObject({ match: { shared_interests: ['chess', 'jazz/fusion'] } });
   });
 
@@ -103,7 +127,9 @@ describe('a pending outbox record', () => {
     await sweeper.complete('agent', { shard, id: 'bad-1' });
     expect(await client.hget(keys.shardOutbox('agent', shard), 'bad-1')).toBe(invalid);
     expect(await listed(9, 7)).toBeNull();
-    const warning = logged.map((line) => JSON.parse(line) as { msg: string; err?: { message: string } }).find((entry) => entry.err?.message.includes('(match.listed) is not valid'));
+    const warning = logged
+      .map((line) => JSON.parse(line) as { msg: string; err?: { message: string } })
+      .find((entry) => entry.err?.message.includes('(match.listed) is not valid'));
     expect(warning?.msg).toBe('could not complete the outbox steps yet; the sweeper will');
 
     await sweeper.sweep(0);

@@ -28,10 +28,10 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<ScriptReply<'rate_limit'>>;
+const hit = (run: Scripts['run'], key: string, member = 'hit-1') =>
+  run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<ScriptReply<'rate_limit'>>;
 const rateLimit = (key: string) => hit(scripts.runHot.bind(scripts), key);
 const RATE_LIMIT_SHA = loadScripts(LUA_DIRS, SHARED_LUA_DIR).get('rate_limit')!.sha;
-
 
 describe('ScriptConnection', () => {
   it('answers like the main client, calls made together in order', async () => {
@@ -74,14 +74,25 @@ describe('ScriptConnection', () => {
     // The bystander's write is answered only when the pause is over: the call must fail before that.
     const pauseOver = bystander.set('bystander', '1').then(() => 'pause over');
     try {
-      const first = await Promise.race([impatient.evalsha(source, [], []).then(() => 'answered', (error: Error) => error.message), pauseOver]);
+      const first = await Promise.race([
+        impatient.evalsha(source, [], []).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+        pauseOver,
+      ]);
       expect(first).toBe('Command timed out');
     } finally {
       await client.client('UNPAUSE');
     }
     await pauseOver;
     bystander.disconnect();
-    await eventually('the script answering again', async () => impatient.evalsha(source, [], []).then((r) => r === 1, () => false));
+    await eventually('the script answering again', async () =>
+      impatient.evalsha(source, [], []).then(
+        (r) => r === 1,
+        () => false,
+      ),
+    );
     await impatient.quit();
   });
 
@@ -104,7 +115,12 @@ describe('ScriptConnection', () => {
     } finally {
       await client.client('UNPAUSE');
     }
-    await eventually('scripts after the drop', async () => rateLimit('rl:after-drop').then(() => true, () => false));
+    await eventually('scripts after the drop', async () =>
+      rateLimit('rl:after-drop').then(
+        () => true,
+        () => false,
+      ),
+    );
     expect(await client.zcard('rl:dropped')).toBe(0);
   });
 
@@ -113,6 +129,11 @@ describe('ScriptConnection', () => {
     // Never sent: sending it elsewhere (a Redis Cluster's promoted replica) could not run it twice.
     await expect(rateLimit('rl:away')).rejects.toMatchObject({ message: 'Connection is closed.', sent: false });
     await redis.start();
-    await eventually('scripts back', async () => rateLimit('rl:back').then(() => true, () => false));
+    await eventually('scripts back', async () =>
+      rateLimit('rl:back').then(
+        () => true,
+        () => false,
+      ),
+    );
   });
 });

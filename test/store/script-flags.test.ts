@@ -38,7 +38,12 @@ describe('every Lua script declares itself', () => {
         expect(lua, name).toContain('Flagged allow-oom:');
       }
     }
-    expect(scripts.filter((s) => header(s.lua).includes('allow-oom')).map((s) => s.name).sort()).toEqual(ALLOWED_WHEN_FULL);
+    expect(
+      scripts
+        .filter((s) => header(s.lua).includes('allow-oom'))
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(ALLOWED_WHEN_FULL);
   });
 
   describe('against a full Redis', () => {
@@ -62,7 +67,10 @@ describe('every Lua script declares itself', () => {
       for (const { name, lua } of scripts) {
         // Refused scripts never start, so their arguments do not matter; read-only ones fail on the
         // missing arguments, which shows they ran.
-        const outcome = await client.eval(lua, 0).then(() => 'ran', (error: Error) => error.message);
+        const outcome = await client.eval(lua, 0).then(
+          () => 'ran',
+          (error: Error) => error.message,
+        );
         if (header(lua) === '#!lua') expect(outcome, name).toMatch(/^OOM command not allowed/);
         if (header(lua) === '#!lua flags=no-writes') expect(outcome, name).not.toMatch(/OOM/);
       }
@@ -76,7 +84,15 @@ describe('every Lua script declares itself', () => {
       expect(id).toMatch(/^\d+-\d+$/);
 
       const runner = new OutboxRunner(new OutboxRepository(client), createLogger('silent'));
-      runner.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(spectatorAppends));
+      runner
+        .register(new MatchListing(new MatchListRepository(scripts)))
+        .register(
+          new MatchEventSteps(
+            new EventAppender(streams),
+            new UserRepository(client, scripts, accountFiling),
+            new MessageRepository(client, scripts),
+          ).addAudience(spectatorAppends),
+        );
       await runner.complete('agent', { shard: 7, id: 'pending-1' });
       expect(await client.hexists(keys.shardOutbox('agent', 7), 'pending-1')).toBe(0);
       expect(await client.zcard(keys.userMatches('agent', 1))).toBe(0);

@@ -62,7 +62,14 @@ describe('the script loader', () => {
     const dir = scriptDir({
       'includes/count.lua': "redis.call('INCR', KEYS[1])\n",
       'includes/count_and_read.lua': '--- @include "count"\nlocal function read() return redis.call(\'GET\', KEYS[1]) end\n',
-      'counted-1.lua': ['#!lua', '--- @include "includes/count"', '--- @include "includes/count_and_read"', '--- @include "includes/count"', 'return read()', ''].join('\n'),
+      'counted-1.lua': [
+        '#!lua',
+        '--- @include "includes/count"',
+        '--- @include "includes/count_and_read"',
+        '--- @include "includes/count"',
+        'return read()',
+        '',
+      ].join('\n'),
     });
     const counted = loadScripts([dir]).get('counted')!;
     expect(counted.lua.match(/INCR/g)).toHaveLength(1);
@@ -77,7 +84,11 @@ describe('the script loader', () => {
   it('refuses an include that does not exist, or that includes what includes it', () => {
     const missing = scriptDir({ 'lost-0.lua': '--- @include "includes/nowhere"\nreturn 1\n' });
     expect(() => loadScripts([missing])).toThrow(/lost-0\.lua: includes .*includes\/nowhere\.lua, which does not exist/);
-    const circle = scriptDir({ 'includes/a.lua': '--- @include "b"\n', 'includes/b.lua': '--- @include "a"\n', 'loop-0.lua': '--- @include "includes/a"\nreturn 1\n' });
+    const circle = scriptDir({
+      'includes/a.lua': '--- @include "b"\n',
+      'includes/b.lua': '--- @include "a"\n',
+      'loop-0.lua': '--- @include "includes/a"\nreturn 1\n',
+    });
     expect(() => loadScripts([circle])).toThrow(/b\.lua: includes "a", which includes it back/);
   });
 });

@@ -73,7 +73,6 @@ const LOADED = loadScripts(LUA_DIRS, SHARED_LUA_DIR);
 /** Script name by the SHA1 of its source, as src/platform/redis/scripts.ts loads them. */
 const scriptsBySha = () => new Map([...LOADED.values()].map((script) => [script.sha, script.name]));
 
-
 type ScriptCall = { name: string; keys: string[]; slots: Set<number> };
 
 /** Every call of a script of lua/ that Redis receives, seen through MONITOR (BullMQ's own scripts are left out). */
@@ -130,7 +129,8 @@ function tableMismatches(calls: readonly ScriptCall[]): string[] {
     }
     if (own.length === 0) problems.push(`${name}: in the table, but the flow never called it`);
     else if (entry.slots === 'one-slot') {
-      for (const call of own.filter((c) => c.slots.size !== 1)) problems.push(`${name}: marked one-slot, but touched ${call.slots.size} slots: ${call.keys.join(' ')}`);
+      for (const call of own.filter((c) => c.slots.size !== 1))
+        problems.push(`${name}: marked one-slot, but touched ${call.slots.size} slots: ${call.keys.join(' ')}`);
     } else if (own.every((call) => call.slots.size === 1)) {
       problems.push(`${name}: marked many-slots, but touched one slot in every call: mark it one-slot`);
     }
@@ -155,7 +155,9 @@ const ranked = (account: Account, pool: 'agent' | 'member' = 'agent') =>
   stack.app.redis.zscore(keys.rankedFeeds(pool, indexPartition(account.user_id)), String(account.user_id)).then((score) => score !== null);
 
 const spreadWith = (account: Account, interests: string[]) =>
-  stack.app.redis.hget(keys.spreadInterests('agent', indexPartition(account.user_id)), String(account.user_id)).then((raw) => raw === JSON.stringify(interests));
+  stack.app.redis
+    .hget(keys.spreadInterests('agent', indexPartition(account.user_id)), String(account.user_id))
+    .then((raw) => raw === JSON.stringify(interests));
 
 /** Drives every kind of write and read the API offers, so that every reachable script runs at least once. */
 async function driveRepresentativeFlow() {
@@ -219,7 +221,10 @@ async function driveRepresentativeFlow() {
   const hook = await api.post('/api/v1/webhooks', { token: cy.token, body: { url: 'http://127.0.0.1:9/hooks' } });
   ok(201, hook);
   ok(202, await api.post(`/api/v1/webhooks/${hook.body.id}/test`, { token: cy.token }));
-  await eventually('the ping done and its claim let go', async () => (await stack.app.redis.exists(keys.webhookPing('agent', cy.user_id, hook.body.id as string))) === 0);
+  await eventually(
+    'the ping done and its claim let go',
+    async () => (await stack.app.redis.exists(keys.webhookPing('agent', cy.user_id, hook.body.id as string))) === 0,
+  );
   ok(200, await api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token, body: { enabled: false } }));
   ok(204, await api.delete(`/api/v1/webhooks/${hook.body.id}`, { token: cy.token }));
 
@@ -243,7 +248,11 @@ describe('Lua scripts and Redis Cluster hash slots', () => {
   it("says in each script's header what the table says of its slots", () => {
     const headers = Object.entries(SCRIPT_SLOTS).map(([name, entry]) => {
       const line = /^ {2}Slot: .*$/m.exec(LOADED.get(name)?.lua ?? '')?.[0].trim();
-      return { name, agrees: entry.slots === 'one-slot' ? /^Slot: one \(hash of .+\)$/.test(line ?? '') : /^Slot: several \(.+\): not yet cluster-ready$/.test(line ?? ''), line };
+      return {
+        name,
+        agrees: entry.slots === 'one-slot' ? /^Slot: one \(hash of .+\)$/.test(line ?? '') : /^Slot: several \(.+\): not yet cluster-ready$/.test(line ?? ''),
+        line,
+      };
     });
     expect(headers.filter((header) => !header.agrees)).toEqual([]);
   });

@@ -31,11 +31,33 @@ beforeAll(async () => {
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts, new AccountReadsRepository(redis, scripts), { limit: 0, windowSeconds: 60 });
   outbox = new OutboxRunner(new OutboxRepository(redis), createLogger('silent'));
-  outbox.register(new MatchListing(new MatchListRepository(scripts))).register(new MatchEventSteps(new EventAppender(new EventStreamRepository(redis, scripts)), new UserRepository(redis, scripts, accountFiling), new MessageRepository(redis, scripts)).addAudience(spectatorAppends));
+  outbox
+    .register(new MatchListing(new MatchListRepository(scripts)))
+    .register(
+      new MatchEventSteps(
+        new EventAppender(new EventStreamRepository(redis, scripts)),
+        new UserRepository(redis, scripts, accountFiling),
+        new MessageRepository(redis, scripts),
+      ).addAudience(spectatorAppends),
+    );
   feeds = new FeedRepository(redis, scripts);
-  const profile = { displayName: 'Floor', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
+  const profile = {
+    displayName: 'Floor',
+    birthdate: '1990-01-01',
+    gender: 'other',
+    bio: '',
+    interests: [],
+    city: '',
+    state: '',
+    themeId: 1,
+    createdAt: new Date().toISOString(),
+  } as const;
   for (const id of [1, 2, 3, 4, 5, 6]) {
-    await redis.hset(keys.accounts('agent', indexPartition(id)), String(id), encodeAccount({ ...profile, interests: [] }, { email: `floor-${id}@test.example`, passwordHash: 'x' }));
+    await redis.hset(
+      keys.accounts('agent', indexPartition(id)),
+      String(id),
+      encodeAccount({ ...profile, interests: [] }, { email: `floor-${id}@test.example`, passwordHash: 'x' }),
+    );
   }
 });
 afterAll(() => store?.cleanup());

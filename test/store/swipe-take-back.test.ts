@@ -13,14 +13,28 @@ let swipes: SwipeRepository;
 const SWIPER = 7001;
 const SUSPENDED = 7002;
 const ABSENT = 7003;
-const profile = { displayName: 'Back', birthdate: '1990-01-01', gender: 'other', bio: '', interests: [], city: '', state: '', themeId: 1, createdAt: new Date().toISOString() } as const;
+const profile = {
+  displayName: 'Back',
+  birthdate: '1990-01-01',
+  gender: 'other',
+  bio: '',
+  interests: [],
+  city: '',
+  state: '',
+  themeId: 1,
+  createdAt: new Date().toISOString(),
+} as const;
 
 beforeAll(async () => {
   store = await startStore();
   redis = store.redis;
   swipes = new SwipeRepository(redis, store.scripts, new AccountReadsRepository(redis, store.scripts), { limit: 1000, windowSeconds: 60 });
   for (const id of [SWIPER, SUSPENDED]) {
-    await redis.hset(keys.accounts('agent', indexPartition(id)), String(id), encodeAccount({ ...profile, interests: [] }, { email: `back-${id}@test.example`, passwordHash: 'x' }));
+    await redis.hset(
+      keys.accounts('agent', indexPartition(id)),
+      String(id),
+      encodeAccount({ ...profile, interests: [] }, { email: `back-${id}@test.example`, passwordHash: 'x' }),
+    );
   }
   await redis.hset(keys.suspensions('agent', indexPartition(SUSPENDED)), String(SUSPENDED), JSON.stringify({ reason: 'test' }));
 });
@@ -34,7 +48,7 @@ const own = async (target: number) => ({
 });
 
 describe('a swipe on an account that is absent or suspended', () => {
-  it('leaves the swiper\'s swipe list, passes and feed as they were, whatever the swipe would have replaced', async () => {
+  it("leaves the swiper's swipe list, passes and feed as they were, whatever the swipe would have replaced", async () => {
     // The swiper liked the account before its suspension, and had it in its feed.
     await redis.hset(keys.swipes('agent', SWIPER), String(SUSPENDED), 'like');
     await redis.zadd(keys.feed('agent', SWIPER), 420, String(SUSPENDED));

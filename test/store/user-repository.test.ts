@@ -1,7 +1,7 @@
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DiscoveryIndexRepository , accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { DiscoveryIndexRepository, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { emailBucket, indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { readRosterCode, rosterCode, rosterEntry } from '../../src/features/discovery/roster-repository.js';
@@ -24,8 +24,18 @@ afterAll(() => store?.cleanup());
 
 let emails = 0;
 const newUser = (overrides: Partial<NewUser> = {}): NewUser => ({
-  pool: 'agent', email: `index-${++emails}@test.example`, passwordHash: 'x', displayName: 'Indexed', birthdate: '1990-05-06',
-  gender: 'woman', bio: '', interests: ['kites', 'moss'], city: 'Lisbon', state: 'South', themeId: 1, ...overrides,
+  pool: 'agent',
+  email: `index-${++emails}@test.example`,
+  passwordHash: 'x',
+  displayName: 'Indexed',
+  birthdate: '1990-05-06',
+  gender: 'woman',
+  bio: '',
+  interests: ['kites', 'moss'],
+  city: 'Lisbon',
+  state: 'South',
+  themeId: 1,
+  ...overrides,
 });
 
 /** Everything the account's index partition holds of it: the account, its roster code, and the sets holding it. */
@@ -50,7 +60,14 @@ describe('an account and its discovery entries, in its index partition', () => {
     expect(await users.find('agent', user.id)).toEqual(user);
     expect(entries.roster).toBe(rosterCode(19900506, 'woman'));
     const part = indexPartition(user.id);
-    expect(entries.sets).toEqual([keys.cityIndex('agent', part, 'lisbon'), keys.interestIndex('agent', part, 'kites'), keys.interestIndex('agent', part, 'moss'), keys.stateIndex('agent', part, 'south')].sort());
+    expect(entries.sets).toEqual(
+      [
+        keys.cityIndex('agent', part, 'lisbon'),
+        keys.interestIndex('agent', part, 'kites'),
+        keys.interestIndex('agent', part, 'moss'),
+        keys.stateIndex('agent', part, 'south'),
+      ].sort(),
+    );
     expect(await users.find('member', user.id)).toBeUndefined();
   });
 
@@ -71,10 +88,18 @@ describe('an account and its discovery entries, in its index partition', () => {
     const part = indexPartition(user.id);
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
     const { key: roster, offset } = rosterEntry('agent', user.id);
-    const changed = await scripts.run('update_profile', [keys.accounts('agent', part), keys.suspensions('agent', part), roster], [user.id, `${stored} `, stored, 1, 0, offset]);
+    const changed = await scripts.run(
+      'update_profile',
+      [keys.accounts('agent', part), keys.suspensions('agent', part), roster],
+      [user.id, `${stored} `, stored, 1, 0, offset],
+    );
     expect(changed).toBe('changed');
     expect(await readRosterCode(redis, 'agent', user.id)).toBe(rosterCode(19900506, 'woman'));
-    const missing = await scripts.run('update_profile', [keys.accounts('agent', part), keys.suspensions('agent', part), roster], [999_999 * 24 + part, stored, stored, 1, 0, offset]);
+    const missing = await scripts.run(
+      'update_profile',
+      [keys.accounts('agent', part), keys.suspensions('agent', part), roster],
+      [999_999 * 24 + part, stored, stored, 1, 0, offset],
+    );
     expect(missing).toBe('missing');
     expect((await users.update('agent', user.id, { interests: ['lutes'] }))?.user.interests).toEqual(['lutes']);
   });
@@ -85,8 +110,17 @@ describe('an account and its discovery entries, in its index partition', () => {
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
     const { passwordHash: _hash, email: _email, pool: _pool, ...card } = user;
     expect(decodeCard(user.id, stored)).toEqual(card);
-    expect((await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).indexed('agent', user.id))?.interests).toEqual(['a, b']);
-    const page = await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).browse({ pool: 'agent', viewerId: 0, groups: () => [], want: 100, driverLimit: 0, budget: 100_000 });
+    expect((await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).indexed('agent', user.id))?.interests).toEqual([
+      'a, b',
+    ]);
+    const page = await new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts)).browse({
+      pool: 'agent',
+      viewerId: 0,
+      groups: () => [],
+      want: 100,
+      driverLimit: 0,
+      budget: 100_000,
+    });
     const row = page.rows.find((r) => r.id === user.id);
     expect(row?.card).toEqual(card);
     expect(JSON.stringify(row)).not.toContain('secret-hash');
@@ -94,7 +128,9 @@ describe('an account and its discovery entries, in its index partition', () => {
   });
 
   it('keeps every field as written, empty ones and tabs included, and refuses a field holding a separator', async () => {
-    const user = (await users.create(newUser({ bio: '', city: '', state: '\tTabbed', interests: [], gender: 'nonbinary', birthdate: '1901-12-31', themeId: 6 })))!;
+    const user = (await users.create(
+      newUser({ bio: '', city: '', state: '\tTabbed', interests: [], gender: 'nonbinary', birthdate: '1901-12-31', themeId: 6 }),
+    ))!;
     expect(await users.find('agent', user.id)).toEqual(user);
     await expect(users.create(newUser({ bio: 'a\x1fb' }))).rejects.toThrow(/separator/);
   });

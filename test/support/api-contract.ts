@@ -61,7 +61,8 @@ export class ApiContract {
     const template = this.templateOf(path);
     const verb = method.toLowerCase();
     // A CORS preflight is the server's, for every path, and outside the document: 204 where a path is served, else 404.
-    if (verb === 'options') return received.status === (template ? 204 : 404) && received.text === '' ? [] : [`a preflight is answered ${template ? 204 : 404} with no body`];
+    if (verb === 'options')
+      return received.status === (template ? 204 : 404) && received.text === '' ? [] : [`a preflight is answered ${template ? 204 : 404} with no body`];
     const operation = template ? this.document.paths[template]![verb] : undefined;
     if (!operation) {
       // What the document does not serve is answered, for every method, in the error envelope: 405 where the path takes other methods, else 404.
@@ -71,7 +72,8 @@ export class ApiContract {
       return this.bodyProblems(received, { description: why, content: { 'application/json': { schema: ERROR_SCHEMA } }, 'x-error-codes': [code] });
     }
     const response = operation.responses[String(received.status)] ?? operation.responses.default;
-    if (!response) return [`status ${received.status} is not documented for ${method.toUpperCase()} ${template} (it lists ${Object.keys(operation.responses).join(', ')})`];
+    if (!response)
+      return [`status ${received.status} is not documented for ${method.toUpperCase()} ${template} (it lists ${Object.keys(operation.responses).join(', ')})`];
     return this.bodyProblems(received, response);
   }
 
@@ -99,7 +101,8 @@ export class ApiContract {
     const problems = schemaProblems(this.document, declared.schema, received.body);
     const codes = response['x-error-codes'];
     const code = (received.body as { error?: { code?: unknown } } | null)?.error?.code;
-    if (codes && !codes.includes(code as string)) problems.push(`$.error.code: ${JSON.stringify(code)} is not among the codes the document lists for this status (${codes.join(', ')})`);
+    if (codes && !codes.includes(code as string))
+      problems.push(`$.error.code: ${JSON.stringify(code)} is not among the codes the document lists for this status (${codes.join(', ')})`);
     return problems;
   }
 }

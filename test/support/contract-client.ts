@@ -38,7 +38,12 @@ export class ContractClient extends JsonClient {
   override async request<T = JsonBody>(method: string, path: string, options?: JsonRequestOptions): Promise<JsonResponse<T>> {
     const response = await super.request<T>(method, path, options);
     const contentType = response.headers['content-type'];
-    this.contract.check(method, path, { status: response.status, contentType: Array.isArray(contentType) ? contentType[0] : contentType, body: response.body, text: response.text });
+    this.contract.check(method, path, {
+      status: response.status,
+      contentType: Array.isArray(contentType) ? contentType[0] : contentType,
+      body: response.body,
+      text: response.text,
+    });
     return response;
   }
 }

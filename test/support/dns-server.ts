@@ -57,7 +57,8 @@ export async function startDnsServer(records: Record<string, string[]>) {
 
   const resolve: HostResolver = (hostname, options, callback) => {
     const only = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : options.family;
-    const ask = (family: 4 | 6) => (only && only !== family ? Promise.resolve([]) : (family === 4 ? resolver.resolve4(hostname) : resolver.resolve6(hostname)).catch(() => [] as string[]));
+    const ask = (family: 4 | 6) =>
+      only && only !== family ? Promise.resolve([]) : (family === 4 ? resolver.resolve4(hostname) : resolver.resolve6(hostname)).catch(() => [] as string[]);
     void Promise.all([ask(4), ask(6)]).then(([v4, v6]) => {
       const found: LookupAddress[] = [...v4.map((address) => ({ address, family: 4 })), ...v6.map((address) => ({ address, family: 6 }))];
       if (found.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);

@@ -29,7 +29,8 @@ export class EventSocket {
       const frame = JSON.parse(text) as Frame;
       this.frames.push(frame);
       const problems = documented && !isFabricated(text) ? socketContract.frameProblems(path, frame) : [];
-      if (problems.length > 0) this.violation ??= new ContractViolation(`GET ${path} sent the frame ${text.slice(0, 300)}${text.length > 300 ? '…' : ''}`, problems);
+      if (problems.length > 0)
+        this.violation ??= new ContractViolation(`GET ${path} sent the frame ${text.slice(0, 300)}${text.length > 300 ? '…' : ''}`, problems);
       for (const wake of this.waiters.splice(0)) wake();
     });
     this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
@@ -52,7 +53,9 @@ export class EventSocket {
         res.on('end', () => {
           const status = res.statusCode ?? 0;
           const body: unknown = JSON.parse(text || 'null');
-          const problems = isDocumentedSocket(path) ? socketContract.problems('GET', path, { status, contentType: res.headers['content-type'], body, text }) : [];
+          const problems = isDocumentedSocket(path)
+            ? socketContract.problems('GET', path, { status, contentType: res.headers['content-type'], body, text })
+            : [];
           if (problems.length > 0) return reject(new ContractViolation(`GET ${path} answered ${status}`, problems));
           reject(Object.assign(new Error(`upgrade refused: ${status}`), { status, headers: res.headers, body }));
         });

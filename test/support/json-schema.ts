@@ -50,7 +50,8 @@ export function schemaProblems(doc: Document, schema: Schema, value: unknown, pa
         break;
       }
       case 'enum':
-        if (!(rule as unknown[]).some((option) => JSON.stringify(option) === JSON.stringify(value))) fail(`${JSON.stringify(value)} is not one of ${JSON.stringify(rule)}`);
+        if (!(rule as unknown[]).some((option) => JSON.stringify(option) === JSON.stringify(value)))
+          fail(`${JSON.stringify(value)} is not one of ${JSON.stringify(rule)}`);
         break;
       case 'const':
         if (JSON.stringify(rule) !== JSON.stringify(value)) fail(`is not ${JSON.stringify(rule)}`);
@@ -77,7 +78,8 @@ export function schemaProblems(doc: Document, schema: Schema, value: unknown, pa
         }
         break;
       case 'prefixItems':
-        if (Array.isArray(value)) (rule as Schema[]).forEach((item, i) => i < value.length && problems.push(...schemaProblems(doc, item, value[i], `${path}[${i}]`)));
+        if (Array.isArray(value))
+          (rule as Schema[]).forEach((item, i) => i < value.length && problems.push(...schemaProblems(doc, item, value[i], `${path}[${i}]`)));
         break;
       case 'items': {
         // After the items prefixItems gives (a tuple's `items: false` allows none more).

@@ -13,7 +13,10 @@ export async function fillRedis(client: RedisClient): Promise<void> {
   const value = 'x'.repeat(64 * 1024);
   for (let i = 0; ; i++) {
     if (i > 1_000) throw new Error('Redis never filled up');
-    const refused = await client.set(`${FILLER_PREFIX}${i}`, value).then(() => false, (error: Error) => /^OOM/.test(error.message));
+    const refused = await client.set(`${FILLER_PREFIX}${i}`, value).then(
+      () => false,
+      (error: Error) => /^OOM/.test(error.message),
+    );
     if (refused) break;
   }
   await client.config('SET', 'maxmemory', String((await used()) - 512 * 1024));
@@ -36,7 +39,12 @@ export async function snapshotKeys(client: RedisClient): Promise<Map<string, str
     cursor = next;
     for (const key of found) {
       if (key.startsWith(FILLER_PREFIX)) continue;
-      out.set(key, createHash('sha1').update(JSON.stringify(await contents(client, key))).digest('hex'));
+      out.set(
+        key,
+        createHash('sha1')
+          .update(JSON.stringify(await contents(client, key)))
+          .digest('hex'),
+      );
     }
   } while (cursor !== '0');
   return out;

@@ -56,7 +56,9 @@ export function countRedisRoundTrips() {
   // ioredis: every command is a Command, created where the caller sends it (automatic pipelining and
   // pipelines included), and settled when its reply is read.
   const require = createRequire(import.meta.url);
-  const commandModule = require('ioredis/built/Command.js') as { default: new (...args: never[]) => { name: string; args: unknown[]; promise: Promise<unknown> } };
+  const commandModule = require('ioredis/built/Command.js') as {
+    default: new (...args: never[]) => { name: string; args: unknown[]; promise: Promise<unknown> };
+  };
   const Original = commandModule.default;
   commandModule.default = class CountedCommand extends Original {
     constructor(...args: never[]) {
@@ -74,17 +76,21 @@ export function countRedisRoundTrips() {
     const words = command.split('\r\n').filter((_, i) => i % 2 === 0 && i > 0);
     const done = sent(describe(words[0] ?? '', words.slice(1)));
     if (!done) return send.call(this, waiter, command);
-    send.call(this, {
-      ...waiter,
-      resolve: (value) => {
-        done();
-        waiter.resolve(value);
+    send.call(
+      this,
+      {
+        ...waiter,
+        resolve: (value) => {
+          done();
+          waiter.resolve(value);
+        },
+        reject: (error) => {
+          done();
+          waiter.reject(error);
+        },
       },
-      reject: (error) => {
-        done();
-        waiter.reject(error);
-      },
-    }, command);
+      command,
+    );
   };
 
   // The server: each request runs in a tally of its own, closed when its answer is written.

@@ -8,7 +8,9 @@ import { ApiContract, type ApiDocument } from './api-contract.js';
  * The WebSocket endpoints' part of the OpenAPI document (their refusals and their frames), generated in this
  * process: it depends on no setting, so it holds for a server of any configuration, in any process.
  */
-export const socketContract = new ApiContract(buildOpenApi(socketDocRoutes({ user: userSocketFrameSchema, spectator: spectatorSocketFrameSchema })) as ApiDocument);
+export const socketContract = new ApiContract(
+  buildOpenApi(socketDocRoutes({ user: userSocketFrameSchema, spectator: spectatorSocketFrameSchema })) as ApiDocument,
+);
 
 /** Whether `path` is a WebSocket the document describes (another, such as a bare uWS route, is not this API's). */
 export const isDocumentedSocket = (path: string) => socketContract.templateOf(path) !== undefined;

@@ -4,7 +4,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One request the receiver got. */
-export type Received = { headers: Record<string, string>; body: string; frame: { id: string; type: string; at: string; data: Record<string, unknown> }; receivedAt: number };
+export type Received = {
+  headers: Record<string, string>;
+  body: string;
+  frame: { id: string; type: string; at: string; data: Record<string, unknown> };
+  receivedAt: number;
+};
 
 /** What the receiver answers to one request: a status (after `delayMs`), or nothing at all (`hang`). */
 export type Answer = { status: number; delayMs?: number; body?: string; headers?: Record<string, string> } | { hang: true };

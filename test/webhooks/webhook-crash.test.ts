@@ -62,8 +62,14 @@ describe('webhook deliveries and crashes', () => {
     expect(r.received[2]!.frame.type).toBe('message.created');
     // The attempt is logged once the receiver's answer is in: the killed worker's attempt never is.
     await eventually('both deliveries logged', async () => {
-      const log = (await server.api.get(`/api/v1/webhooks/${hook.id}/deliveries`, { token: bo.token })).body.items as Array<{ outcome: string; event_id: string }>;
-      expect(log.map((a) => [a.outcome, a.event_id])).toEqual([['delivered', r.received[2]!.frame.id], ['delivered', r.received[0]!.frame.id]]);
+      const log = (await server.api.get(`/api/v1/webhooks/${hook.id}/deliveries`, { token: bo.token })).body.items as Array<{
+        outcome: string;
+        event_id: string;
+      }>;
+      expect(log.map((a) => [a.outcome, a.event_id])).toEqual([
+        ['delivered', r.received[2]!.frame.id],
+        ['delivered', r.received[0]!.frame.id],
+      ]);
     });
     second.child.kill('SIGTERM');
     expect(await second.exited).toBe(0);
@@ -72,7 +78,14 @@ describe('webhook deliveries and crashes', () => {
   it('a server killed (SIGKILL) while messages are sent: once restarted, every acknowledged message reaches the webhook, in order', async () => {
     redis ??= await startTestRedis();
     const port = await freePort();
-    const env = { ...redis.env, ...HOOKS, PORT: String(port), EVENT_SWEEP_MS: '200', WEBHOOK_LOCK_MS: '2000', TOKEN_SECRET: 'crash-test-secret-crash-test-secret!' };
+    const env = {
+      ...redis.env,
+      ...HOOKS,
+      PORT: String(port),
+      EVENT_SWEEP_MS: '200',
+      WEBHOOK_LOCK_MS: '2000',
+      TOKEN_SECRET: 'crash-test-secret-crash-test-secret!',
+    };
     const first = spawnTsx(['src/main.ts', 'serve'], env);
     await first.waitFor(/listening on/);
     const api = await ContractClient.served(`http://127.0.0.1:${port}`);
@@ -99,7 +112,8 @@ describe('webhook deliveries and crashes', () => {
 
     const second = spawnTsx(['src/main.ts', 'serve'], env);
     await second.waitFor(/listening on/);
-    const messageIds = () => r.received.filter((d) => d.frame.type === 'message.created').map((d) => (d.frame.data.id ?? (d.frame.data.message as { id: number }).id) as number);
+    const messageIds = () =>
+      r.received.filter((d) => d.frame.type === 'message.created').map((d) => (d.frame.data.id ?? (d.frame.data.message as { id: number }).id) as number);
     await eventually('every acknowledged message delivered', () => acknowledged.every((id) => messageIds().includes(id)), 30_000);
     const eventIds = r.received.map((d) => d.frame.id);
     const firstSeen = eventIds.filter((id, i) => eventIds.indexOf(id) === i);

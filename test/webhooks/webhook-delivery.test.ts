@@ -9,7 +9,14 @@ import { receiversPerTest, verifyStandardWebhook } from '../support/webhook-rece
 // Fast retries and a timeout of a few seconds, so that a test sees a whole retry schedule in seconds while a
 // receiver on a busy machine still answers in time.
 const METRICS_TOKEN = 'webhook-test-metrics-token';
-const SETTINGS = { METRICS_TOKEN, WEBHOOK_ALLOW_PRIVATE: true, WEBHOOK_RETRY_BASE_MS: 100, WEBHOOK_MAX_ATTEMPTS: 4, WEBHOOK_TIMEOUT_MS: 3_000, WEBHOOK_MAX_PER_ACCOUNT: 3 };
+const SETTINGS = {
+  METRICS_TOKEN,
+  WEBHOOK_ALLOW_PRIVATE: true,
+  WEBHOOK_RETRY_BASE_MS: 100,
+  WEBHOOK_MAX_ATTEMPTS: 4,
+  WEBHOOK_TIMEOUT_MS: 3_000,
+  WEBHOOK_MAX_PER_ACCOUNT: 3,
+};
 
 let stack: Awaited<ReturnType<typeof startStack>>;
 const receiver = receiversPerTest();
@@ -27,7 +34,8 @@ async function createHook(account: Account, url: string, body: Record<string, un
 }
 
 /** `from` super-likes `to`: `to` is told `like.received`. */
-const superLike = async (from: Account, to: Account) => expect((await stack.api.post(`/api/v1/likes/${to.user_id}?kind=super_like`, { token: from.token })).status).toBe(200);
+const superLike = async (from: Account, to: Account) =>
+  expect((await stack.api.post(`/api/v1/likes/${to.user_id}?kind=super_like`, { token: from.token })).status).toBe(200);
 
 async function matchOf(a: Account, b: Account): Promise<number> {
   await stack.api.post(`/api/v1/likes/${b.user_id}?kind=like`, { token: a.token });
@@ -39,7 +47,16 @@ async function matchOf(a: Account, b: Account): Promise<number> {
 const deliveries = async (account: Account, hookId: string) => {
   const res = await stack.api.get(`/api/v1/webhooks/${hookId}/deliveries`, { token: account.token });
   expect(res.status, res.text).toBe(200);
-  return res.body.items as Array<{ event_id: string; outcome: string; status: number | null; error: string | null; at: string; next_retry_at: string | null; attempt: number; latency_ms: number }>;
+  return res.body.items as Array<{
+    event_id: string;
+    outcome: string;
+    status: number | null;
+    error: string | null;
+    at: string;
+    next_retry_at: string | null;
+    attempt: number;
+    latency_ms: number;
+  }>;
 };
 
 describe('webhook endpoints', () => {
@@ -70,7 +87,14 @@ describe('webhook endpoints', () => {
     expect(changed.status, changed.text).toBe(200);
     expect(changed.body).toMatchObject({ enabled: false, event_types: ['like.received'], disabled_reason: 'disabled by its owner' });
 
-    for (const body of [{ url: 'ftp://example.com/x' }, { url: 'not a url' }, { url: 'http://u:p@example.com/' }, { url: 'https://example.com', event_types: ['nope'] }, { url: 'https://example.com', event_types: [] }, { url: 'https://example.com', extra: 1 }]) {
+    for (const body of [
+      { url: 'ftp://example.com/x' },
+      { url: 'not a url' },
+      { url: 'http://u:p@example.com/' },
+      { url: 'https://example.com', event_types: ['nope'] },
+      { url: 'https://example.com', event_types: [] },
+      { url: 'https://example.com', extra: 1 },
+    ]) {
       const res = await stack.api.post('/api/v1/webhooks', { token: ada.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
@@ -115,7 +139,15 @@ describe('webhook deliveries', () => {
     expect(guideVerify(hook.secret, delivery!.headers, `${delivery!.body} `)).toBe(false);
 
     const [attempt] = await eventually('the logged attempt', async () => (await deliveries(bo, hook.id)).length === 1 && deliveries(bo, hook.id));
-    expect(attempt).toMatchObject({ event_id: onSocket.id, event_type: 'like.received', attempt: 1, outcome: 'delivered', status: 200, error: null, next_retry_at: null });
+    expect(attempt).toMatchObject({
+      event_id: onSocket.id,
+      event_type: 'like.received',
+      attempt: 1,
+      outcome: 'delivered',
+      status: 200,
+      error: null,
+      next_retry_at: null,
+    });
   });
 
   it('retries after 500s and after a timeout, with the same webhook-id, until a 2xx', async () => {
@@ -136,14 +168,22 @@ describe('webhook deliveries', () => {
       const items = await deliveries(bo, hook.id);
       return items.length === 5 && items.slice(1);
     });
-    expect(log.map((a) => [a.attempt, a.outcome, a.status])).toEqual([[4, 'delivered', 204], [3, 'failed', 503], [2, 'failed', null], [1, 'failed', 500]]);
+    expect(log.map((a) => [a.attempt, a.outcome, a.status])).toEqual([
+      [4, 'delivered', 204],
+      [3, 'failed', 503],
+      [2, 'failed', null],
+      [1, 'failed', 500],
+    ]);
     expect(log[2]!.error).toMatch(/timeout/);
     // Ended by the timeout, not by an answer that never comes: far below any wait for one.
     expect(log[2]!.latency_ms).toBeLessThan(10 * SETTINGS.WEBHOOK_TIMEOUT_MS);
     for (const failed of log.slice(1)) expect(Date.parse(failed.next_retry_at!)).toBeGreaterThan(Date.parse(log[3]!.next_retry_at!) - 1);
     // Back-off doubles: the n-th retry waits base × 2^(n-1), ±20 %. Read from what the service logged (when
     // it failed, when it retries), not from arrival times, which a busy machine stretches.
-    const delays = log.slice(1).reverse().map((a) => Date.parse(a.next_retry_at!) - Date.parse(a.at));
+    const delays = log
+      .slice(1)
+      .reverse()
+      .map((a) => Date.parse(a.next_retry_at!) - Date.parse(a.at));
     delays.forEach((delay, n) => expect(delay, `retry ${n + 1}`).toBeGreaterThanOrEqual(Math.floor(0.8 * SETTINGS.WEBHOOK_RETRY_BASE_MS * 2 ** n)));
     expect(delays[2]!).toBeGreaterThan(delays[0]!);
     expect((await stack.api.get(`/api/v1/webhooks/${hook.id}`, { token: bo.token })).body.enabled).toBe(true);
@@ -165,7 +205,10 @@ describe('webhook deliveries', () => {
     await superLike(cy, bo);
     r.answerWith(() => ({ status: 200 }));
     const reenabledAt = Date.now();
-    expect((await stack.api.patch(`/api/v1/webhooks/${hook.id}`, { token: bo.token, body: { enabled: true } })).body).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await stack.api.patch(`/api/v1/webhooks/${hook.id}`, { token: bo.token, body: { enabled: true } })).body).toMatchObject({
+      enabled: true,
+      disabled_reason: null,
+    });
     await eventually('both events delivered', () => r.received.length === 3);
     expect(r.received.map((d) => d.frame.type)).toEqual(['like.received', 'like.received', 'like.received']);
     expect(r.received[1]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);

@@ -36,20 +36,57 @@ async function listen(handler: Parameters<typeof createServer>[1]) {
 const ANY_PORT: DestinationPolicy = { allowPrivate: false, allowedPorts: 'any' };
 const TRUSTING: DestinationPolicy = { allowPrivate: true, allowedPorts: 'any' };
 /** A sender whose deadline a busy machine cannot reach by accident, unless a test gives it a short one to reach. */
-const sender = (allowPrivate: boolean, timeoutMs = 10_000) => new WebhookSender({ timeoutMs, maxResponseBytes: 1_024, destinations: allowPrivate ? TRUSTING : ANY_PORT });
-const senderWith = (destinations: DestinationPolicy, resolve?: HostResolver) => new WebhookSender({ timeoutMs: 10_000, maxResponseBytes: 1_024, destinations, resolve });
+const sender = (allowPrivate: boolean, timeoutMs = 10_000) =>
+  new WebhookSender({ timeoutMs, maxResponseBytes: 1_024, destinations: allowPrivate ? TRUSTING : ANY_PORT });
+const senderWith = (destinations: DestinationPolicy, resolve?: HostResolver) =>
+  new WebhookSender({ timeoutMs: 10_000, maxResponseBytes: 1_024, destinations, resolve });
 const REFUSED_ADDRESS = /^must not point to a private, loopback, link-local or reserved address: \S+ is (a|an|the) /;
 /** What a refused destination says to do instead: read the events where no receiver is needed. */
-const INSTEAD = 'With no receiver this service can reach, read your events from the event inbox instead (GET /api/v1/events, whose wait= holds the answer until one comes) or keep the WebSocket /api/v1/ws open';
+const INSTEAD =
+  'With no receiver this service can reach, read your events from the event inbox instead (GET /api/v1/events, whose wait= holds the answer until one comes) or keep the WebSocket /api/v1/ws open';
 
 /** IPv6 forms of IPv4 addresses, and IPv6 ranges that are not public, each in more than one spelling. */
 const REFUSED_IPV6 = [
-  '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:ffff:7f00:1', '::FFFF:7F00:1', '0000:0000:0000:0000:0000:FFFF:127.0.0.1', '::ffff:8.8.8.8', '::ffff:a9fe:a9fe',
-  '::127.0.0.1', '::7f00:1', '::808:808', '::ffff:0:7f00:1',
-  '64:ff9b::7f00:1', '64:ff9b::8.8.8.8', '64:FF9B:0:0:0:0:A00:1', '64:ff9b:1::a00:1', '64:ff9b:1:ffff::1',
-  '2002:7f00:1::1', '2002:808:808::1', '2002:a9fe:a9fe::', '2001:0:4136:e378:8000:63bf:3fff:fdd2',
-  'fec0::1', 'FEC0:0:0:0:0:0:0:1', 'feff::1', '100::1', '100::ffff:ffff:ffff:ffff', '::fffe:7f00:1', '64:ff9c::1', '4000::1', 'e000::1',
-  '::1', '0:0:0:0:0:0:0:1', '::', 'fe80::1', 'FE80::1', 'febf::1', 'fc00::1', 'fdff::1', 'ff02::1', 'ff0e::1', '2001:db8::1',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '0:0:0:0:0:ffff:7f00:1',
+  '::FFFF:7F00:1',
+  '0000:0000:0000:0000:0000:FFFF:127.0.0.1',
+  '::ffff:8.8.8.8',
+  '::ffff:a9fe:a9fe',
+  '::127.0.0.1',
+  '::7f00:1',
+  '::808:808',
+  '::ffff:0:7f00:1',
+  '64:ff9b::7f00:1',
+  '64:ff9b::8.8.8.8',
+  '64:FF9B:0:0:0:0:A00:1',
+  '64:ff9b:1::a00:1',
+  '64:ff9b:1:ffff::1',
+  '2002:7f00:1::1',
+  '2002:808:808::1',
+  '2002:a9fe:a9fe::',
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  'fec0::1',
+  'FEC0:0:0:0:0:0:0:1',
+  'feff::1',
+  '100::1',
+  '100::ffff:ffff:ffff:ffff',
+  '::fffe:7f00:1',
+  '64:ff9c::1',
+  '4000::1',
+  'e000::1',
+  '::1',
+  '0:0:0:0:0:0:0:1',
+  '::',
+  'fe80::1',
+  'FE80::1',
+  'febf::1',
+  'fc00::1',
+  'fdff::1',
+  'ff02::1',
+  'ff0e::1',
+  '2001:db8::1',
 ];
 
 describe('webhook destinations (SSRF)', () => {
@@ -92,16 +129,24 @@ describe('webhook destinations (SSRF)', () => {
       expect(res.body.error.details, url).toEqual([{ field: 'url', message: expect.stringMatching(REFUSED_ADDRESS) }]);
     }
     const mapped = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[0:0:0:0:0:FFFF:127.0.0.1]/' } });
-    expect(mapped.body.error.details[0].message).toBe(`must not point to a private, loopback, link-local or reserved address: ::ffff:7f00:1 is an IPv4-mapped IPv6 address. ${INSTEAD}`);
+    expect(mapped.body.error.details[0].message).toBe(
+      `must not point to a private, loopback, link-local or reserved address: ::ffff:7f00:1 is an IPv4-mapped IPv6 address. ${INSTEAD}`,
+    );
     const nat64 = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[64:ff9b:1::a00:1]/' } });
-    expect(nat64.body.error.details[0].message).toBe(`must not point to a private, loopback, link-local or reserved address: 64:ff9b:1::a00:1 is a NAT64 (local-use) address. ${INSTEAD}`);
+    expect(nat64.body.error.details[0].message).toBe(
+      `must not point to a private, loopback, link-local or reserved address: 64:ff9b:1::a00:1 is a NAT64 (local-use) address. ${INSTEAD}`,
+    );
     // Changing a webhook's URL is checked the same way.
     const hook = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://[2606:4700:4700::1111]/hooks' } });
     expect(hook.status).toBe(201);
     const changed = await stack.api.patch(`/api/v1/webhooks/${hook.body.id}`, { token: ada.token, body: { url: 'http://[2002:7f00:1::1]/hooks' } });
     expect(changed.status).toBe(400);
-    expect(changed.body.error.details).toEqual([{ field: 'url', message: `must not point to a private, loopback, link-local or reserved address: 2002:7f00:1::1 is a 6to4 address. ${INSTEAD}` }]);
-    expect((await stack.api.get('/api/v1/webhooks', { token: ada.token })).body.items.map((h: { url: string }) => h.url)).toEqual(['http://[2606:4700:4700::1111]/hooks']);
+    expect(changed.body.error.details).toEqual([
+      { field: 'url', message: `must not point to a private, loopback, link-local or reserved address: 2002:7f00:1::1 is a 6to4 address. ${INSTEAD}` },
+    ]);
+    expect((await stack.api.get('/api/v1/webhooks', { token: ada.token })).body.items.map((h: { url: string }) => h.url)).toEqual([
+      'http://[2606:4700:4700::1111]/hooks',
+    ]);
     // Public addresses, IPv6 (2001:4860:: is beside Teredo's 2001::/32) and IPv4, are taken.
     for (const url of ['http://[2001:4860:4860::8888]/', 'https://8.8.8.8/hooks']) {
       expect((await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url } })).status, url).toBe(201);
@@ -110,10 +155,18 @@ describe('webhook destinations (SSRF)', () => {
 
   it('refuses a port other than 80 and 443 when a webhook is saved or changed', async () => {
     const bo = await registerAgent(stack.api);
-    for (const [url, port] of [['http://8.8.8.8:8080/hooks', 8080], ['https://8.8.8.8:22/', 22], ['http://[2606:4700:4700::1111]:6379/', 6379], ['https://8.8.8.8:8443/', 8443]] as const) {
+    for (const [url, port] of [
+      ['http://8.8.8.8:8080/hooks', 8080],
+      ['https://8.8.8.8:22/', 22],
+      ['http://[2606:4700:4700::1111]:6379/', 6379],
+      ['https://8.8.8.8:8443/', 8443],
+    ] as const) {
       const res = await stack.api.post('/api/v1/webhooks', { token: bo.token, body: { url } });
       expect(res.status, url).toBe(400);
-      expect(res.body.error, url).toMatchObject({ code: 'validation_failed', details: [{ field: 'url', message: `must use port 80 or 443, not ${port}: webhooks are delivered to no other port. ${INSTEAD}` }] });
+      expect(res.body.error, url).toMatchObject({
+        code: 'validation_failed',
+        details: [{ field: 'url', message: `must use port 80 or 443, not ${port}: webhooks are delivered to no other port. ${INSTEAD}` }],
+      });
     }
     // 80 and 443 whatever the scheme, written or implied.
     const taken = [];
@@ -124,7 +177,9 @@ describe('webhook destinations (SSRF)', () => {
     }
     const changed = await stack.api.patch(`/api/v1/webhooks/${taken[0]}`, { token: bo.token, body: { url: 'http://8.8.8.8:25/' } });
     expect(changed.status).toBe(400);
-    expect(changed.body.error.details).toEqual([{ field: 'url', message: `must use port 80 or 443, not 25: webhooks are delivered to no other port. ${INSTEAD}` }]);
+    expect(changed.body.error.details).toEqual([
+      { field: 'url', message: `must use port 80 or 443, not 25: webhooks are delivered to no other port. ${INSTEAD}` },
+    ]);
     expect((await stack.api.get(`/api/v1/webhooks/${taken[0]}`, { token: bo.token })).body.url).toBe('http://8.8.8.8/');
   });
 
@@ -185,7 +240,10 @@ describe('webhook destinations (SSRF)', () => {
   it('refuses a delivery to a port not allowed before connecting, whatever was allowed when the webhook was saved', async () => {
     const r = await receiver();
     const webOnly = senderWith({ allowPrivate: true, allowedPorts: [80, 443] });
-    expect(await webOnly.send(r.url, ['whsec_AAAA'], 'evt-1', '{}')).toEqual({ error: `refused: port ${r.port} is not allowed (webhooks go to port 80 or 443)`, latencyMs: 0 });
+    expect(await webOnly.send(r.url, ['whsec_AAAA'], 'evt-1', '{}')).toEqual({
+      error: `refused: port ${r.port} is not allowed (webhooks go to port 80 or 443)`,
+      latencyMs: 0,
+    });
     const named = senderWith({ allowPrivate: true, allowedPorts: [443, 8443, r.port] });
     expect((await named.send(r.url, ['whsec_AAAA'], 'evt-2', '{}')).status).toBe(200);
     expect(r.received.map((d) => d.headers['webhook-id'])).toEqual(['evt-2']);
@@ -252,10 +310,33 @@ describe('webhook destinations (SSRF)', () => {
   });
 
   it('knows which addresses are refused, in any spelling', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.31.255.255', '192.168.0.1', '169.254.0.1', '0.0.0.0', '224.0.0.1', '192.88.99.1', '203.0.113.5', ...REFUSED_IPV6, 'fe80::1%eth0', '::1%lo']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.31.255.255',
+      '192.168.0.1',
+      '169.254.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '192.88.99.1',
+      '203.0.113.5',
+      ...REFUSED_IPV6,
+      'fe80::1%eth0',
+      '::1%lo',
+    ]) {
       expect(isRefusedAddress(address), address).toBe(true);
     }
-    for (const address of ['93.184.215.14', '8.8.8.8', '172.32.0.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001::1', '2003::1', '3ffe::1', '2001:4::112']) {
+    for (const address of [
+      '93.184.215.14',
+      '8.8.8.8',
+      '172.32.0.1',
+      '2606:4700:4700::1111',
+      '2001:4860:4860::8888',
+      '2a00:1450:4001::1',
+      '2003::1',
+      '3ffe::1',
+      '2001:4::112',
+    ]) {
       expect(isRefusedAddress(address), address).toBe(false);
     }
   });
@@ -276,7 +357,9 @@ describe('WEBHOOK_ALLOWED_PORTS', () => {
       try {
         loadConfig({ WEBHOOK_ALLOWED_PORTS: value });
       } catch (error) {
-        expect((error as ConfigError).problems).toEqual([`config: WEBHOOK_ALLOWED_PORTS=${JSON.stringify(value)} must be a comma-separated list of ports (1-65535), e.g. 80,443,8443, or * for any port`]);
+        expect((error as ConfigError).problems).toEqual([
+          `config: WEBHOOK_ALLOWED_PORTS=${JSON.stringify(value)} must be a comma-separated list of ports (1-65535), e.g. 80,443,8443, or * for any port`,
+        ]);
       }
     }
   });

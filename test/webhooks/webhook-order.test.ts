@@ -35,11 +35,18 @@ describe('webhook delivery order', () => {
     const told = await socket.waitFor(sent + 1);
     socket.ws.close();
     const ids = told.map((f) => f.id);
-    await eventually('every event answered with a 2xx', () => new Set(r.received.filter((_, n) => n % 3 !== 1).map((d) => d.frame.id)).size === ids.length, 20_000);
+    await eventually(
+      'every event answered with a 2xx',
+      () => new Set(r.received.filter((_, n) => n % 3 !== 1).map((d) => d.frame.id)).size === ids.length,
+      20_000,
+    );
     // One more message, the marker: every delivery of the events before it came before it.
     expect((await one.api.post(`/api/v1/matches/${matchId}/messages`, { token: ada.token, body: { body: 'marker' } })).status).toBe(201);
     await eventually('the marker answered with a 2xx', () => r.received.some((d, n) => n % 3 !== 1 && d.body.includes('"marker"')), 20_000);
-    const before = r.received.slice(0, r.received.findIndex((d) => d.body.includes('"marker"')));
+    const before = r.received.slice(
+      0,
+      r.received.findIndex((d) => d.body.includes('"marker"')),
+    );
 
     const succeeded = before.filter((_, n) => n % 3 !== 1).map((d) => d.frame.id);
     // In order, each once: exactly the socket's events.

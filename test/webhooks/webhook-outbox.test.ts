@@ -41,7 +41,15 @@ describe('webhook deliveries and the outbox', () => {
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
     const dying = new OutboxRunner(new OutboxRepository(app.redis), createLogger('silent'))
       .register(new MatchListing(new MatchListRepository(app.scripts)))
-      .register(new MatchEventSteps(new EventAppender(new EventStreamRepository(app.redis, app.scripts)).onUserEvents({ eventsAppended: () => Promise.reject(new Error('the process died here')) }), app.users, app.messages).addAudience(spectatorAppends));
+      .register(
+        new MatchEventSteps(
+          new EventAppender(new EventStreamRepository(app.redis, app.scripts)).onUserEvents({
+            eventsAppended: () => Promise.reject(new Error('the process died here')),
+          }),
+          app.users,
+          app.messages,
+        ).addAudience(spectatorAppends),
+      );
     await dying.complete('agent', outcome.pending);
 
     const [appended] = (await userFrames(app.redis, 'agent', bo.user_id)).filter((f) => f.type === 'message.created');

@@ -23,7 +23,8 @@ async function createHook(account: Account, url: string): Promise<string> {
 }
 
 const ping = (account: Account, hookId: string) => stack.api.post(`/api/v1/webhooks/${hookId}/test`, { token: account.token });
-const deliveries = async (account: Account, hookId: string) => (await stack.api.get(`/api/v1/webhooks/${hookId}/deliveries`, { token: account.token })).body.items as unknown[];
+const deliveries = async (account: Account, hookId: string) =>
+  (await stack.api.get(`/api/v1/webhooks/${hookId}/deliveries`, { token: account.token })).body.items as unknown[];
 
 describe('webhook test pings', () => {
   it("to a receiver that never answers hold up no other account's deliveries", async () => {

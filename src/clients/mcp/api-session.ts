@@ -74,5 +74,11 @@ function isErrorBody(body: unknown): body is ErrorBody {
 /** An answer without the API's envelope (a proxy's error page, say). */
 function unexpected(status: number, text: string): ErrorBody {
   const code = status === 502 || status === 503 || status === 504 ? 'unavailable' : 'unexpected_response';
-  return { error: { code, message: `The service answered HTTP ${status} without an error body (${text.slice(0, 200) || 'empty'}); retry, or check AGENT_MATCH_URL.`, details: [] } };
+  return {
+    error: {
+      code,
+      message: `The service answered HTTP ${status} without an error body (${text.slice(0, 200) || 'empty'}); retry, or check AGENT_MATCH_URL.`,
+      details: [],
+    },
+  };
 }

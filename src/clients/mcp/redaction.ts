@@ -23,7 +23,14 @@ function secretsOf(url: string): string[] {
   } catch {
     return [url];
   }
-  const written = [parsed.username, parsed.password, ...parsed.search.slice(1).split('&').map((pair) => pair.slice(pair.indexOf('=') + 1))];
+  const written = [
+    parsed.username,
+    parsed.password,
+    ...parsed.search
+      .slice(1)
+      .split('&')
+      .map((pair) => pair.slice(pair.indexOf('=') + 1)),
+  ];
   const decoded = [...parsed.searchParams.values(), safeDecode(parsed.username), safeDecode(parsed.password)];
   // The longest first, so that a secret holding another is hidden whole.
   return [...new Set([...written, ...decoded])].filter(Boolean).sort((a, b) => b.length - a.length);

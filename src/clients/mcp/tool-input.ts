@@ -93,7 +93,9 @@ function readArguments({ endpoint, fixed, path: pathParams, query, body, known }
     call.body = { ...pick(args, body.names), ...fixed };
     problems.push(...textIntegers(call.body, body.integers));
     const read = problemsOf(body.schema, { ...call.body, ...pick(args, unknown) }, problems);
-    problems.push(...read.map((problem) => (unknown.includes(problem.field) && problem.message.startsWith('is not a known argument') ? notKnown(problem.field) : problem)));
+    problems.push(
+      ...read.map((problem) => (unknown.includes(problem.field) && problem.message.startsWith('is not a known argument') ? notKnown(problem.field) : problem)),
+    );
   } else if (endpoint.body) call.body = {};
   problems.push(...unknown.filter((name) => !problems.some((problem) => problem.field === name)).map(notKnown));
   if (problems.length > 0) throw errors.validation(problems);

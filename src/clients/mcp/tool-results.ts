@@ -29,7 +29,11 @@ export class ToolFailure extends Error {
 export function unreachable(baseUrl: string, error: unknown): ToolFailure {
   const reason = redactText(error instanceof Error ? error.message : String(error), baseUrl);
   return new ToolFailure(0, {
-    error: { code: 'unavailable', message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.`, details: [] },
+    error: {
+      code: 'unavailable',
+      message: `Could not reach the Agent Match service at ${redactUrl(baseUrl)} (${reason}); check AGENT_MATCH_URL, or retry in a few seconds.`,
+      details: [],
+    },
   });
 }
 
@@ -38,7 +42,8 @@ export function noAccountYet(): ToolFailure {
   return new ToolFailure(401, {
     error: {
       code: 'unauthorized',
-      message: 'This session acts as no account yet: call the register tool (a new agent account) or the login tool first; every tool after it acts as that account.',
+      message:
+        'This session acts as no account yet: call the register tool (a new agent account) or the login tool first; every tool after it acts as that account.',
       details: [],
     },
   });

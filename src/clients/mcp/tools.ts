@@ -92,7 +92,12 @@ export const agentMatchTools: AgentMatchTool[] = [
   routeTool({ name: 'undo_pass', title: 'Undo my last pass', endpoint: swipes.undoPass, destructive: false }),
   routeTool({ name: 'list_matches', title: 'List my matches', endpoint: matches.list }),
   routeTool({ name: 'read_messages', title: 'Read a conversation', endpoint: matches.messages }),
-  routeTool({ name: 'send_message', title: 'Send a message', endpoint: matches.sendMessage, note: 'This tool sends no Idempotency-Key: a retried call sends the message again.' }),
+  routeTool({
+    name: 'send_message',
+    title: 'Send a message',
+    endpoint: matches.sendMessage,
+    note: 'This tool sends no Idempotency-Key: a retried call sends the message again.',
+  }),
   routeTool({ name: 'mark_read', title: 'Mark a conversation read', endpoint: matches.markRead, idempotent: true }),
   routeTool({
     name: 'unmatch',
@@ -136,6 +141,10 @@ export const agentMatchTools: AgentMatchTool[] = [
   routeTool({
     name: 'events',
     title: 'Events since a cursor',
-    endpoint: inboxEndpoint({ maxWaitSeconds: DEFAULT_CONFIG.EVENTS_MAX_WAIT_SECONDS, maxWaitingPerAccount: DEFAULT_CONFIG.EVENTS_MAX_WAITING_PER_ACCOUNT, eventFrame: eventFrameSchema }),
+    endpoint: inboxEndpoint({
+      maxWaitSeconds: DEFAULT_CONFIG.EVENTS_MAX_WAIT_SECONDS,
+      maxWaitingPerAccount: DEFAULT_CONFIG.EVENTS_MAX_WAITING_PER_ACCOUNT,
+      eventFrame: eventFrameSchema,
+    }),
   }),
 ];

@@ -33,7 +33,9 @@ export const loggedInSchema = tokenSchema
   .extend({
     account_type: z
       .enum(['agent', 'member'])
-      .describe('The kind of account logged in: agent (sees agents only) or member (sees members only); e-mails are a namespace per pool, so send pool to choose.'),
+      .describe(
+        'The kind of account logged in: agent (sees agents only) or member (sees members only); e-mails are a namespace per pool, so send pool to choose.',
+      ),
   })
   .meta({ id: 'LoggedIn' });
 

@@ -1,13 +1,30 @@
 import { z } from 'zod';
 import type { Pool } from '../../platform/core/pool.js';
 import type { AuthedEndpoint, PublicEndpoint } from '../../platform/http/types.js';
-import { describedLeave, describedLogin, describedPasswordChange, describedProfileUpdate, describedRegistration, loggedInSchema, logoutQuery, ownProfileSchema, publicProfileSchema, tokenSchema } from './account-api.js';
+import {
+  describedLeave,
+  describedLogin,
+  describedPasswordChange,
+  describedProfileUpdate,
+  describedRegistration,
+  loggedInSchema,
+  logoutQuery,
+  ownProfileSchema,
+  publicProfileSchema,
+  tokenSchema,
+} from './account-api.js';
 
 /** What a registration answers: the token, and which kind of account it made (with a note saying what that means). */
 const registeredSchema = (pool: Pool) =>
   tokenSchema.extend({
     account_type: z.literal(pool).describe('The kind of account made: agent (sees agents only) or member (sees members only).'),
-    note: z.string().describe(pool === 'agent' ? 'The account is isolated to other AI agents.' : 'The account is a real member account; AI agents register at POST /api/v1/agents/register.'),
+    note: z
+      .string()
+      .describe(
+        pool === 'agent'
+          ? 'The account is isolated to other AI agents.'
+          : 'The account is a real member account; AI agents register at POST /api/v1/agents/register.',
+      ),
   });
 
 const registerAgent: PublicEndpoint = {
@@ -85,7 +102,12 @@ const me: AuthedEndpoint = {
   method: 'GET',
   path: '/api/v1/me',
   auth: true,
-  doc: { summary: "The caller's own profile.", tags: ['accounts'], response: { status: 200, schema: ownProfileSchema, description: 'Profile.' }, errors: [401] },
+  doc: {
+    summary: "The caller's own profile.",
+    tags: ['accounts'],
+    response: { status: 200, schema: ownProfileSchema, description: 'Profile.' },
+    errors: [401],
+  },
 };
 
 const updateMe: AuthedEndpoint = {

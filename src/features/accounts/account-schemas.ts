@@ -110,15 +110,14 @@ const currentPassword = withJsonRules(
   { minLength: 1, maxLength: PASSWORD_MAX },
 );
 
-export const loginSchema = z
-  .strictObject({
-    email: z.string({ error: 'must be a string' }).trim().toLowerCase().min(1, { error: 'must not be empty' }).max(254),
-    password: currentPassword,
-    pool: z
-      .enum(['agent', 'member'], { error: 'must be agent or member' })
-      .optional()
-      .describe('Which pool the account is in: e-mails are a namespace per pool. Without it, the agent account of the e-mail is tried, then its member account.'),
-  });
+export const loginSchema = z.strictObject({
+  email: z.string({ error: 'must be a string' }).trim().toLowerCase().min(1, { error: 'must not be empty' }).max(254),
+  password: currentPassword,
+  pool: z
+    .enum(['agent', 'member'], { error: 'must be agent or member' })
+    .optional()
+    .describe('Which pool the account is in: e-mails are a namespace per pool. Without it, the agent account of the e-mail is tried, then its member account.'),
+});
 
 export const passwordChangeSchema = z.strictObject({ current_password: currentPassword, new_password: password });
 
@@ -132,17 +131,16 @@ export const logoutQuerySchema = z.strictObject({
     .transform((value) => value === 'true'),
 });
 
-export const profileUpdateSchema = z
-  .strictObject({
-    display_name: profileFields.display_name.optional(),
-    birthdate: birthdate.optional(),
-    gender: gender.optional(),
-    bio: profileFields.bio,
-    interests: profileFields.interests,
-    city: profileFields.city,
-    state: profileFields.state,
-    theme_id: profileFields.theme_id,
-  });
+export const profileUpdateSchema = z.strictObject({
+  display_name: profileFields.display_name.optional(),
+  birthdate: birthdate.optional(),
+  gender: gender.optional(),
+  bio: profileFields.bio,
+  interests: profileFields.interests,
+  city: profileFields.city,
+  state: profileFields.state,
+  theme_id: profileFields.theme_id,
+});
 
 export type Registration = z.output<typeof registrationSchema>;
 export type ProfileUpdate = z.output<typeof profileUpdateSchema>;

@@ -33,7 +33,15 @@ export class LeavingRepository {
     const marker = JSON.stringify({ email: user.email, at: now });
     const left = await onStoredAccount(this.redis, pool, id, async (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, fromStored(pool, id, stored));
-      const keyList = [accounts, roster, keys.rankedFeeds(pool, part), keys.feedFloors(pool, part), keys.spreadInterests(pool, part), keys.leaving(pool, part), ...sets];
+      const keyList = [
+        accounts,
+        roster,
+        keys.rankedFeeds(pool, part),
+        keys.feedFloors(pool, part),
+        keys.spreadInterests(pool, part),
+        keys.leaving(pool, part),
+        ...sets,
+      ];
       const applied = await this.scripts.runAcknowledged('leave_account', keyList, [id, stored, marker, offset]);
       return applied === 'changed' ? applied : applied === 'applied';
     });

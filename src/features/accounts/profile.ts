@@ -38,7 +38,9 @@ export const publicProfileSchema = z.object({
   age: z.number().int(),
   gender: z.string(),
   bio: source.bio,
-  interests: source.interests.meta({ description: 'Canonical interest names: "ML, Hikes" is stored as ["machine learning", "hiking"], so synonyms, abbreviations and word forms match.' }),
+  interests: source.interests.meta({
+    description: 'Canonical interest names: "ML, Hikes" is stored as ["machine learning", "hiking"], so synonyms, abbreviations and word forms match.',
+  }),
   city: source.city,
   state: source.state,
   theme_id: source.themeId,

@@ -33,7 +33,11 @@ export class SuspensionRepository {
     const part = indexPartition(id);
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
-      return this.scripts.run('suspend_account', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, JSON.stringify(suspension), offset]);
+      return this.scripts.run(
+        'suspend_account',
+        [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets],
+        [id, stored, JSON.stringify(suspension), offset],
+      );
     });
     if (reply?.status === 'applied') await adjustPoolSize(this.scripts, pool, -1);
     return reply;
@@ -44,7 +48,11 @@ export class SuspensionRepository {
     const part = indexPartition(id);
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
-      return this.scripts.run('lift_suspension', [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets], [id, stored, code, offset]);
+      return this.scripts.run(
+        'lift_suspension',
+        [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets],
+        [id, stored, code, offset],
+      );
     });
     if (reply?.status === 'applied') await adjustPoolSize(this.scripts, pool, 1);
     return reply;
@@ -66,7 +74,6 @@ export class SuspensionRepository {
     const reply = await onStoredAccount(this.redis, pool, id, apply);
     return reply === 'missing' ? undefined : reply;
   }
-
 }
 
 /** Which of `ids` of `pool` are suspended (one HMGET per index partition, sent together). */

@@ -42,7 +42,11 @@ export class TokenRepository {
   /** The account's standing, read at one instant (lua/read_standing-3.lua). */
   async accountStanding(pool: Pool, userId: number): Promise<Standing> {
     const part = indexPartition(userId);
-    const { exists, suspended, epoch } = await this.scripts.run('read_standing', [keys.accounts(pool, part), keys.suspensions(pool, part), keys.epochs(pool, part)], [userId]);
+    const { exists, suspended, epoch } = await this.scripts.run(
+      'read_standing',
+      [keys.accounts(pool, part), keys.suspensions(pool, part), keys.epochs(pool, part)],
+      [userId],
+    );
     return { state: !exists ? 'gone' : suspended ? 'suspended' : 'active', ...parseEpoch(epoch) };
   }
 

@@ -272,7 +272,7 @@ export class TokenService {
     try {
       holder.tokenRefused(claims.jti, (await this.refusal(claims)) ?? 'revoked');
     } catch (error) {
-      this.logger?.warn({ err: (error as Error).message }, 'could not read a revoked token\'s standing; ending it as revoked');
+      this.logger?.warn({ err: (error as Error).message }, "could not read a revoked token's standing; ending it as revoked");
       holder.tokenRefused(claims.jti, 'revoked');
     }
   }
@@ -350,7 +350,14 @@ export class TokenService {
       const pool = payload.pool as Pool;
       // A token issued before tokens carried an epoch holds in epoch 0, until the account's first change of standing.
       const epoch = payload.ep ?? 0;
-      if (!Number.isSafeInteger(userId) || userId <= 0 || !POOLS.includes(pool) || typeof payload.jti !== 'string' || !Number.isSafeInteger(epoch) || (epoch as number) < 0) {
+      if (
+        !Number.isSafeInteger(userId) ||
+        userId <= 0 ||
+        !POOLS.includes(pool) ||
+        typeof payload.jti !== 'string' ||
+        !Number.isSafeInteger(epoch) ||
+        (epoch as number) < 0
+      ) {
         throw errors.invalidToken('This token is malformed; log in again.');
       }
       return { userId, pool, jti: payload.jti, exp: payload.exp!, epoch: epoch as number };

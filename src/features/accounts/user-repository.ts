@@ -129,7 +129,10 @@ export class UserRepository {
     const found = await this.findByEmail(pool, email);
     if (!found) return undefined;
     const part = indexPartition(found.id);
-    const [epoch, stored] = await Promise.all([this.redis.hget(keys.epochs(pool, part), String(found.id)), this.redis.hget(keys.accounts(pool, part), String(found.id))]);
+    const [epoch, stored] = await Promise.all([
+      this.redis.hget(keys.epochs(pool, part), String(found.id)),
+      this.redis.hget(keys.accounts(pool, part), String(found.id)),
+    ]);
     return stored ? { user: fromStored(pool, found.id, stored), epoch: parseEpoch(epoch).epoch } : undefined;
   }
 
@@ -167,7 +170,11 @@ export class UserRepository {
     const part = indexPartition(id);
     return onStoredAccount(this.redis, pool, id, async (stored) => {
       const next = { ...fromStored(pool, id, stored), passwordHash };
-      const reply = await this.scripts.run('change_password', [keys.accounts(pool, part), keys.epochs(pool, part)], [id, stored, encodeAccount(next, next), keep.jti, keep.epoch]);
+      const reply = await this.scripts.run(
+        'change_password',
+        [keys.accounts(pool, part), keys.epochs(pool, part)],
+        [id, stored, encodeAccount(next, next), keep.jti, keep.epoch],
+      );
       return reply === 'missing' ? undefined : reply;
     });
   }
@@ -181,7 +188,11 @@ export class UserRepository {
       const next = change(previous);
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
-      const applied = await this.scripts.run('update_profile', [accounts, keys.suspensions(pool, part), roster, ...leaving, ...sets], [id, stored, encodeAccount(next, next), code, leaving.length, offset]);
+      const applied = await this.scripts.run(
+        'update_profile',
+        [accounts, keys.suspensions(pool, part), roster, ...leaving, ...sets],
+        [id, stored, encodeAccount(next, next), code, leaving.length, offset],
+      );
       if (applied === 'missing') return undefined;
       return applied === 'applied' ? { previous, user: next } : 'changed';
     });
@@ -261,7 +272,12 @@ export function storedAccountOf(scripts: Scripts, pool: Pool, id: number): Promi
  * account is read again. Undefined when there is no such account; 503 (retry in a second) when writes keep
  * landing first. The compare-and-set of profile writes, suspensions and leaving.
  */
-export async function onStoredAccount<T>(redis: RedisClient, pool: Pool, id: number, apply: (stored: string) => Promise<T | 'changed'>): Promise<T | undefined> {
+export async function onStoredAccount<T>(
+  redis: RedisClient,
+  pool: Pool,
+  id: number,
+  apply: (stored: string) => Promise<T | 'changed'>,
+): Promise<T | undefined> {
   for (let attempt = 0; attempt < MAX_WRITE_ATTEMPTS; attempt++) {
     const stored = await redis.hget(keys.accounts(pool, indexPartition(id)), String(id));
     if (!stored) return undefined;

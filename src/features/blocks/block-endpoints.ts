@@ -11,7 +11,12 @@ const block: AuthedEndpoint = {
     summary:
       "Block an account of your pool: from now on neither of you appears in the other's feed or browse, your swipes on each other change nothing (they answer 404 as on an unknown id, and never match), and a match between you ends for both as an unmatch does (so neither can message the other). The blocked account is not told, beyond the end of a match. 201 with the block; 200 with it when you already block the account.",
     tags: ['blocks'],
-    response: { status: 201, schema: blockSchema, description: 'Blocked.', others: [{ status: 200, description: 'You already block the account: the same block.' }] },
+    response: {
+      status: 201,
+      schema: blockSchema,
+      description: 'Blocked.',
+      others: [{ status: 200, description: 'You already block the account: the same block.' }],
+    },
     errors: [400, 404, 429, 507],
     errorDescriptions: {
       400: '`validation_failed`: a malformed id, your own id, or you already block as many accounts as an account may (BLOCKS_MAX_PER_ACCOUNT).',
@@ -25,7 +30,8 @@ const unblock: AuthedEndpoint = {
   path: '/api/v1/blocks/:user_id',
   auth: true,
   doc: {
-    summary: 'Unblock: the two of you may meet again in feeds and browse, and your new likes count. A match the block ended stays ended (an ended pair never matches again).',
+    summary:
+      'Unblock: the two of you may meet again in feeds and browse, and your new likes count. A match the block ended stays ended (an ended pair never matches again).',
     tags: ['blocks'],
     response: { status: 204, description: 'Unblocked.' },
     errors: [400, 404, 429, 507],

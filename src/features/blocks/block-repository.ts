@@ -25,7 +25,11 @@ export class BlockRepository {
 
   /** The blocker's side: listed (within the cap), hidden from the blocker, out of the blocker's feed. */
   add(pool: Pool, blocker: number, blocked: number, now: Date): Promise<AddedBlock> {
-    return this.scripts.runAcknowledged('add_block', [keys.blocks(pool, blocker), keys.hidden(pool, blocker), keys.feed(pool, blocker)], [blocked, now.getTime(), this.maxPerAccount]);
+    return this.scripts.runAcknowledged(
+      'add_block',
+      [keys.blocks(pool, blocker), keys.hidden(pool, blocker), keys.feed(pool, blocker)],
+      [blocked, now.getTime(), this.maxPerAccount],
+    );
   }
 
   /** Whether the blocker blocks the account. */

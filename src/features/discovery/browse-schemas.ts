@@ -46,33 +46,42 @@ const genderList = commaList(GENDER_MESSAGE)
   .superRefine((list, ctx) => {
     const unknown = list.filter((g) => !(GENDERS as readonly string[]).includes(g));
     if (list.length === 0 || unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `must be one or more of ${GENDERS.join(', ')}, comma-separated${unknown.length ? ` (got ${unknown.join(', ')})` : ''}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be one or more of ${GENDERS.join(', ')}, comma-separated${unknown.length ? ` (got ${unknown.join(', ')})` : ''}`,
+      });
     }
   })
   .transform((list) => list as Gender[]);
 
-const interestList = withJsonRules(commaList('must be a list of interests, or one comma-separated string such as "chess, jazz"')
-  .superRefine((value, ctx) => {
-    for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
-  })
-  .transform((value) => normalizeInterests(value))
-  .superRefine((list, ctx) => {
-    if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one interest, comma-separated' });
-    if (list.length > MAX_INTERESTS) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_INTERESTS} interests` });
-    if (list.some((entry) => [...entry].length > MAX_INTEREST_LENGTH)) {
-      ctx.addIssue({ code: 'custom', message: `each interest must be at most ${MAX_INTEREST_LENGTH} characters` });
-    }
-  }), { minItems: 1, maxItems: MAX_INTERESTS, items: { maxLength: MAX_INTEREST_LENGTH } });
+const interestList = withJsonRules(
+  commaList('must be a list of interests, or one comma-separated string such as "chess, jazz"')
+    .superRefine((value, ctx) => {
+      for (const message of entryProblems(interestEntries(value), 'interest')) ctx.addIssue({ code: 'custom', message });
+    })
+    .transform((value) => normalizeInterests(value))
+    .superRefine((list, ctx) => {
+      if (list.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one interest, comma-separated' });
+      if (list.length > MAX_INTERESTS) ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_INTERESTS} interests` });
+      if (list.some((entry) => [...entry].length > MAX_INTEREST_LENGTH)) {
+        ctx.addIssue({ code: 'custom', message: `each interest must be at most ${MAX_INTEREST_LENGTH} characters` });
+      }
+    }),
+  { minItems: 1, maxItems: MAX_INTERESTS, items: { maxLength: MAX_INTEREST_LENGTH } },
+);
 
-const place = withJsonRules(queryText()
-  .superRefine((value, ctx) => {
-    if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', message: 'contains an invalid unicode sequence (lone surrogate)' });
-    else for (const message of textProblems(normalizeText(value))) ctx.addIssue({ code: 'custom', message });
-  })
-  .transform(normalizePlace)
-  .superRefine((value, ctx) => {
-    if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
-  }), { minLength: 1, maxLength: 100 });
+const place = withJsonRules(
+  queryText()
+    .superRefine((value, ctx) => {
+      if (!value.isWellFormed()) ctx.addIssue({ code: 'custom', message: 'contains an invalid unicode sequence (lone surrogate)' });
+      else for (const message of textProblems(normalizeText(value))) ctx.addIssue({ code: 'custom', message });
+    })
+    .transform(normalizePlace)
+    .superRefine((value, ctx) => {
+      if (value.length === 0 || [...value].length > 100) ctx.addIssue({ code: 'custom', message: 'must be 1 to 100 characters of text' });
+    }),
+  { minLength: 1, maxLength: 100 },
+);
 
 /** The browse filters (without paging), every one optional and combined with AND; features/discovery/browse-api.ts documents them. */
 export const browseFilterFields = {

@@ -39,7 +39,6 @@ const feedPageSchema = page(feedEntrySchema).extend({
   }),
 });
 
-
 const feed: AuthedEndpoint = {
   method: 'GET',
   path: '/api/v1/discovery/feed',

@@ -191,11 +191,17 @@ export class DiscoveryIndexRepository {
  * below that holds an account (one ZRANGE, sent with it). A partition with ids left below its probes
  * may hold more, so the merge stops at the highest such position (`stop`: resume strictly below it).
  */
-export async function newestAccounts(redis: RedisClient, pool: Pool, viewer: number, below: number | undefined, perPartition: number): Promise<{ ids: number[]; stop?: number }> {
+export async function newestAccounts(
+  redis: RedisClient,
+  pool: Pool,
+  viewer: number,
+  below: number | undefined,
+  perPartition: number,
+): Promise<{ ids: number[]; stop?: number }> {
   const start = await startOf(redis, pool, below);
   const parts = await Promise.all(
     ALL_PARTITIONS.map(async (part) => {
-      const first = start - (((start - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS;
+      const first = start - ((((start - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS);
       if (first < 1) return { found: [], more: undefined };
       const bucket = rosterBucket(first);
       const lowest = Math.max(bucket * ROSTER_BUCKET_SPAN, 1);
@@ -229,7 +235,7 @@ export async function newestAccounts(redis: RedisClient, pool: Pool, viewer: num
 /** The highest id of partition `part` in roster bucket `bucket`. */
 function bucketTop(bucket: number, part: number): number {
   const top = (bucket + 1) * ROSTER_BUCKET_SPAN - 1;
-  return top - (((top - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS;
+  return top - ((((top - part) % INDEX_PARTITIONS) + INDEX_PARTITIONS) % INDEX_PARTITIONS);
 }
 
 /** The cards of accounts `ids` of `pool` (one HMGET per partition, sent together): id → card, for those that exist. */

@@ -19,9 +19,14 @@ type BrowseCursor = { i: number };
 
 const isId = (v: Record<string, unknown>) => Number.isSafeInteger(v.i) && (v.i as number) > 0;
 const isFeedCursor = (v: unknown): v is FeedCursor =>
-  typeof v === 'object' && v !== null && ((v as FeedCursor).p === 'r' || (v as FeedCursor).p === 't') && Number.isFinite((v as FeedCursor).s) && isId(v as Record<string, unknown>);
+  typeof v === 'object' &&
+  v !== null &&
+  ((v as FeedCursor).p === 'r' || (v as FeedCursor).p === 't') &&
+  Number.isFinite((v as FeedCursor).s) &&
+  isId(v as Record<string, unknown>);
 /** A browse cursor holds the id alone: one with any other field was not issued by this version. */
-const isBrowseCursor = (v: unknown): v is BrowseCursor => typeof v === 'object' && v !== null && Object.keys(v).length === 1 && isId(v as Record<string, unknown>);
+const isBrowseCursor = (v: unknown): v is BrowseCursor =>
+  typeof v === 'object' && v !== null && Object.keys(v).length === 1 && isId(v as Record<string, unknown>);
 
 export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
   return [
@@ -51,7 +56,10 @@ export function discoveryRoutes({ discovery, limits }: Deps): Route[] {
         const { limit, cursor, ...filters } = validate(browseQuerySchema, queryParams(req.query, LIST_PARAMS), 'query');
         const { after: c } = pageRequest({ limit, cursor }, isBrowseCursor);
         const result = await discovery.browse(req.auth, filters, { limit, after: c ? { id: c.i } : undefined });
-        return json(200, toPage(result, (next): BrowseCursor => ({ i: next.id })));
+        return json(
+          200,
+          toPage(result, (next): BrowseCursor => ({ i: next.id })),
+        );
       },
     },
   ];

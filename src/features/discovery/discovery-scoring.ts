@@ -121,7 +121,9 @@ export type ScoreInputs = {
 export function scoreBreakdown(input: ScoreInputs): ScoreBreakdown {
   const round = (x: number) => Math.round(x * SCORE_SCALE) / SCORE_SCALE;
   const interests = round(interestsPart(input.shared));
-  const reciprocal = round(reciprocalPart(oneSidedFit(input.shared, input.viewerMass, input.viewerFit), oneSidedFit(input.shared, input.candidateMass, input.candidateFit)));
+  const reciprocal = round(
+    reciprocalPart(oneSidedFit(input.shared, input.viewerMass, input.viewerFit), oneSidedFit(input.shared, input.candidateMass, input.candidateFit)),
+  );
   const recency = round(recencyPart(input.lastActiveMs, input.nowMs));
   const total = round(interests + reciprocal + recency + (input.likedYou ? LIKED_YOU_BONUS : 0));
   return { interests, reciprocal, liked_you: input.likedYou, recency, total };

@@ -93,7 +93,12 @@ export class DiscoveryService {
 
     const shown = rows.rows.slice(0, limit);
     const [found, weights] = await Promise.all([
-      reader ? this.feeds.cards(pool, shown.map((row) => row.id)) : new Map<number, FeedCard>(),
+      reader
+        ? this.feeds.cards(
+            pool,
+            shown.map((row) => row.id),
+          )
+        : new Map<number, FeedCard>(),
       reader ? interestWeights(this.index, pool, reader.card.interests) : new Map<string, number>(),
     ]);
     const mine = reader?.card.interests ?? [];
@@ -107,7 +112,14 @@ export class DiscoveryService {
       const breakdown = parts[i];
       if (!breakdown) return [];
       // A ranked entry keeps the score it was ranked with (its order); the breakdown is as of now.
-      return [{ user: publicProfile(entry.card, now), score: row.part === 'r' ? displayScore(row.score) : breakdown.total, score_breakdown: breakdown, shared_interests: shared }];
+      return [
+        {
+          user: publicProfile(entry.card, now),
+          score: row.part === 'r' ? displayScore(row.score) : breakdown.total,
+          score_breakdown: breakdown,
+          shared_interests: shared,
+        },
+      ];
     });
     await touched;
 
@@ -145,7 +157,11 @@ export class DiscoveryService {
    * whose look-up budget ran out is short (maybe empty) and still has a `next` position: only a page
    * without one is the end.
    */
-  async browse({ pool, userId }: Principal, filters: BrowseFilters, { limit, after }: PageRequest<BrowsePosition>): Promise<Page<PublicProfile, BrowsePosition>> {
+  async browse(
+    { pool, userId }: Principal,
+    filters: BrowseFilters,
+    { limit, after }: PageRequest<BrowsePosition>,
+  ): Promise<Page<PublicProfile, BrowsePosition>> {
     const birth = birthRange(filters);
     if (birth && birth.min > birth.max) return { items: [], next: null };
     const result = await this.index.browse({

@@ -53,7 +53,10 @@ export class FeedRepository {
   readonly traits: RankTraitsRepository;
   private readonly scorer: ReciprocalScorer;
 
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {
     this.traits = new RankTraitsRepository(redis, scripts);
     this.scorer = new ReciprocalScorer(this.traits);
   }
@@ -305,14 +308,11 @@ export class FeedRepository {
   }
 
   private page(pool: Pool, id: number, want: number, after: FeedPosition | undefined, candidates: readonly number[]): Promise<FeedReply> {
-    return this.scripts.runHot('read_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id), keys.likers(pool, id)], [
-      id,
-      want,
-      after?.part ?? '',
-      after?.score ?? '',
-      after?.id ?? '',
-      ...candidates,
-    ]);
+    return this.scripts.runHot(
+      'read_feed',
+      [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id), keys.likers(pool, id)],
+      [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '', ...candidates],
+    );
   }
 
   /** The reader's own card and traits, and when its feed was last ranked: one call on its partition. */
@@ -344,7 +344,12 @@ export class FeedRepository {
   }
 }
 
-const feedCardKeys = (pool: Pool, part: number) => [keys.accounts(pool, part), keys.suspensions(pool, part), keys.rankTraits(pool, part), keys.rankedFeeds(pool, part)];
+const feedCardKeys = (pool: Pool, part: number) => [
+  keys.accounts(pool, part),
+  keys.suspensions(pool, part),
+  keys.rankTraits(pool, part),
+  keys.rankedFeeds(pool, part),
+];
 
 function shownCard(id: number, stored: StoredFeedCard | undefined): FeedCard | undefined {
   if (!stored?.card) return undefined;
@@ -362,4 +367,3 @@ function byPartition(ids: readonly string[]): Map<number, string[]> {
   }
   return out;
 }
-

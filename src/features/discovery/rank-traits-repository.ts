@@ -32,7 +32,10 @@ export class RankTraitsRepository {
   /** Called before the traits are read: what is gathered to be written (swipes' notes) is sent first. */
   private readonly beforeReads: Array<() => void> = [];
 
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
 
   /** `send` is called before every read of the traits, to send what it holds back (on the hot connection, so the read comes after it). */
   beforeRead(send: () => void) {
@@ -102,7 +105,11 @@ export class RankTraitsRepository {
 
   /** Records the like in the target's likers and lifts the liker in its feed (lua/lift_liker-3.lua). */
   async liftLiker(pool: Pool, target: number, liker: number, bonus: number, feedSize: number, nowMs = Date.now()): Promise<boolean> {
-    return this.scripts.runHot('lift_liker', [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)], [liker, bonus, feedSize, LIKERS_KEPT, nowMs]);
+    return this.scripts.runHot(
+      'lift_liker',
+      [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)],
+      [liker, bonus, feedSize, LIKERS_KEPT, nowMs],
+    );
   }
 }
 

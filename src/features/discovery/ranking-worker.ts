@@ -35,11 +35,12 @@ export class RankingWorker {
 
   async start(): Promise<this> {
     const { concurrency = 4, lockDurationMs = 10_000, stalledIntervalMs = 5_000, reconcile = true } = this.options;
-    if (reconcile) await this.queueUnranked().catch((error: unknown) => {
-      // A full Redis must not keep a worker from starting; those feeds are ranked when first read.
-      if (!isStoreFullError(error)) throw error;
-      this.logger.warn('Redis is full: could not queue rankings for feeds never ranked');
-    });
+    if (reconcile)
+      await this.queueUnranked().catch((error: unknown) => {
+        // A full Redis must not keep a worker from starting; those feeds are ranked when first read.
+        if (!isStoreFullError(error)) throw error;
+        this.logger.warn('Redis is full: could not queue rankings for feeds never ranked');
+      });
     this.worker = new Worker<RankingJob>(RANKING_QUEUE, (job) => this.process(job), {
       connection: this.connection,
       prefix: QUEUE_PREFIX,
@@ -49,9 +50,7 @@ export class RankingWorker {
       maxStalledCount: 3,
     });
     this.whileFull = new PauseWhileFull(this.worker, this.logger, 'ranking', 'feed ranking');
-    this.worker.on('failed', (job, error) =>
-      this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'),
-    );
+    this.worker.on('failed', (job, error) => this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'));
     await this.worker.waitUntilReady();
     return this;
   }

@@ -111,7 +111,8 @@ export class SwipeSignals {
       notes.clear();
       byPartition.forEach((words, part) => {
         if (!words) return;
-        for (let from = 0; from < words.length; from += SWIPERS_PER_CALL * 4) this.note(pool, part, words.length <= SWIPERS_PER_CALL * 4 ? words : words.slice(from, from + SWIPERS_PER_CALL * 4));
+        for (let from = 0; from < words.length; from += SWIPERS_PER_CALL * 4)
+          this.note(pool, part, words.length <= SWIPERS_PER_CALL * 4 ? words : words.slice(from, from + SWIPERS_PER_CALL * 4));
       });
     });
   }
@@ -129,7 +130,7 @@ export class SwipeSignals {
     const nowMs = Date.now();
     for (const { pool, targetId, swiperId } of lifts) {
       this.feeds.traits.liftLiker(pool, targetId, swiperId, LIKED_YOU_BONUS * SCORE_SCALE, RANKED_FEED_SIZE, nowMs).catch((error: unknown) => {
-        this.logger.warn({ err: (error as Error).message, swiperId, targetId }, 'could not lift a like in its target\'s feed');
+        this.logger.warn({ err: (error as Error).message, swiperId, targetId }, "could not lift a like in its target's feed");
       });
     }
   }

@@ -14,7 +14,11 @@ export type Taste = {
 
 export const emptyTaste = (): Taste => ({ seen: new Array<number>(TASTE_GENDERS).fill(0), liked: new Array<number>(TASTE_GENDERS).fill(0), ages: [0, 0, 0] });
 /** The taste of an account that never swiped, shared by every reader (frozen: never to be noted into). */
-export const NO_TASTE: Taste = Object.freeze({ seen: Object.freeze(emptyTaste().seen), liked: Object.freeze(emptyTaste().liked), ages: Object.freeze([0, 0, 0]) }) as unknown as Taste;
+export const NO_TASTE: Taste = Object.freeze({
+  seen: Object.freeze(emptyTaste().seen),
+  liked: Object.freeze(emptyTaste().liked),
+  ages: Object.freeze([0, 0, 0]),
+}) as unknown as Taste;
 
 /** Adds one swipe on an account of `gender` (its index) and `age` to the taste. */
 export function noteSwipe(taste: Taste, gender: number, age: number, liked: boolean): void {

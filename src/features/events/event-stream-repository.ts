@@ -108,7 +108,6 @@ export class EventStreamRepository {
   }
 }
 
-
 /** An announcement as lua/append_event-2.lua publishes it: route, id and frame, one per line. */
 export function announcementMessage(announcement: Announcement): string {
   return `${announcement.route}\n${announcement.id}\n${announcement.frame}`;

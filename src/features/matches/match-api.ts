@@ -19,7 +19,9 @@ export const messageSchema = z
     sender_id: z.number().int(),
     body: z.string(),
     created_at: z.string(),
-    shared_interests_mentioned: z.array(z.string()).meta({ description: "The pair's shared interests this message mentions, by their canonical names, in any of their forms (\"hike\" mentions \"hiking\")." }),
+    shared_interests_mentioned: z
+      .array(z.string())
+      .meta({ description: 'The pair\'s shared interests this message mentions, by their canonical names, in any of their forms ("hike" mentions "hiking").' }),
   })
   .meta({ id: 'Message' });
 
@@ -30,7 +32,10 @@ export const matchSchema = z
     created_at: z.string(),
     shared_interests: z.array(z.string()).meta({ description: 'The interests both profiles held when the match was made, by canonical name.' }),
     last_message: messageSchema.nullable(),
-    unread_count: z.number().int().meta({ description: 'Messages from the other user newer than what you marked read (POST /matches/{id}/read) and still in the thread.' }),
+    unread_count: z
+      .number()
+      .int()
+      .meta({ description: 'Messages from the other user newer than what you marked read (POST /matches/{id}/read) and still in the thread.' }),
     read_up_to: z.number().int().nullable().meta({ description: 'The id of the newest message you marked read; null before your first mark.' }),
   })
   .meta({ id: 'Match' });

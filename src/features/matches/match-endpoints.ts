@@ -33,7 +33,7 @@ const unmatch: AuthedEndpoint = {
   path: '/api/v1/matches/:match_id',
   auth: true,
   doc: {
-    summary: 'Unmatch: the match and its conversation (its messages\' events included) are gone for both of you, and neither appears in the other\'s feed again.',
+    summary: "Unmatch: the match and its conversation (its messages' events included) are gone for both of you, and neither appears in the other's feed again.",
     tags: ['matches'],
     response: { status: 204, description: 'Unmatched.' },
     errors: [400, 404, 410, 507],
@@ -76,7 +76,7 @@ const markRead: AuthedEndpoint = {
   body: true,
   doc: {
     summary:
-      "Mark the conversation read up to a message (the newest you have read). Never moves back: an older message changes nothing. When the mark moves, the other user gets a message.read event.",
+      'Mark the conversation read up to a message (the newest you have read). Never moves back: an older message changes nothing. When the mark moves, the other user gets a message.read event.',
     tags: ['messages'],
     body: describedReadMark,
     response: { status: 200, schema: readStateSchema, description: 'Your read state of the match.' },

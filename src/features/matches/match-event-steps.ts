@@ -37,7 +37,10 @@ export class MatchEventSteps implements EffectHandler<Known> {
     const specs = steps.map(({ effect }) => effect as PendingEvent);
     const missing = profilesNeeded(specs).filter((id) => !users.has(id));
     const unread = messagesNeeded(specs).filter((ref) => !messages.has(ref.messageId));
-    const [found, read] = await Promise.all([this.users.findMany(pool, missing), unread.length > 0 ? this.messages.findMany(pool, unread) : new Map<number, Message>()]);
+    const [found, read] = await Promise.all([
+      this.users.findMany(pool, missing),
+      unread.length > 0 ? this.messages.findMany(pool, unread) : new Map<number, Message>(),
+    ]);
     for (const user of found) if (user) users.set(user.id, user);
     for (const [id, message] of read) messages.set(id, message);
     const appends: StepAppend[] = steps.flatMap(({ effect, stepId }) =>

@@ -17,7 +17,9 @@ export const eventFrameSchema = z
     eventFrame('like.received', z.object({ from: publicProfileSchema, kind: z.literal('super_like'), created_at: z.string() })),
     eventFrame(
       'webhook.disabled',
-      z.object({ webhook_id: z.string(), url: z.string(), reason: z.string() }).meta({ description: 'One of your webhooks was disabled; on the stream only, never sent to a webhook.' }),
+      z
+        .object({ webhook_id: z.string(), url: z.string(), reason: z.string() })
+        .meta({ description: 'One of your webhooks was disabled; on the stream only, never sent to a webhook.' }),
     ),
   ])
   .meta({ id: 'EventFrame', description: 'An event as the socket sends it and the event inbox lists it.' });
@@ -39,4 +41,3 @@ const socketErrorFrame = z
 
 /** What `/api/v1/ws` sends. */
 export const userSocketFrameSchema = z.union([eventFrameSchema, typingFrame, socketErrorFrame]).meta({ id: 'UserSocketFrame' });
-

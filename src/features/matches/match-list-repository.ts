@@ -36,7 +36,11 @@ export class MatchListRepository {
     const userArgs = [matchId, change, at, Math.max(this.endedGuardMs, this.userEndedMs)];
     await Promise.all([
       ...users.map((user) => this.scripts.runAcknowledged('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], userArgs)),
-      this.scripts.runAcknowledged('list_match', [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)], [matchId, change, at, this.endedGuardMs]),
+      this.scripts.runAcknowledged(
+        'list_match',
+        [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)],
+        [matchId, change, at, this.endedGuardMs],
+      ),
     ]);
   }
 }

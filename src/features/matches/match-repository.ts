@@ -69,7 +69,11 @@ export class MatchRepository {
 
   /** Every current match of the pool, latest activity first, gathered from the pool's partitions. */
   async listPool(pool: Pool, page: PageRequest<ActivityCursor>): Promise<Page<Match, ActivityCursor>> {
-    const { items, next } = await activityPageAcross(this.redis, ALL_PARTITIONS.map((partition) => keys.poolMatches(pool, partition)), page);
+    const { items, next } = await activityPageAcross(
+      this.redis,
+      ALL_PARTITIONS.map((partition) => keys.poolMatches(pool, partition)),
+      page,
+    );
     return { items: await this.findMany(pool, items), next };
   }
 
@@ -83,7 +87,15 @@ export class MatchRepository {
     const shard = matchShard(match.id);
     const record = await this.scripts.runAcknowledged(
       'end_match',
-      [keys.match(pool, match.id), keys.pair(pool, a, b), keys.messages(pool, match.id), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), keys.readState(pool, match.id), keys.endedThread(pool, match.id)],
+      [
+        keys.match(pool, match.id),
+        keys.pair(pool, a, b),
+        keys.messages(pool, match.id),
+        keys.shardOutbox(pool, shard),
+        keys.shardOutboxDue(pool, shard),
+        keys.readState(pool, match.id),
+        keys.endedThread(pool, match.id),
+      ],
       [byUserId, endedAt.toISOString(), match.id, endedAt.getTime(), ENDED_MATCH_KEPT_SECONDS, eraseThread ? 0 : this.threadKeptSeconds],
     );
     return record ? { shard, id: `e${match.id}`, record } : undefined;

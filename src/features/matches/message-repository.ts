@@ -50,7 +50,15 @@ export class MessageRepository {
     const shard = matchShard(match.id);
     // Without an Idempotency-Key the script is told so (a lifetime of 0) and leaves the key it is given alone.
     const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
-    const keyList = [keys.match(pool, match.id), keys.messages(pool, match.id), keys.messageSeq(pool, shard), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency, keys.readState(pool, match.id)];
+    const keyList = [
+      keys.match(pool, match.id),
+      keys.messages(pool, match.id),
+      keys.messageSeq(pool, shard),
+      keys.shardOutbox(pool, shard),
+      keys.shardOutboxDue(pool, shard),
+      idempotency,
+      keys.readState(pool, match.id),
+    ];
     const reply = await this.scripts.runAcknowledged('append_message', keyList, [
       draft.sender_id,
       JSON.stringify(draft),
@@ -95,7 +103,9 @@ export class MessageRepository {
    * when neither holds it. Both are read: the match may end between its lookup and this one.
    */
   async findForReport(pool: Pool, matchId: number, messageId: number): Promise<Message | undefined> {
-    const found = await Promise.all([keys.messages(pool, matchId), keys.endedThread(pool, matchId)].map((key) => this.redis.zrangebyscore(key, messageId, messageId)));
+    const found = await Promise.all(
+      [keys.messages(pool, matchId), keys.endedThread(pool, matchId)].map((key) => this.redis.zrangebyscore(key, messageId, messageId)),
+    );
     const json = found[0]![0] ?? found[1]![0];
     return json ? (JSON.parse(json) as Message) : undefined;
   }

@@ -38,14 +38,21 @@ export function profilesNeeded(specs: readonly PendingEvent[]): number[] {
 
 /** The messages (match and message ids) whose events `specs` hold by id only. */
 export function messagesNeeded(specs: readonly PendingEvent[]): Array<{ matchId: number; messageId: number }> {
-  return specs.flatMap((spec) => (spec.type === 'message.created' && !spec.message && spec.message_id ? [{ matchId: spec.match_id, messageId: spec.message_id }] : []));
+  return specs.flatMap((spec) =>
+    spec.type === 'message.created' && !spec.message && spec.message_id ? [{ matchId: spec.match_id, messageId: spec.message_id }] : [],
+  );
 }
 
 /**
  * The events of a record; an event whose account has disappeared is left out, and so is a message's whose
  * thread no longer holds it (`messages`: message id → message; the match ended, or the message was trimmed).
  */
-export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: Map<number, UserRecord>, messages: Map<number, Message> = new Map()): BuiltEvent[] {
+export function buildEvents(
+  pool: Pool,
+  specs: readonly PendingEvent[],
+  users: Map<number, UserRecord>,
+  messages: Map<number, Message> = new Map(),
+): BuiltEvent[] {
   const built: BuiltEvent[] = [];
   for (const spec of specs) {
     switch (spec.type) {
@@ -56,7 +63,8 @@ export function buildEvents(pool: Pool, specs: readonly PendingEvent[], users: M
       }
       case 'match.created': {
         const match = matchOf(spec.match.id, spec.match.users, spec.match.created_at, spec.match.shared_interests);
-        if (spec.match.users.every((id) => users.has(id))) built.push({ event: { ...matchCreated(pool, match, users), profiles: JSON.stringify(spec) }, at: spec.match.created_at });
+        if (spec.match.users.every((id) => users.has(id)))
+          built.push({ event: { ...matchCreated(pool, match, users), profiles: JSON.stringify(spec) }, at: spec.match.created_at });
         break;
       }
       case 'message.created': {

@@ -44,7 +44,9 @@ export class ProfileFrames implements FrameBuilder {
 function parseSpec(text: string): PendingEvent | undefined {
   try {
     const spec = JSON.parse(text) as { type?: unknown };
-    return typeof spec === 'object' && spec !== null && typeof spec.type === 'string' && isPendingEvent(spec as { type: string }) ? (spec as PendingEvent) : undefined;
+    return typeof spec === 'object' && spec !== null && typeof spec.type === 'string' && isPendingEvent(spec as { type: string })
+      ? (spec as PendingEvent)
+      : undefined;
   } catch {
     return undefined;
   }

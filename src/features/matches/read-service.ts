@@ -29,7 +29,10 @@ export class ReadService {
       throw errors.notFound('match of yours with this id', MATCH_NOT_FOUND_HINT);
     }
     if (outcome.status === 'no_message') {
-      throw errors.invalidField('message_id', 'is not a message of this match: pass the id of a message from GET /api/v1/matches/{id}/messages (a thread keeps its newest messages only)');
+      throw errors.invalidField(
+        'message_id',
+        'is not a message of this match: pass the id of a message from GET /api/v1/matches/{id}/messages (a thread keeps its newest messages only)',
+      );
     }
     if (outcome.pending) await this.outbox.complete(caller.pool, outcome.pending);
     return { match_id: match.id, read_up_to: outcome.read.readUpTo ?? messageId, unread_count: outcome.read.unreadCount };

@@ -7,9 +7,7 @@ import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { otherParticipant, type MatchHead, type ReadState } from './match.js';
 
 export type MarkReadOutcome =
-  | { status: 'not_found' }
-  | { status: 'no_message' }
-  | { status: 'moved' | 'unchanged'; read: ReadState; pending?: Required<PendingRef> };
+  { status: 'not_found' } | { status: 'no_message' } | { status: 'moved' | 'unchanged'; read: ReadState; pending?: Required<PendingRef> };
 
 /**
  * Where each user of a match has read to (lua/includes/read_state.lua): counters kept beside the thread by
@@ -24,7 +22,9 @@ export class ReadStateRepository {
   /** The viewer's read state of each match, in order (one read each, sent together). */
   async forViewer(pool: Pool, matches: readonly MatchHead[], viewerId: number): Promise<ReadState[]> {
     const raw = await Promise.all(
-      matches.map((match) => this.redis.hmget(keys.readState(pool, match.id), `sent:${otherParticipant(match, viewerId)}`, `seen:${viewerId}`, `at:${viewerId}`)),
+      matches.map((match) =>
+        this.redis.hmget(keys.readState(pool, match.id), `sent:${otherParticipant(match, viewerId)}`, `seen:${viewerId}`, `at:${viewerId}`),
+      ),
     );
     return raw.map(([sent, seen, at]) => ({
       unreadCount: Math.max(0, Number(sent ?? 0) - Number(seen ?? 0)),

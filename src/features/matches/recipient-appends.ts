@@ -14,6 +14,9 @@ export function recipientAppends(event: DomainEvent, at: string): StreamAppend[]
     ...userStream(event.pool, recipient),
     ...(message
       ? { body: messageFrame(message), stored: { kind: MESSAGE_KIND, ref: messageRef(message) } }
-      : { body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }), ...(event.profiles === undefined ? {} : { stored: { kind: PROFILES_KIND, ref: event.profiles } }) }),
+      : {
+          body: JSON.stringify({ type: event.type, at, data: event.dataFor(recipient) }),
+          ...(event.profiles === undefined ? {} : { stored: { kind: PROFILES_KIND, ref: event.profiles } }),
+        }),
   }));
 }

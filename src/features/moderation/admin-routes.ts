@@ -21,9 +21,15 @@ const listQuerySchema = z.strictObject({ pool: poolSchema.meta({ description: 'T
 const closeSchema = z
   .strictObject({
     outcome: z.enum(['resolved', 'dismissed']).meta({ description: 'resolved (acted on) or dismissed (nothing to do).' }),
-    suspend: z.boolean().optional().meta({ description: 'With outcome resolved: also suspend the reported account (as POST /api/v1/admin/accounts/{pool}/{id}/suspend, the reason naming the report).' }),
+    suspend: z.boolean().optional().meta({
+      description:
+        'With outcome resolved: also suspend the reported account (as POST /api/v1/admin/accounts/{pool}/{id}/suspend, the reason naming the report).',
+    }),
   })
-  .refine((body) => !(body.suspend && body.outcome === 'dismissed'), { path: ['suspend'], message: 'goes only with outcome resolved: a dismissed report suspends nobody' });
+  .refine((body) => !(body.suspend && body.outcome === 'dismissed'), {
+    path: ['suspend'],
+    message: 'goes only with outcome resolved: a dismissed report suspends nobody',
+  });
 
 const ADMIN_AUTH = 'Send "Authorization: Bearer <ADMIN_TOKEN>".';
 
@@ -74,7 +80,12 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
     {
       method: 'GET',
       path: `${ADMIN_PREFIX}/openapi.json`,
-      doc: { summary: `Operators: this document, the OpenAPI 3.1 of the operators' API (the public one leaves it out). ${ADMIN_AUTH}`, tags: ['operations'], response: { status: 200, schema: openApiDocumentSchema, description: "The operators' OpenAPI 3.1 document." }, errors: [404] },
+      doc: {
+        summary: `Operators: this document, the OpenAPI 3.1 of the operators' API (the public one leaves it out). ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        response: { status: 200, schema: openApiDocumentSchema, description: "The operators' OpenAPI 3.1 document." },
+        errors: [404],
+      },
       handler: (req) => {
         guard(req);
         return { status: 200, text: (document ??= JSON.stringify(buildOpenApi(routes, ADMIN_INFO))), contentType: 'application/json; charset=utf-8' };
@@ -83,7 +94,13 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
     {
       method: 'GET',
       path: `${ADMIN_PREFIX}/reports`,
-      doc: { summary: `Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. ${ADMIN_AUTH}`, tags: ['operations'], query: listQuerySchema, response: { status: 200, schema: openReportPageSchema, description: 'The open reports, oldest first.' }, errors: [400, 404] },
+      doc: {
+        summary: `Operators: the open reports of a pool, oldest first, with the reported content as it was when reported. ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        query: listQuerySchema,
+        response: { status: 200, schema: openReportPageSchema, description: 'The open reports, oldest first.' },
+        errors: [400, 404],
+      },
       handler: async (req) => {
         guard(req);
         const { pool, limit, cursor } = validate(listQuerySchema, queryParams(req.query), 'query');
@@ -94,7 +111,13 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
       method: 'POST',
       path: `${ADMIN_PREFIX}/reports/:pool/:id/close`,
       body: true,
-      doc: { summary: `Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. ${ADMIN_AUTH}`, tags: ['operations'], body: closeSchema, response: { status: 204, description: 'Closed.' }, errors: [400, 404] },
+      doc: {
+        summary: `Operators: close an open report as resolved or dismissed (it leaves the open list); with suspend: true, a resolved report also suspends the reported account. ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        body: closeSchema,
+        response: { status: 204, description: 'Closed.' },
+        errors: [400, 404],
+      },
       handler: async (req) => {
         guard(req);
         const pool = poolParam(req.params.pool);
@@ -120,7 +143,12 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
     {
       method: 'GET',
       path: `${ADMIN_PREFIX}/accounts/:pool/:id`,
-      doc: { summary: `Operators: an account's standing: whether it is suspended, since when and why. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
+      doc: {
+        summary: `Operators: an account's standing: whether it is suspended, since when and why. ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        response: accountStandingSchema,
+        errors: [400, 404],
+      },
       handler: async (req) => {
         guard(req);
         const { pool, id } = account(req);
@@ -148,7 +176,12 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
     {
       method: 'POST',
       path: `${ADMIN_PREFIX}/accounts/:pool/:id/lift`,
-      doc: { summary: `Operators: lift an account's suspension: it logs in again (its old tokens stay revoked) and is back in feeds, browse and the spectator page. Lifting an account not suspended changes nothing. ${ADMIN_AUTH}`, tags: ['operations'], response: accountStandingSchema, errors: [400, 404] },
+      doc: {
+        summary: `Operators: lift an account's suspension: it logs in again (its old tokens stay revoked) and is back in feeds, browse and the spectator page. Lifting an account not suspended changes nothing. ${ADMIN_AUTH}`,
+        tags: ['operations'],
+        response: accountStandingSchema,
+        errors: [400, 404],
+      },
       handler: async (req) => {
         guard(req);
         const { pool, id } = account(req);

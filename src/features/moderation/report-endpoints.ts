@@ -14,7 +14,9 @@ const file: AuthedEndpoint = {
     response: { status: 201, schema: filedReportSchema, description: 'The report was filed.' },
     errors: [400, 404, 409, 415, 429],
     codes: ['too_many_open_reports'],
-    errorDescriptions: { 409: 'You have as many open reports as an account may (REPORTS_MAX_OPEN_PER_REPORTER), or the pool as many as it keeps (REPORTS_MAX_OPEN): nothing was filed (`too_many_open_reports`, with `scope`: reporter or pool); report again once operators have closed some.' },
+    errorDescriptions: {
+      409: 'You have as many open reports as an account may (REPORTS_MAX_OPEN_PER_REPORTER), or the pool as many as it keeps (REPORTS_MAX_OPEN): nothing was filed (`too_many_open_reports`, with `scope`: reporter or pool); report again once operators have closed some.',
+    },
   },
 };
 

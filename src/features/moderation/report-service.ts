@@ -26,8 +26,12 @@ export class ReportService {
 
   async file(caller: Principal, input: NewReport, now = new Date()): Promise<{ id: number; status: 'open' }> {
     if (input.user_id === caller.userId) throw errors.invalidField('user_id', 'is your own account: you cannot report yourself');
-    if (input.message_id !== undefined && input.match_id === undefined) throw errors.invalidField('match_id', 'is required with message_id: name the match the message was sent in');
-    const [reported, suspended] = await Promise.all([this.users.find(caller.pool, input.user_id), this.suspensions.suspendedAmong(caller.pool, [input.user_id])]);
+    if (input.message_id !== undefined && input.match_id === undefined)
+      throw errors.invalidField('match_id', 'is required with message_id: name the match the message was sent in');
+    const [reported, suspended] = await Promise.all([
+      this.users.find(caller.pool, input.user_id),
+      this.suspensions.suspendedAmong(caller.pool, [input.user_id]),
+    ]);
     if (!reported || suspended.has(input.user_id)) throw errors.notFound('user', 'It is not an account you can reach.');
     const content: ReportedContent = { display_name: reported.displayName, bio: reported.bio, message: null };
     if (input.match_id !== undefined) {
@@ -38,7 +42,10 @@ export class ReportService {
       if (input.message_id !== undefined) {
         const message = await this.messages.findForReport(caller.pool, input.match_id, input.message_id);
         if (!message || message.sender_id !== input.user_id) {
-          throw errors.notFound('message', `message_id must name a message of that match sent by the reported account (an ended match's messages can be reported for ${this.evidenceHours} hours after it ended).`);
+          throw errors.notFound(
+            'message',
+            `message_id must name a message of that match sent by the reported account (an ended match's messages can be reported for ${this.evidenceHours} hours after it ended).`,
+          );
         }
         content.message = { id: message.id, body: message.body, created_at: message.created_at };
       }

@@ -5,7 +5,11 @@ import { text } from '../../platform/core/text.js';
 export const MAX_SUSPENSION_REASON = 500;
 
 export const suspendSchema = z
-  .strictObject({ reason: text({ max: MAX_SUSPENSION_REASON, multiline: true }).optional().meta({ description: `Why, for the operators' own record (at most ${MAX_SUSPENSION_REASON} characters); never shown to the account.` }) })
+  .strictObject({
+    reason: text({ max: MAX_SUSPENSION_REASON, multiline: true })
+      .optional()
+      .meta({ description: `Why, for the operators' own record (at most ${MAX_SUSPENSION_REASON} characters); never shown to the account.` }),
+  })
   .meta({ id: 'Suspension' });
 
 const accountStanding = z

@@ -48,7 +48,10 @@ const agentRoute = (route: Route): AgentRoute => ({
 
 /** The public JSON reads of the spectator view (`/api/v1/spectator/…`, no token), which anyone, agents too, may call. */
 export function spectatorJsonRoutes(routes: readonly Route[]): AgentRoute[] {
-  return routes.filter((route) => route.doc.tags?.includes('spectator') && route.path.startsWith('/api/v1/spectator/')).map(agentRoute).filter((route) => !route.webSocket);
+  return routes
+    .filter((route) => route.doc.tags?.includes('spectator') && route.path.startsWith('/api/v1/spectator/'))
+    .map(agentRoute)
+    .filter((route) => !route.webSocket);
 }
 
 /** The agents' routes by tag, each route under the first of its tags that is a skill. */

@@ -9,16 +9,27 @@ import { agentRouteGroups, documentPath, firstSentence, spectatorJsonRoutes, typ
 
 /** The `## ` sections of a Markdown text, outside its code blocks: each heading and the first sentence of its prose. */
 function sections(markdown: string): Array<{ heading: string; lead: string }> {
-  const parts = markdown.replace(/```[\s\S]*?```/g, '').split(/^## +/m).slice(1);
+  const parts = markdown
+    .replace(/```[\s\S]*?```/g, '')
+    .split(/^## +/m)
+    .slice(1);
   return parts.map((part) => {
     const [heading, ...body] = part.split('\n');
-    const prose = body.join('\n').split(/\n\s*\n/).find((paragraph) => /^\s*[-*]?\s*[\w`*(]/.test(paragraph)) ?? '';
+    const prose =
+      body
+        .join('\n')
+        .split(/\n\s*\n/)
+        .find((paragraph) => /^\s*[-*]?\s*[\w`*(]/.test(paragraph)) ?? '';
     return { heading: heading!.trim(), lead: firstSentence(prose.replace(/^\s*[-*] /, '')) };
   });
 }
 
 /** The anchor a Markdown renderer gives a heading: lower case, punctuation dropped, spaces as hyphens. */
-const anchor = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+const anchor = (heading: string) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 /** A link to a route's operation in the OpenAPI document (a JSON pointer as the fragment, RFC 6901). */
 function operationLink(openapi: string, route: AgentRoute): string {
@@ -35,7 +46,7 @@ export function llmsTxt(base: string, routes: readonly Route[], guide: string): 
     '',
     `Agents only ever see and reach other agents. Register with one call (\`POST ${base}/api/v1/agents/register\`, no token ` +
       'needed, no approval) and send the token it returns as `Authorization: Bearer <token>` on every other call. Start with ' +
-      'the guide: it states this deployment\'s limits, and its shell examples run as they are.',
+      "the guide: it states this deployment's limits, and its shell examples run as they are.",
     '',
     '## Docs',
     '',
@@ -47,7 +58,8 @@ export function llmsTxt(base: string, routes: readonly Route[], guide: string): 
     '',
     ...sections(guide).map(({ heading, lead }) => `- [${heading}](${base}/skill.md#${anchor(heading)})${lead ? `: ${lead}` : ''}`),
   ];
-  const link = (route: AgentRoute) => `- [${route.method} ${route.path}${route.webSocket ? ' (WebSocket)' : ''}](${operationLink(openapi, route)}): ${route.summary}`;
+  const link = (route: AgentRoute) =>
+    `- [${route.method} ${route.path}${route.webSocket ? ' (WebSocket)' : ''}](${operationLink(openapi, route)}): ${route.summary}`;
   for (const group of agentRouteGroups(routes)) lines.push('', `## ${group.name}`, '', ...group.routes.map(link));
   const watching = spectatorJsonRoutes(routes);
   if (watching.length > 0) lines.push('', '## Watch (public, no token)', '', ...watching.map(link));

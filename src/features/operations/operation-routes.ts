@@ -72,7 +72,11 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
     {
       method: 'GET',
       path: '/api/v1/openapi.json',
-      doc: { summary: 'This document.', tags: ['operations'], response: { status: 200, schema: openApiDocumentSchema, description: 'The OpenAPI 3.1 document.' } },
+      doc: {
+        summary: 'This document.',
+        tags: ['operations'],
+        response: { status: 200, schema: openApiDocumentSchema, description: 'The OpenAPI 3.1 document.' },
+      },
       handler: () => ({ status: 200, text: (openapi ??= JSON.stringify(buildOpenApi(routes()))), contentType: 'application/json; charset=utf-8' }),
     },
     {
@@ -89,7 +93,7 @@ export function operationRoutes({ storeAnswers, metrics, routes, metricsToken, g
       method: 'GET',
       path: '/.well-known/agent-card.json',
       doc: {
-        summary: 'The A2A agent card of this service: its skills (the agents\' routes), and how to get a token.',
+        summary: "The A2A agent card of this service: its skills (the agents' routes), and how to get a token.",
         tags: ['operations'],
         response: { status: 200, schema: agentCardSchema, description: 'The agent card.' },
       },

@@ -66,7 +66,8 @@ function webhookDestinations(limits: GuideLimits): string {
   const ports = limits.WEBHOOK_ALLOWED_PORTS === 'any' ? 'on any port' : `on port ${portsInWords(limits.WEBHOOK_ALLOWED_PORTS)} (another port is a 400)`;
   const failures = `A failed delivery says why in a few fixed words (\`could not connect to the receiver\`,
 \`the host name did not resolve\`, \`TLS failed\`, a timeout), or gives the HTTP status.`;
-  if (limits.WEBHOOK_ALLOW_PRIVATE) return `URLs must be \`http(s)\` ${ports}; this deployment delivers to private addresses too.
+  if (limits.WEBHOOK_ALLOW_PRIVATE)
+    return `URLs must be \`http(s)\` ${ports}; this deployment delivers to private addresses too.
 ${failures}`;
   return `URLs must be \`http(s)\` ${ports}, at a public address: private, loopback,
 link-local and reserved addresses, IPv4 or IPv6, are a 400, and so is every IPv6 form of an IPv4 address

@@ -28,7 +28,7 @@ export const spectatorMatchSchema = z
 
 export const spectatorAgentSchema = spectatorUserSchema
   .extend({ bio: z.string(), city: z.string(), age: z.number().int(), synthetic })
-  .meta({ id: 'SpectatorAgent', description: 'An AI agent\'s public card: never an e-mail or a birthdate.' });
+  .meta({ id: 'SpectatorAgent', description: "An AI agent's public card: never an e-mail or a birthdate." });
 
 export const spectatorStatsSchema = z
   .object({
@@ -37,7 +37,10 @@ export const spectatorStatsSchema = z
     messages_today: z.number().int().meta({ description: 'Agent messages sent today (UTC).' }),
     matches_ended_today: z.number().int().meta({ description: 'Agent matches ended today (UTC).' }),
     events_per_minute: z.number().int().meta({ description: 'Spectator events in about the last 60 seconds.' }),
-    spectators_watching: z.number().int().meta({ description: 'Open spectator streams over all server processes (approximate: each process reports every 10 s).' }),
+    spectators_watching: z
+      .number()
+      .int()
+      .meta({ description: 'Open spectator streams over all server processes (approximate: each process reports every 10 s).' }),
     at: z.string(),
     synthetic,
   })

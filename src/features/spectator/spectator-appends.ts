@@ -32,7 +32,14 @@ export function spectatorAppends(event: DomainEvent, at: string): StreamAppend[]
       return [spectatorEntry(event.type, at, spectatorMatchCreated(spectatorMatch(subject.match, subject.users)), stored)];
     }
     case 'message.created':
-      return [{ ...spectatorStream(), body: spectatorMessageFrame(subject.message), stored: { kind: SPECTATOR_MESSAGE_KIND, ref: messageRef(subject.message) }, tally: { type: event.type, at } }];
+      return [
+        {
+          ...spectatorStream(),
+          body: spectatorMessageFrame(subject.message),
+          stored: { kind: SPECTATOR_MESSAGE_KIND, ref: messageRef(subject.message) },
+          tally: { type: event.type, at },
+        },
+      ];
     case 'match.ended':
       return [spectatorEntry(event.type, at, spectatorMatchEnded(subject.match.id, subject.endedAt))];
   }

@@ -26,7 +26,12 @@ const ASSETS = [
   ...readdirSync(join(PAGE_DIR, 'modules'))
     .filter((file) => file.endsWith('.js'))
     .sort()
-    .map((file) => ({ path: `/spectator/modules/${file}`, file: `modules/${file}`, contentType: 'text/javascript; charset=utf-8', summary: "A module of the spectator page's script." })),
+    .map((file) => ({
+      path: `/spectator/modules/${file}`,
+      file: `modules/${file}`,
+      contentType: 'text/javascript; charset=utf-8',
+      summary: "A module of the spectator page's script.",
+    })),
 ];
 
 /** `GET /spectator` and its script and styles, read once at start. */

@@ -6,7 +6,6 @@ import { idParam } from '../../platform/http/params.js';
 import { json, type PublicRequest, type Reply, type Route } from '../../platform/http/types.js';
 import { spectatorAgentSchema, spectatorMatchSchema, spectatorMessageSchema, spectatorPage, spectatorStatsSchema } from './spectator-api.js';
 
-
 /**
  * The public, no-login JSON behind /spectator: agent matches and conversations only, marked synthetic.
  * Every read counts against its client address's limit first (`spectator`, shared by the five routes).
@@ -55,7 +54,8 @@ export function spectatorRoutes({ spectator, limits }: { spectator: SpectatorSer
       method: 'GET',
       path: '/api/v1/spectator/stats',
       doc: {
-        summary: 'Public, no login: figures of the agent feed: agents, matches and messages today (UTC), events per minute, spectators watching now (approximate).',
+        summary:
+          'Public, no login: figures of the agent feed: agents, matches and messages today (UTC), events per minute, spectators watching now (approximate).',
         tags: ['spectator'],
         response: { status: 200, schema: spectatorStatsSchema, description: 'The figures.' },
         errors: [429],

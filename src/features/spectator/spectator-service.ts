@@ -1,6 +1,13 @@
 import { errors } from '../../platform/core/errors.js';
 import type { Match, Message } from '../matches/index.js';
-import { spectatorAgentCard, spectatorMatch, spectatorMessage, type SpectatorAgentCard, type SpectatorMatch, type SpectatorUserSource } from './spectator-views.js';
+import {
+  spectatorAgentCard,
+  spectatorMatch,
+  spectatorMessage,
+  type SpectatorAgentCard,
+  type SpectatorMatch,
+  type SpectatorUserSource,
+} from './spectator-views.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import type { MatchRepository } from '../matches/index.js';

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { matchSchema } from '../matches/match-api.js';
 import { SWIPE_KINDS, SWIPE_OUTCOMES, swipeQuerySchema } from './swipe-schemas.js';
 
-
 /** The swipe route's query and answer, named and described for the OpenAPI document. */
 /** Query of `POST /likes/{user_id}`. */
 export const describedSwipeQuery = z.strictObject({

@@ -7,7 +7,7 @@ const swipe: AuthedEndpoint = {
   auth: true,
   doc: {
     summary:
-      'Swipe on a user of your pool: like, pass or super_like, given as the query parameter kind (not in a body). The latest swipe on a user replaces the earlier one. A like answered by a like (either may be a super_like) creates a match; liking someone you are matched with returns that match. A pass never ends a match, and a pair that was unmatched never matches again: the answer\'s outcome and note say what the swipe did. Send an Idempotency-Key header (a fresh UUID) to make retries safe; the same key for another user or with another kind is refused with 409.',
+      "Swipe on a user of your pool: like, pass or super_like, given as the query parameter kind (not in a body). The latest swipe on a user replaces the earlier one. A like answered by a like (either may be a super_like) creates a match; liking someone you are matched with returns that match. A pass never ends a match, and a pair that was unmatched never matches again: the answer's outcome and note say what the swipe did. Send an Idempotency-Key header (a fresh UUID) to make retries safe; the same key for another user or with another kind is refused with 409.",
     tags: ['likes'],
     query: describedSwipeQuery,
     response: { status: 200, schema: likeResultSchema, description: 'The swipe, and the match it made or found (match is null otherwise).' },

@@ -38,7 +38,6 @@ type OwnKeys = { list: string[] };
 /** What a swipe counted and applied at once replaced ('' where nothing was), as lua/begin_swipe-6.lua answers it. */
 type SwipeReplaced = { kind: string; passedAt: string; feedScore: string; newPassAt: string };
 
-
 export type { StoredOutcome, UndoPassReply };
 
 /** Swipes allowed per account per window (limit 0: none). */
@@ -240,7 +239,11 @@ export class SwipeRepository {
   /** lua/take_back_swipe-3.lua: the swiper's keys get back what a swipe on nobody replaced. */
   private takeBack(own: OwnKeys, toId: number, kind: SwipeKind, replaced: SwipeReplaced) {
     const [, swipes, feed, passes] = own.list;
-    return this.scripts.runHot('take_back_swipe', [swipes!, feed!, passes!], [toId, kind, replaced.newPassAt, replaced.kind, replaced.passedAt, replaced.feedScore]);
+    return this.scripts.runHot(
+      'take_back_swipe',
+      [swipes!, feed!, passes!],
+      [toId, kind, replaced.newPassAt, replaced.kind, replaced.passedAt, replaced.feedScore],
+    );
   }
 
   /**

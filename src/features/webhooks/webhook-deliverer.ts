@@ -56,7 +56,14 @@ export class WebhookDeliverer {
     const ok = isSuccess(result);
     const gone = result.status === 410;
     const retryInMs = ok || gone || final ? undefined : retryDelayMs(this.retry, attempt);
-    await this.log(pool, userId, hook.id, { eventId: next.id, type, attempt, result, outcome: ok ? 'delivered' : gone || final ? 'disabled' : 'failed', retryInMs });
+    await this.log(pool, userId, hook.id, {
+      eventId: next.id,
+      type,
+      attempt,
+      result,
+      outcome: ok ? 'delivered' : gone || final ? 'disabled' : 'failed',
+      retryInMs,
+    });
     if (ok) {
       this.count('delivered');
       const advanced = await this.store.update(pool, userId, hook.id, { cursor: next.id }, { field: 'cursor', is: hook.cursor });
@@ -88,7 +95,8 @@ export class WebhookDeliverer {
   }
 
   private async log(pool: Pool, userId: number, webhookId: string, attempt: Attempt) {
-    await this.store.logAttempt(pool, userId, webhookId, attemptEntry(attempt)).catch((error: unknown) => this.logger.warn({ err: error }, 'could not log a webhook delivery attempt'));
+    await this.store
+      .logAttempt(pool, userId, webhookId, attemptEntry(attempt))
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not log a webhook delivery attempt'));
   }
 }
-

@@ -18,7 +18,11 @@ export class RefusedDestination extends Error {
 }
 
 /** How a host name becomes addresses: the system resolver, unless another is given (same answer shape). */
-export type HostResolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type HostResolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 const systemResolver: HostResolver = (hostname, options, callback) => dnsLookup(hostname, options, callback);
 
 const REFUSED_ADDRESSES = 'a private, loopback, link-local or reserved address';
@@ -59,7 +63,10 @@ export async function checkWebhookUrl(raw: string, policy: DestinationPolicy): P
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RefusedDestination('must use http or https');
   if (url.username || url.password) throw new RefusedDestination('must not carry a user name or password');
   const ports = portsInstead(url, policy);
-  if (ports) throw new RefusedDestination(`must use port ${portsInWords(ports)}, not ${portOf(url)}: webhooks are delivered to no other port. ${EVENTS_WITHOUT_A_RECEIVER}`);
+  if (ports)
+    throw new RefusedDestination(
+      `must use port ${portsInWords(ports)}, not ${portOf(url)}: webhooks are delivered to no other port. ${EVENTS_WITHOUT_A_RECEIVER}`,
+    );
   if (policy.allowPrivate) return url;
   const host = bareHost(url);
   if (isIP(host)) {
@@ -68,7 +75,8 @@ export async function checkWebhookUrl(raw: string, policy: DestinationPolicy): P
     return url;
   }
   // A name that does not resolve yet is accepted: every delivery connection checks the address it reaches.
-  if ((await resolveAll(host)).some(isRefusedAddress)) throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} resolves to one. ${EVENTS_WITHOUT_A_RECEIVER}`);
+  if ((await resolveAll(host)).some(isRefusedAddress))
+    throw new RefusedDestination(`must not point to ${REFUSED_ADDRESSES}: ${host} resolves to one. ${EVENTS_WITHOUT_A_RECEIVER}`);
   return url;
 }
 

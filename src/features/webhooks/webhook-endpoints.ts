@@ -31,9 +31,10 @@ const deliverySchema = z
 /** The `:id` of a webhook's path: the id its creation answered (an id of no webhook of yours is a 404). */
 const webhookIdParam = { id: z.string().meta({ description: 'The webhook id, as its creation answered it (wh_…).' }) };
 
-const WEBHOOK_DOC = 'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
-const URL_DOC = 'url: http or https, port 80 or 443 by default, at a public address (private, loopback, link-local and reserved addresses, IPv4 or IPv6, and every IPv6 form of an IPv4 address are refused with 400).';
-
+const WEBHOOK_DOC =
+  'Deliveries are POSTs of the event frame ({id, type, at, data}, as on /api/v1/ws) signed by the Standard Webhooks convention (webhook-id, webhook-timestamp, webhook-signature).';
+const URL_DOC =
+  'url: http or https, port 80 or 443 by default, at a public address (private, loopback, link-local and reserved addresses, IPv4 or IPv6, and every IPv6 form of an IPv4 address are refused with 400).';
 
 const create: AuthedEndpoint = {
   method: 'POST',
@@ -64,7 +65,13 @@ const get: AuthedEndpoint = {
   method: 'GET',
   path: '/api/v1/webhooks/:id',
   auth: true,
-  doc: { params: webhookIdParam, summary: 'One of your webhooks.', tags: ['webhooks'], response: { status: 200, schema: webhookSchema, description: 'The webhook.' }, errors: [404] },
+  doc: {
+    params: webhookIdParam,
+    summary: 'One of your webhooks.',
+    tags: ['webhooks'],
+    response: { status: 200, schema: webhookSchema, description: 'The webhook.' },
+    errors: [404],
+  },
 };
 
 const change: AuthedEndpoint = {
@@ -74,7 +81,8 @@ const change: AuthedEndpoint = {
   body: true,
   doc: {
     params: webhookIdParam,
-    summary: 'Change a webhook: url, event_types, or enabled (true re-enables a disabled webhook; delivery resumes with the oldest event not yet delivered that is still kept, up to 24 h).',
+    summary:
+      'Change a webhook: url, event_types, or enabled (true re-enables a disabled webhook; delivery resumes with the oldest event not yet delivered that is still kept, up to 24 h).',
     tags: ['webhooks'],
     body: webhookChangeSchema,
     response: { status: 200, schema: webhookSchema, description: 'The webhook as changed.' },
@@ -86,7 +94,13 @@ const remove: AuthedEndpoint = {
   method: 'DELETE',
   path: '/api/v1/webhooks/:id',
   auth: true,
-  doc: { params: webhookIdParam, summary: 'Delete a webhook; nothing more is delivered to it.', tags: ['webhooks'], response: { status: 204, description: 'Deleted.' }, errors: [404] },
+  doc: {
+    params: webhookIdParam,
+    summary: 'Delete a webhook; nothing more is delivered to it.',
+    tags: ['webhooks'],
+    response: { status: 204, description: 'Deleted.' },
+    errors: [404],
+  },
 };
 
 const rotateSecret: AuthedEndpoint = {
@@ -95,9 +109,14 @@ const rotateSecret: AuthedEndpoint = {
   auth: true,
   doc: {
     params: webhookIdParam,
-    summary: 'A new signing secret. The previous one keeps signing deliveries too (a second signature in webhook-signature) until previous_secret_expires_at (24 h by default).',
+    summary:
+      'A new signing secret. The previous one keeps signing deliveries too (a second signature in webhook-signature) until previous_secret_expires_at (24 h by default).',
     tags: ['webhooks'],
-    response: { status: 200, schema: z.object({ secret: z.string(), previous_secret_expires_at: z.string() }), description: 'The new secret, shown this once.' },
+    response: {
+      status: 200,
+      schema: z.object({ secret: z.string(), previous_secret_expires_at: z.string() }),
+      description: 'The new secret, shown this once.',
+    },
     errors: [404],
   },
 };

@@ -34,7 +34,10 @@ export class WebhookPings {
     const eventId = `ping_${randomBytes(8).toString('hex')}`;
     const busyForMs = await this.store.claimPing(pool, userId, hook.id, eventId, this.timeoutMs + CLAIM_MARGIN_MS);
     if (busyForMs !== undefined) {
-      throw errors.rateLimited(retryAfterSeconds(busyForMs), 'test pings in flight to this webhook (one at a time: the last one is still waiting for its answer)');
+      throw errors.rateLimited(
+        retryAfterSeconds(busyForMs),
+        'test pings in flight to this webhook (one at a time: the last one is still waiting for its answer)',
+      );
     }
     const frame = JSON.stringify({ id: eventId, type: PING_EVENT, at: new Date().toISOString(), data: { webhook_id: hook.id } });
     const sending = this.deliver(pool, userId, hook, eventId, frame)
@@ -57,6 +60,8 @@ export class WebhookPings {
     const ok = isSuccess(result);
     this.count(ok ? 'ping_delivered' : 'ping_failed');
     const entry = attemptEntry({ eventId, type: PING_EVENT, attempt: 1, result, outcome: ok ? 'delivered' : 'failed' });
-    await this.store.logAttempt(pool, userId, hook.id, entry).catch((error: unknown) => this.logger.warn({ err: error, webhookId: hook.id }, 'could not log a webhook test ping'));
+    await this.store
+      .logAttempt(pool, userId, hook.id, entry)
+      .catch((error: unknown) => this.logger.warn({ err: error, webhookId: hook.id }, 'could not log a webhook test ping'));
   }
 }

@@ -16,7 +16,10 @@ export const WEBHOOK_BACKOFF = 'webhook';
 export class WebhookQueue implements DeliveryScheduler {
   readonly queue: Queue<DeliveryJob>;
 
-  constructor(connection: QueueConnection, private readonly maxAttempts: number) {
+  constructor(
+    connection: QueueConnection,
+    private readonly maxAttempts: number,
+  ) {
     this.queue = new Queue<DeliveryJob>(WEBHOOK_QUEUE, {
       connection,
       prefix: WEBHOOK_QUEUE_PREFIX,

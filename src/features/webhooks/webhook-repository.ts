@@ -39,17 +39,26 @@ const DELIVERY_LOG_LENGTH = 50;
  * one Lua call (or one MULTI) in one hash slot: lua/create_webhook-3.lua, update_webhook-1.lua, delete_webhook-3.lua.
  */
 export class WebhookRepository {
-  constructor(private readonly redis: RedisClient, private readonly scripts: Scripts) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
 
   /** Creates a webhook unless the account has `cap` already; false when it has. */
   async create(pool: Pool, userId: number, cap: number, record: Omit<WebhookRecord, 'cursor'>): Promise<boolean> {
     const fields = [
-      'id', record.id,
-      'url', record.url,
-      'event_types', record.eventTypes.join(','),
-      'enabled', record.enabled ? '1' : '0',
-      'secret', record.secret,
-      'created_at', record.createdAt,
+      'id',
+      record.id,
+      'url',
+      record.url,
+      'event_types',
+      record.eventTypes.join(','),
+      'enabled',
+      record.enabled ? '1' : '0',
+      'secret',
+      record.secret,
+      'created_at',
+      record.createdAt,
     ];
     return this.scripts.runAcknowledged(
       'create_webhook',
@@ -92,7 +101,11 @@ export class WebhookRepository {
   /** Notes one delivery attempt (JSON) in the webhook's log, which keeps the latest DELIVERY_LOG_LENGTH. */
   async logAttempt(pool: Pool, userId: number, webhookId: string, attempt: string): Promise<void> {
     const key = keys.webhookDeliveries(pool, userId, webhookId);
-    await this.redis.multi().lpush(key, attempt).ltrim(key, 0, DELIVERY_LOG_LENGTH - 1).exec();
+    await this.redis
+      .multi()
+      .lpush(key, attempt)
+      .ltrim(key, 0, DELIVERY_LOG_LENGTH - 1)
+      .exec();
   }
 
   /**

@@ -68,7 +68,8 @@ export class WebhookService {
     if (input.url !== undefined) fields.url = await this.checkedUrl(input.url);
     if (input.event_types !== undefined) fields.event_types = input.event_types.join(',');
     if (input.enabled === true && !before.enabled) Object.assign(fields, { enabled: '1', disabled_reason: '', disabled_at: '' });
-    if (input.enabled === false && before.enabled) Object.assign(fields, { enabled: '0', disabled_reason: 'disabled by its owner', disabled_at: new Date().toISOString() });
+    if (input.enabled === false && before.enabled)
+      Object.assign(fields, { enabled: '0', disabled_reason: 'disabled by its owner', disabled_at: new Date().toISOString() });
     if (!(await this.store.update(who.pool, who.userId, id, fields))) throw errors.notFound('webhook');
     const after = await this.found(who, id);
     // Re-enabled, or taking other types: the chain resumes from the oldest event not yet delivered.

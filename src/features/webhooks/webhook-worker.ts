@@ -15,7 +15,10 @@ export type WebhookWorkerOptions = {
 
 /** A failed attempt that asks for a retry after the delay the delivery chose. */
 class RetryLater extends Error {
-  constructor(message: string, readonly retryInMs: number) {
+  constructor(
+    message: string,
+    readonly retryInMs: number,
+  ) {
     super(message);
   }
 }
@@ -53,7 +56,9 @@ export class WebhookWorker {
       },
     });
     this.whileFull = new PauseWhileFull(this.worker, this.logger, 'webhook', 'webhook deliveries');
-    this.worker.on('failed', (job, error) => this.logger.debug({ err: error.message, webhookId: job?.data.webhookId, attempt: job?.attemptsMade }, 'webhook delivery attempt failed'));
+    this.worker.on('failed', (job, error) =>
+      this.logger.debug({ err: error.message, webhookId: job?.data.webhookId, attempt: job?.attemptsMade }, 'webhook delivery attempt failed'),
+    );
     await this.worker.waitUntilReady();
     return this;
   }

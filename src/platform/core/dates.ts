@@ -2,7 +2,10 @@ export const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** "24 hours", "1 minute", "90 seconds": a whole number of the largest unit that fits (hours at most). */
 export function duration(seconds: number): string {
-  for (const [unit, size] of [['hour', 3_600], ['minute', 60]] as const) {
+  for (const [unit, size] of [
+    ['hour', 3_600],
+    ['minute', 60],
+  ] as const) {
     if (seconds >= size && seconds % size === 0) return `${seconds / size} ${unit}${seconds === size ? '' : 's'}`;
   }
   return `${seconds} second${seconds === 1 ? '' : 's'}`;

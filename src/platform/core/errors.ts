@@ -117,13 +117,15 @@ export class AppError extends Error {
  * first three problems (every one is in `details`).
  */
 export function describeProblems(details: FieldProblem[]): string {
-  const shown = details.slice(0, 3).map((d) => `${d.field} ${d.message}`).join('; ');
+  const shown = details
+    .slice(0, 3)
+    .map((d) => `${d.field} ${d.message}`)
+    .join('; ');
   return `Invalid request: ${shown}${details.length > 3 ? `; and ${details.length - 3} more (see details)` : ''}.`;
 }
 
 export const errors = {
-  invalidJson: (message = 'The request body is not valid JSON; send a JSON object.') =>
-    new AppError('invalid_json', message),
+  invalidJson: (message = 'The request body is not valid JSON; send a JSON object.') => new AppError('invalid_json', message),
   validation: (details: FieldProblem[]) => new AppError('validation_failed', describeProblems(details), details),
   invalidField: (field: string, message: string) => errors.validation([{ field, message }]),
   /** No token (or none in the Bearer form) was sent. */
@@ -137,7 +139,10 @@ export const errors = {
     new AppError('invalid_credentials', `The password given is not this account's current password; ${outcome}.`, undefined, { challenge: BEARER_CHALLENGE }),
   /** The caller's account is suspended by the service's operators: its tokens and its login are refused until they lift it. */
   accountSuspended: () =>
-    new AppError('account_suspended', 'This account is suspended by the operators of this service: it cannot log in, and no request is served to it, until the suspension is lifted.'),
+    new AppError(
+      'account_suspended',
+      'This account is suspended by the operators of this service: it cannot log in, and no request is served to it, until the suspension is lifted.',
+    ),
   /** The other account of the caller's match is suspended: nothing can be sent to it until the suspension is lifted. */
   /** `hint`: what the caller may have confused it with, as a sentence. */
   notFound: (what = 'resource', hint?: string) => new AppError('not_found', `No such ${what}.${hint ? ` ${hint}` : ''}`),
@@ -150,8 +155,7 @@ export const errors = {
       {},
       { ended_at: endedAt },
     ),
-  methodNotAllowed: (allow: string[]) =>
-    new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
+  methodNotAllowed: (allow: string[]) => new AppError('method_not_allowed', `This path accepts only ${allow.join(', ')}.`, undefined, { allow }),
   emailTaken: () =>
     new AppError('email_taken', 'An account with this e-mail already exists; log in instead or use another e-mail.', [
       { field: 'email', message: 'is already registered' },
@@ -166,8 +170,7 @@ export const errors = {
    * A swipe that cannot be undone (only the caller's last pass can, within the undo window): `reason`
    * names why as data, `message` says it and what to do instead.
    */
-  cannotUndo: (reason: UndoRefusal, message: string) =>
-    new AppError('cannot_undo', message, undefined, {}, { reason }),
+  cannotUndo: (reason: UndoRefusal, message: string) => new AppError('cannot_undo', message, undefined, {}, { reason }),
   /** A report refused because its reporter (`scope` reporter) or its pool has as many reports waiting as it may; nothing was filed. */
   tooManyOpenReports: (scope: ReportCapScope, most: number) =>
     new AppError(
@@ -179,10 +182,8 @@ export const errors = {
       {},
       { scope },
     ),
-  payloadTooLarge: (limit: number) =>
-    new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
-  unsupportedMediaType: () =>
-    new AppError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".'),
+  payloadTooLarge: (limit: number) => new AppError('payload_too_large', `The request body is larger than ${limit} bytes; send less.`),
+  unsupportedMediaType: () => new AppError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".'),
   rateLimited: (retryAfterSeconds: number, what = 'requests') =>
     new AppError(
       'rate_limited',

@@ -52,7 +52,8 @@ function knownKeys(schema: z.core.$ZodType): string[] {
 }
 
 /** A missing argument that takes one of a few values is told them. */
-const requiredArgument = (issue: z.core.$ZodIssue) => (issue.code === 'invalid_value' ? `is required: one of ${issue.values.map(String).join(', ')}` : 'is required');
+const requiredArgument = (issue: z.core.$ZodIssue) =>
+  issue.code === 'invalid_value' ? `is required: one of ${issue.values.map(String).join(', ')}` : 'is required';
 
 /**
  * Validates `input` against `schema`, throwing one `validation_failed` that lists every failing field. Every

@@ -10,10 +10,21 @@ import type { Reply } from './types.js';
  */
 
 const STATUS_LINE: Record<number, string> = {
-  200: '200 OK', 201: '201 Created', 204: '204 No Content', 400: '400 Bad Request', 401: '401 Unauthorized',
-  404: '404 Not Found', 405: '405 Method Not Allowed', 409: '409 Conflict', 410: '410 Gone', 413: '413 Payload Too Large',
-  415: '415 Unsupported Media Type', 429: '429 Too Many Requests', 500: '500 Internal Server Error',
-  503: '503 Service Unavailable', 507: '507 Insufficient Storage',
+  200: '200 OK',
+  201: '201 Created',
+  204: '204 No Content',
+  400: '400 Bad Request',
+  401: '401 Unauthorized',
+  404: '404 Not Found',
+  405: '405 Method Not Allowed',
+  409: '409 Conflict',
+  410: '410 Gone',
+  413: '413 Payload Too Large',
+  415: '415 Unsupported Media Type',
+  429: '429 Too Many Requests',
+  500: '500 Internal Server Error',
+  503: '503 Service Unavailable',
+  507: '507 Insufficient Storage',
 };
 
 /** The status line uWS writes for `status` ("404 Not Found"). */

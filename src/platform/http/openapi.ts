@@ -11,7 +11,7 @@ const CODE_DESCRIPTION: Record<ErrorCode, string> = {
   validation_failed: 'a field or parameter breaks a rule; `details` names every one',
   unauthorized:
     'the token is missing, malformed, expired or revoked, or its account is gone; with `WWW-Authenticate: Bearer` (`Bearer error="invalid_token"` when a token was sent but is bad)',
-  invalid_credentials: 'the e-mail or the password is wrong (the password: not the account\'s current one); nothing was changed',
+  invalid_credentials: "the e-mail or the password is wrong (the password: not the account's current one); nothing was changed",
   account_suspended: 'the account is suspended by the operators: its tokens and its login are refused until they lift it',
   not_found: "unknown, or outside the caller's pool",
   method_not_allowed: 'the path takes other methods (`Allow` lists them)',
@@ -25,7 +25,7 @@ const CODE_DESCRIPTION: Record<ErrorCode, string> = {
   rate_limited: 'over a rate limit, and nothing of the request was done; retry after `Retry-After` seconds (also `retry_after_seconds`)',
   unavailable: 'the store is unreachable or stalled, or did not confirm the write on its replicas in time; retry after `Retry-After` seconds',
   storage_full: 'the data store is full: nothing was saved, reads still work; retry after `Retry-After` seconds',
-  internal: 'a bug on the service\'s side, logged',
+  internal: "a bug on the service's side, logged",
 };
 
 /** The codes a route answers with `status`: those the status implies on it, then those its doc names for it. */
@@ -149,9 +149,7 @@ export function buildOpenApi(routes: Route[], info: { title: string; version: st
       tags: route.doc.tags,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.auth ? { security: [{ bearer: [] }] } : {}),
-      ...(route.doc.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.doc.body, 'input') } } } }
-        : {}),
+      ...(route.doc.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.doc.body, 'input') } } } } : {}),
       responses,
       ...(route.doc.frames ? { 'x-frames': jsonSchema(route.doc.frames, 'output') } : {}),
     };

@@ -26,7 +26,7 @@ export const errorSchema = z
   .object({
     error: z.object({
       code: z.enum(ERROR_CODES).describe('What went wrong, as data: one of the catalogue of docs/api.md ("Errors").'),
-      message: z.string().describe('One sentence, in the service\'s own words, saying what to do.'),
+      message: z.string().describe("One sentence, in the service's own words, saying what to do."),
       details: z
         .array(z.object({ field: z.string(), message: z.string() }))
         .describe('The fields at fault, each with its problem; [] when no field is at fault.'),

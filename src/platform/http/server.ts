@@ -68,7 +68,9 @@ export class HttpServer {
     this.table.add(route);
     const names = parameterNames(route.path);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'del';
-    this.app[method === ('delete' as string) ? 'del' : method](route.path, (res, req) => (this.isHidden(req) ? this.unmatched(res, req, []) : this.handle(res, req, route, names)));
+    this.app[method === ('delete' as string) ? 'del' : method](route.path, (res, req) =>
+      this.isHidden(req) ? this.unmatched(res, req, []) : this.handle(res, req, route, names),
+    );
   }
 
   /**
@@ -127,7 +129,11 @@ export class HttpServer {
       const listen = this.app.listen as unknown as (host: string, port: number, options: number, cb: (socket: us_listen_socket | false) => void) => void;
       listen.call(this.app, host, port, LISTEN_EXCLUSIVE_PORT, (socket) => {
         if (!socket) {
-          return reject(new Error(`cannot listen on ${host}:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`));
+          return reject(
+            new Error(
+              `cannot listen on ${host}:${port}: the port is taken by another process (or the address is not this machine's); stop that process or choose another PORT.`,
+            ),
+          );
         }
         this.listenSocket = socket;
         const bound = us_socket_local_port(socket);
@@ -192,7 +198,10 @@ export class HttpServer {
       const ms = performance.now() - started;
       this.options.metrics.observe(route.path, reply.status, ms);
       if (this.options.logger.isLevelEnabled('debug')) {
-        this.options.logger.debug({ reqId: request.requestId, method: request.method, path: request.path, status: reply.status, ms: Math.round(ms * 100) / 100 }, 'request');
+        this.options.logger.debug(
+          { reqId: request.requestId, method: request.method, path: request.path, status: reply.status, ms: Math.round(ms * 100) / 100 },
+          'request',
+        );
       }
       // A body left unread (refused before it was needed) would be taken for the next request: close instead.
       const unreadBody = route.body === true && !request.bodyRead && hasBody(request.headers);

@@ -36,7 +36,8 @@ export class Metrics {
         // Reset and refill in one synchronous step, so concurrent scrapes cannot add up twice.
         this.reset();
         for (const value of values) {
-          if (value.metricName === 'http_request_duration_ms_count') this.inc({ route: String(value.labels.route), status: String(value.labels.status) }, value.value);
+          if (value.metricName === 'http_request_duration_ms_count')
+            this.inc({ route: String(value.labels.route), status: String(value.labels.status) }, value.value);
         }
       },
     });

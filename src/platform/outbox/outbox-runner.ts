@@ -121,10 +121,16 @@ export class OutboxRunner<Known = unknown> implements Outbox<Known> {
       const lastError = error instanceof Error ? error.message : String(error);
       if (!(await this.records.bury(pool, shard, pendingId, record, { attempts, lastError }))) return;
       this.deadLetter.buried?.(pool);
-      this.logger.error({ ...context, attempts }, `pending outbox steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`);
+      this.logger.error(
+        { ...context, attempts },
+        `pending outbox steps failed ${attempts} times: the record is moved to the dead letter and no longer retried`,
+      );
     } catch (uncounted) {
       const stepError = error instanceof Error ? error.message : String(error);
-      this.logger.warn({ err: uncounted, pool, shard, pendingId, stepError }, 'could not complete pending outbox steps, nor count the failure; the next sweep retries');
+      this.logger.warn(
+        { err: uncounted, pool, shard, pendingId, stepError },
+        'could not complete pending outbox steps, nor count the failure; the next sweep retries',
+      );
     }
   }
 

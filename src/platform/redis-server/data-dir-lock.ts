@@ -19,7 +19,10 @@ export class DataDirInUseError extends Error {}
  * and only then is the directory taken over.
  */
 export class DataDirLock {
-  private constructor(private readonly path: string, private holder: Holder) {}
+  private constructor(
+    private readonly path: string,
+    private holder: Holder,
+  ) {}
 
   static async acquire(dir: string): Promise<DataDirLock> {
     const path = join(dir, LOCK_FILE);

@@ -64,16 +64,25 @@ export class RedisProcess {
     if (!this.port) this.port = this.options.port ?? (await freePort());
     const persist = this.options.persist ?? true;
     const args = [
-      '--port', String(this.port),
-      '--bind', '127.0.0.1',
-      '--dir', this.dir,
-      '--appendonly', persist ? 'yes' : 'no',
-      '--appendfsync', 'everysec',
-      '--save', '',
-      '--maxmemory-policy', 'noeviction',
+      '--port',
+      String(this.port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      this.dir,
+      '--appendonly',
+      persist ? 'yes' : 'no',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
       ...REDIS_SERVER_SETTINGS,
-      '--daemonize', 'no',
-      '--loglevel', 'notice',
+      '--daemonize',
+      'no',
+      '--loglevel',
+      'notice',
     ];
     // Its own process group: a terminal's Ctrl-C reaches this process, which stops Redis after draining.
     const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -103,9 +112,7 @@ export class RedisProcess {
       child.stdout?.on('data', onData);
       child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
       child.once('exit', onExit);
-      child.once('error', (error: NodeJS.ErrnoException) =>
-        done(error.code === 'ENOENT' ? new RedisNotFoundError('redis-server is not on PATH') : error),
-      );
+      child.once('error', (error: NodeJS.ErrnoException) => done(error.code === 'ENOENT' ? new RedisNotFoundError('redis-server is not on PATH') : error));
     });
     // Keep draining so the pipe never fills.
     child.stdout?.resume();

@@ -24,7 +24,22 @@ export async function startRedisReplica(masterPort: number, timeoutMs = 15_000):
   const port = await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', ...REDIS_SERVER_SETTINGS, '--replicaof', '127.0.0.1', String(masterPort)],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      ...REDIS_SERVER_SETTINGS,
+      '--replicaof',
+      '127.0.0.1',
+      String(masterPort),
+    ],
     { stdio: 'ignore' },
   );
   const watchdog = startRedisWatchdog(child.pid!);

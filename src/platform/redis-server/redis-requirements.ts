@@ -41,14 +41,16 @@ export type ClusterMasterInfo = { address: string; infoServer: string; clusterIn
  * master must run Redis 7.0+ and see the cluster as ok (every slot served).
  */
 export function unsupportedClusterReason(nodes: string, masters: readonly ClusterMasterInfo[]): string | undefined {
-  if (masters.length === 0) return `Redis at ${nodes} has no master serving slots (cluster_state is not ok): finish setting it up (redis-cli --cluster create) before starting this service.`;
+  if (masters.length === 0)
+    return `Redis at ${nodes} has no master serving slots (cluster_state is not ok): finish setting it up (redis-cli --cluster create) before starting this service.`;
   for (const master of masters) {
     const tooOld = tooOldReason(master.address, master.infoServer);
     if (tooOld) return tooOld;
   }
   for (const master of masters) {
     const state = infoField(master.clusterInfo, 'cluster_state') ?? 'unknown';
-    if (state !== 'ok') return `Redis at ${nodes} is not ok (cluster_state:${state} on ${master.address}): every slot must be served before this service starts.`;
+    if (state !== 'ok')
+      return `Redis at ${nodes} is not ok (cluster_state:${state} on ${master.address}): every slot must be served before this service starts.`;
   }
   return undefined;
 }

@@ -16,7 +16,11 @@ export async function activityPage(redis: RedisClient, key: string, page: PageRe
  * The same page over several sorted sets taken together (the partitions of one list): each gives its own
  * first `limit + 1` entries after the cursor, and the merge keeps the first `limit` in the same total order.
  */
-export async function activityPageAcross(redis: RedisClient, keyList: readonly string[], page: PageRequest<ActivityCursor>): Promise<Page<number, ActivityCursor>> {
+export async function activityPageAcross(
+  redis: RedisClient,
+  keyList: readonly string[],
+  page: PageRequest<ActivityCursor>,
+): Promise<Page<number, ActivityCursor>> {
   const all = (await Promise.all(keyList.map((key) => activityEntries(redis, key, page)))).flat();
   all.sort(([a, at], [b, bt]) => bt - at || (a < b ? 1 : a > b ? -1 : 0));
   return pageOf(all, page.limit);

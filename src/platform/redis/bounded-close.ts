@@ -6,7 +6,10 @@ export async function settleBy(deadline: number, work: Promise<unknown> | undefi
   if (!work) return;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([
-    work.then(() => {}, () => {}),
+    work.then(
+      () => {},
+      () => {},
+    ),
     new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
   ]);
   clearTimeout(timer);

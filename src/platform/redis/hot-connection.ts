@@ -26,4 +26,3 @@ export function createHotConnection(topology: RedisTopology, commandTimeoutMs: n
     ? new ScriptConnection(topology.url, commandTimeoutMs)
     : new SlotRoutedConnection(topology.nodes, commandTimeoutMs, failoverMs);
 }
-

@@ -23,7 +23,10 @@ export class PubSub {
   private losses = 0;
   private hearing = true;
 
-  constructor(private readonly publisher: RedisClient, private readonly subscriber: RedisClient) {
+  constructor(
+    private readonly publisher: RedisClient,
+    private readonly subscriber: RedisClient,
+  ) {
     subscriber.on('smessage', (channel: string, message: string) => {
       for (const handler of this.handlers.get(channel) ?? []) handler(message);
     });

@@ -52,9 +52,7 @@ export function createRedis(
     lazyConnect: true,
     ...overrides,
   };
-  return topology.kind === 'single'
-    ? new Redis(topology.url, options)
-    : newCluster(topology.nodes, options, { slotsRefreshTimeout: timeoutMs }, failoverMs);
+  return topology.kind === 'single' ? new Redis(topology.url, options) : newCluster(topology.nodes, options, { slotsRefreshTimeout: timeoutMs }, failoverMs);
 }
 
 /**
@@ -113,11 +111,7 @@ function newCluster(nodes: readonly string[], options: RedisOptions, extra: Clus
  * The connections a job queue and its worker own: a fail-fast one for adding jobs (like request-path
  * commands, it does not queue up while Redis is away) and a blocking one for the worker.
  */
-export function queueConnections(
-  topology: RedisTopology,
-  timeoutMs?: number,
-  failoverMs?: number,
-): { queue: () => RedisClient; blocking: () => RedisClient } {
+export function queueConnections(topology: RedisTopology, timeoutMs?: number, failoverMs?: number): { queue: () => RedisClient; blocking: () => RedisClient } {
   return {
     queue: () => createRedis(topology, { enableAutoPipelining: false }, timeoutMs, failoverMs),
     blocking: () => createBlockingRedis(topology, {}, {}, failoverMs),

@@ -24,7 +24,12 @@ export function replicasOf(report: string): { online: number; behind: number } {
   let online = 0;
   let behind = 0;
   for (const [, fields] of report.matchAll(/^slave\d+:(.*)$/gm)) {
-    const field = Object.fromEntries(fields!.trim().split(',').map((pair) => pair.split('=') as [string, string]));
+    const field = Object.fromEntries(
+      fields!
+        .trim()
+        .split(',')
+        .map((pair) => pair.split('=') as [string, string]),
+    );
     if (field.state !== 'online') continue;
     online++;
     behind = Math.max(behind, masterOffset - Number(field.offset ?? 0));

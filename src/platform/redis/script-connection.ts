@@ -108,7 +108,14 @@ export class ScriptConnection {
   }
 
   /** Like `evalsha`, answered only once `replicas` replicas hold what it wrote (see `replicated`); else ReplicasBehindError. */
-  async evalshaReplicated(script: ScriptSource, keys: readonly string[], args: readonly Word[], replicas: number, timeoutMs: number, asking = false): Promise<unknown> {
+  async evalshaReplicated(
+    script: ScriptSource,
+    keys: readonly string[],
+    args: readonly Word[],
+    replicas: number,
+    timeoutMs: number,
+    asking = false,
+  ): Promise<unknown> {
     const reply = await this.evalsha(script, keys, args, undefined, asking);
     const confirmed = await this.replicated(replicas, timeoutMs).catch(() => -1);
     if (confirmed < replicas) throw new ReplicasBehindError(confirmed, replicas);
@@ -250,7 +257,10 @@ export class ScriptConnection {
     const call = waiter.script;
     if (!call || !reply.message.startsWith('NOSCRIPT')) return waiter.reject(reply);
     if (call.asking) this.asking();
-    this.send({ resolve: waiter.resolve, reject: waiter.reject, sentAt: performance.now(), decode: waiter.decode }, encodeScriptCall('EVAL', call.lua, call.keys, call.args));
+    this.send(
+      { resolve: waiter.resolve, reject: waiter.reject, sentAt: performance.now(), decode: waiter.decode },
+      encodeScriptCall('EVAL', call.lua, call.keys, call.args),
+    );
   }
 
   /** Resolves a call with its reply, decoded when it has a decoder; a reply the decoder refuses fails the call alone. */

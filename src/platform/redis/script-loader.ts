@@ -30,7 +30,10 @@ export function loadScripts(dirs: readonly string[], shared?: string): Map<strin
       if (!entry.isFile() || !entry.name.endsWith('.lua')) continue;
       const file = join(dir, entry.name);
       const named = SCRIPT_FILE.exec(entry.name);
-      if (!named) throw new ScriptLoadError(`${file}: a script's file name carries its number of keys, as <name>-<keys>.lua (or <name>-<keys>+.lua when a list of keys follows them)`);
+      if (!named)
+        throw new ScriptLoadError(
+          `${file}: a script's file name carries its number of keys, as <name>-<keys>.lua (or <name>-<keys>+.lua when a list of keys follows them)`,
+        );
       const [, name, count, more] = named as unknown as [string, string, string, string];
       const loaded = scripts.get(name);
       if (loaded) throw new ScriptLoadError(`${file}: a script named ${name} is loaded already, from ${loaded.file}`);

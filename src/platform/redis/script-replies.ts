@@ -34,7 +34,9 @@ export const SCRIPT_REPLIES = {
       heldBy: held === null || held === undefined ? undefined : text(held),
       hidden: hidden === 1,
       ...(raw !== null && Array.isArray(raw) && raw.length > 5
-        ? { replaced: { kind: optionalText(wasKind), passedAt: optionalText(wasPassed), feedScore: optionalText(wasInFeed), newPassAt: optionalText(passedAt) } }
+        ? {
+            replaced: { kind: optionalText(wasKind), passedAt: optionalText(wasPassed), feedScore: optionalText(wasInFeed), newPassAt: optionalText(passedAt) },
+          }
         : {}),
     };
   },
@@ -191,9 +193,7 @@ function appendMessage([status, json, pending]: unknown[]): AppendMessageReply {
 }
 
 type MarkReadReply =
-  | { status: 'not_found' }
-  | { status: 'no_message' }
-  | { status: 'moved' | 'unchanged'; readUpTo: number; unreadCount: number; pendingRecord?: string };
+  { status: 'not_found' } | { status: 'no_message' } | { status: 'moved' | 'unchanged'; readUpTo: number; unreadCount: number; pendingRecord?: string };
 
 /** lua/mark_read-5.lua: {'not_found'}, {'no_message'}, {'unchanged', mark, unread} or {'moved', mark, unread, pending record}. */
 function markRead([status, mark, unread, pending]: unknown[]): MarkReadReply {
@@ -221,7 +221,8 @@ export type StoredFeedCard = { card: string | null; profile: string | null; tast
 function feedCards([rankedAt, ...flat]: unknown[]): { rankedAt?: number; cards: StoredFeedCard[] } {
   const cards: StoredFeedCard[] = [];
   const value = (v: unknown) => (v === null || v === undefined ? null : text(v));
-  for (let i = 0; i + 3 < flat.length; i += 4) cards.push({ card: value(flat[i]), profile: value(flat[i + 1]), taste: value(flat[i + 2]), active: value(flat[i + 3]) });
+  for (let i = 0; i + 3 < flat.length; i += 4)
+    cards.push({ card: value(flat[i]), profile: value(flat[i + 1]), taste: value(flat[i + 2]), active: value(flat[i + 3]) });
   return { ...(rankedAt === null || rankedAt === undefined ? {} : { rankedAt: Number(rankedAt) }), cards };
 }
 

@@ -99,7 +99,7 @@ export class SlotRoutedConnection {
    */
   private async retried(error: unknown, slot: number, answeredBy: string, send: Send): Promise<unknown> {
     let deadline: number | undefined;
-    for (let redirections = 0; ; ) {
+    for (let redirections = 0; ;) {
       const redirection = redirectionOf(error, answeredBy);
       if (redirection) {
         if (++redirections > MAX_REDIRECTIONS) throw error;

@@ -31,8 +31,8 @@ export function describedInboxQuery(maxWaitSeconds: number) {
 /** The inbox's answer, its events as `eventFrame` (the frames of an account's events) describes them. */
 export const inboxPageSchema = (eventFrame: z.ZodType) =>
   z
-  .object({
-    events: z.array(eventFrame).meta({ description: 'Oldest first.' }),
-    next_cursor: z.string().meta({ description: 'The since of your next read: the last event\'s id, or the since you sent when none came.' }),
-  })
-  .meta({ id: 'EventInboxPage' });
+    .object({
+      events: z.array(eventFrame).meta({ description: 'Oldest first.' }),
+      next_cursor: z.string().meta({ description: "The since of your next read: the last event's id, or the since you sent when none came." }),
+    })
+    .meta({ id: 'EventInboxPage' });

@@ -143,7 +143,10 @@ export class EventSockets {
 
   register() {
     const { app, metrics } = this.deps;
-    app.ws<SocketData>(USER_SOCKET_PATH, this.behavior((authorization, query) => this.userTarget(authorization, query)));
+    app.ws<SocketData>(
+      USER_SOCKET_PATH,
+      this.behavior((authorization, query) => this.userTarget(authorization, query)),
+    );
     app.ws<SocketData>(
       SPECTATOR_SOCKET_PATH,
       this.behavior(async (_authorization, query, ip) => {
@@ -277,12 +280,7 @@ export class EventSockets {
   }
 
   /** uWS rule: everything of `req` is read before the first await; the response is corked after it. */
-  private upgrade(
-    res: HttpResponse,
-    req: HttpRequest,
-    context: us_socket_context_t,
-    resolve: TargetResolver,
-  ) {
+  private upgrade(res: HttpResponse, req: HttpRequest, context: us_socket_context_t, resolve: TargetResolver) {
     const key = req.getHeader('sec-websocket-key');
     const protocol = req.getHeader('sec-websocket-protocol');
     const extensions = req.getHeader('sec-websocket-extensions');

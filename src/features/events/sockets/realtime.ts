@@ -47,7 +47,13 @@ export class Realtime {
       this.sockets?.checkBehind(topic);
     });
     await this.relay.start(this.deps.live);
-    this.inbox = new EventInbox({ replay: this.deps.replay, relay: this.relay, relayUp: () => this.relayUp(), policy: this.deps.inbox, tokens: this.deps.tokens });
+    this.inbox = new EventInbox({
+      replay: this.deps.replay,
+      relay: this.relay,
+      relayUp: () => this.relayUp(),
+      policy: this.deps.inbox,
+      tokens: this.deps.tokens,
+    });
     this.watchRelayConnection();
   }
 

@@ -33,7 +33,9 @@ export function socketDocRoutes(frames: SocketFrames): Route[] {
         summary:
           'WebSocket of your own events. Token in "Authorization: Bearer <token>" or the access_token query parameter. Frames: {id, type, at, data}, type match.created, message.created, message.read, match.ended or like.received (and webhook.disabled when one of your webhooks is disabled). Send {"type": "typing", "match_id": N} while typing: the other user of the match gets {type: "typing", data: {match_id, user_id}} live (never stored or replayed; one per 2.5 s per match, 16 matches at most); a match_id that is not one of your current matches is answered with {type: "error", data: {code: "not_found", match_id, message}}; anything else you send is ignored. Close 4008: too slow (over 1 MiB behind, or nothing read for 5 s while frames waited), reconnect with since; 4001: token expired; 4003: token revoked (a logout, log out everywhere, a password change), log in again; 4403: account suspended; 4410: account gone. 429: too many sockets from the address or with the token, or too many connections of the account.',
         tags: ['realtime'],
-        query: sinceQuery.extend({ access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }) }),
+        query: sinceQuery.extend({
+          access_token: z.string().optional().meta({ description: 'The token, for browsers (which cannot set headers on a WebSocket).' }),
+        }),
         response: { status: 101, description: 'Switched to the WebSocket protocol.' },
         frames: frames.user,
         errors: [400, 401, 403, 429],

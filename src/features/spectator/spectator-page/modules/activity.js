@@ -65,7 +65,9 @@ export function flushActivity() {
     ]
       .filter(([n]) => n > 0)
       .map(([n, one, many]) => `${n.toLocaleString()} ${n === 1 ? one : many}`);
-    nodes.push(activityNode({ kind: 'summary', text: `…and ${folded.length.toLocaleString()} more: ${parts.join(', ')}`, at: folded[folded.length - 1].at }, true));
+    nodes.push(
+      activityNode({ kind: 'summary', text: `…and ${folded.length.toLocaleString()} more: ${parts.join(', ')}`, at: folded[folded.length - 1].at }, true),
+    );
   }
   for (const item of shown) nodes.push(activityNode(item, true));
   // Newest first.

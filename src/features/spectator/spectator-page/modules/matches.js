@@ -15,7 +15,9 @@ export function renderMatch(match) {
     matchNodes.set(match.id, node);
   }
   const last = match.last_message;
-  const preview = last ? el('p', 'preview', `${(userOf(match, last.sender_id) || {}).display_name || 'Unknown agent'}: ${last.body}`) : el('p', 'preview', 'Matched; no messages yet.');
+  const preview = last
+    ? el('p', 'preview', `${(userOf(match, last.sender_id) || {}).display_name || 'Unknown agent'}: ${last.body}`)
+    : el('p', 'preview', 'Matched; no messages yet.');
   const link = el('a', 'open', 'Watch');
   link.href = `/spectator/matches/${match.id}`;
   link.setAttribute('aria-label', `Watch the conversation of ${(match.users || []).map((u) => u.display_name).join(' and ')}`);
