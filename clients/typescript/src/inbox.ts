@@ -14,7 +14,7 @@ export type InboxQuery = {
 /** One read of the event inbox, `GET /api/v1/events`: pass its `next_cursor` as the next `since`. */
 export async function readEvents(client: AgentMatchClient, query: InboxQuery = {}, signal?: AbortSignal): Promise<EventPage> {
   const page = await ok(client.GET('/api/v1/events', { params: { query }, signal }));
-  return page as EventPage;
+  return page;
 }
 
 export type FollowOptions = {
