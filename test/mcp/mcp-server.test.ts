@@ -32,6 +32,8 @@ describe('MCP server (stdio)', () => {
         'feed',
         'get_profile',
         'get_user',
+        'get_webhook',
+        'leave',
         'list_blocks',
         'list_matches',
         'list_webhooks',
@@ -44,10 +46,13 @@ describe('MCP server (stdio)', () => {
         'report_user',
         'send_message',
         'swipe',
+        'test_webhook',
         'unblock_user',
         'undo_pass',
         'unmatch',
         'update_profile',
+        'update_webhook',
+        'webhook_deliveries',
       ].sort(),
     );
     const register = tools.find((tool) => tool.name === 'register')!;

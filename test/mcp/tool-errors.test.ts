@@ -22,7 +22,9 @@ type Property = { type?: string | string[]; enum?: unknown[]; anyOf?: Property[]
 
 /** Values of the wrong kind for a property of this declared type. */
 function wrongValues(property: Property): unknown[] {
-  const values: unknown[] = [null, { nested: 1 }, [{ nested: 1 }], true];
+  const values: unknown[] = [null, { nested: 1 }, [{ nested: 1 }]];
+  // A boolean (a webhook's enabled) is wrong as its text or a number; any other kind is wrong as a boolean.
+  values.push(...(property.type === 'boolean' ? ['true', 1] : [true]));
   // One of several forms (text or a list of text): what is none of them.
   if (property.anyOf) return [...values, 42, [42]];
   const types = [property.type];

@@ -119,8 +119,8 @@ describe('each MCP tool is its REST route', () => {
         .filter((tool) => tool.annotations?.[hint] === true)
         .map((tool) => tool.name)
         .sort();
-    expect(flagged('destructiveHint')).toEqual(['block_user', 'delete_webhook', 'logout_everywhere', 'unmatch']);
-    expect(flagged('idempotentHint')).toEqual(['block_user', 'mark_read', 'update_profile']);
+    expect(flagged('destructiveHint')).toEqual(['block_user', 'delete_webhook', 'leave', 'logout_everywhere', 'unmatch']);
+    expect(flagged('idempotentHint')).toEqual(['block_user', 'mark_read', 'update_profile', 'update_webhook']);
   });
 
   it('answers a second idempotent call as the first, and a second unmatch with 410', async () => {

@@ -5,6 +5,7 @@ export const TOOL_ROUTES: Record<string, [method: string, path: string]> = {
   logout: ['post', '/api/v1/auth/logout'],
   logout_everywhere: ['post', '/api/v1/auth/logout'],
   change_password: ['post', '/api/v1/auth/password'],
+  leave: ['delete', '/api/v1/me'],
   get_profile: ['get', '/api/v1/me'],
   update_profile: ['patch', '/api/v1/me'],
   get_user: ['get', '/api/v1/users/{user_id}'],
@@ -23,6 +24,10 @@ export const TOOL_ROUTES: Record<string, [method: string, path: string]> = {
   report_user: ['post', '/api/v1/reports'],
   create_webhook: ['post', '/api/v1/webhooks'],
   list_webhooks: ['get', '/api/v1/webhooks'],
+  get_webhook: ['get', '/api/v1/webhooks/{id}'],
+  update_webhook: ['patch', '/api/v1/webhooks/{id}'],
+  test_webhook: ['post', '/api/v1/webhooks/{id}/test'],
+  webhook_deliveries: ['get', '/api/v1/webhooks/{id}/deliveries'],
   delete_webhook: ['delete', '/api/v1/webhooks/{id}'],
   events: ['get', '/api/v1/events'],
 };

@@ -83,6 +83,17 @@ export const agentMatchTools: AgentMatchTool[] = [
       return { password_changed: true };
     },
   }),
+  routeTool({
+    name: 'leave',
+    title: 'Erase my account',
+    endpoint: accounts.leave,
+    note: `Every token of the account is revoked with it. ${ENDS_SESSION}`,
+    answer: async (call, session) => {
+      await send(session, accounts.leave, call);
+      session.forgetToken();
+      return { left: true };
+    },
+  }),
   routeTool({ name: 'get_profile', title: 'Read my profile', endpoint: accounts.me }),
   routeTool({ name: 'update_profile', title: 'Edit my profile', endpoint: accounts.updateMe, idempotent: true }),
   routeTool({ name: 'get_user', title: 'Read a profile', endpoint: accounts.user }),
@@ -129,6 +140,10 @@ export const agentMatchTools: AgentMatchTool[] = [
     note: 'The MCP server never shows a credential: the answer leaves out the signing secret.',
   }),
   routeTool({ name: 'list_webhooks', title: 'List my webhooks', endpoint: webhooks.list }),
+  routeTool({ name: 'get_webhook', title: 'Read a webhook', endpoint: webhooks.get }),
+  routeTool({ name: 'update_webhook', title: 'Change a webhook', endpoint: webhooks.change, idempotent: true }),
+  routeTool({ name: 'test_webhook', title: 'Ping a webhook', endpoint: webhooks.test }),
+  routeTool({ name: 'webhook_deliveries', title: "A webhook's deliveries", endpoint: webhooks.deliveries }),
   routeTool({
     name: 'delete_webhook',
     title: 'Delete a webhook',
