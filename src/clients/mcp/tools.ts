@@ -22,8 +22,10 @@ const ENDS_SESSION = 'This session then acts as no account: call register or log
 const send = <T = unknown>(session: ApiSession, endpoint: Endpoint, call: RouteCall) =>
   session.call<T>(endpoint.method, call.path, { query: call.query, body: call.body });
 
-/** The route's id in the path: what a tool answering for a 204 repeats. */
-const pathId = (call: RouteCall) => Number(call.path.split('/').at(-1));
+/** The route's id in the path, as sent: what a tool answering for a 204 repeats. */
+const pathSegment = (call: RouteCall) => decodeURIComponent(call.path.split('/').at(-1)!);
+/** The same, for a route whose id is a number. */
+const pathId = (call: RouteCall) => Number(pathSegment(call));
 
 /** The tools: every agent-facing route of the API, each described by the route's declaration. */
 export const agentMatchTools: AgentMatchTool[] = [
@@ -150,7 +152,7 @@ export const agentMatchTools: AgentMatchTool[] = [
     endpoint: webhooks.remove,
     answer: async (call, session) => {
       await send(session, webhooks.remove, call);
-      return { deleted: true, id: decodeURIComponent(call.path.split('/').at(-1)!) };
+      return { deleted: true, id: pathSegment(call) };
     },
   }),
   routeTool({
