@@ -21,7 +21,7 @@
  * they carry no HTTP headers and no OpenAPI metadata (`pure-modules-know-no-http`): the routes' *-api.ts
  * describe them for the OpenAPI document.
  */
-const COMPOSITION = '^src/(app|worker)\\.ts$';
+const COMPOSITION = '^src/(app|worker|layout-migration)\\.ts$';
 const REPOSITORIES = '^src/repositories\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const CONFIG = '^src/config\\.ts$';
@@ -89,7 +89,7 @@ module.exports = {
     ),
     forbid(
       'redis-only-in-repositories',
-      'Redis commands live in repositories: a Redis client (ioredis, RedisClient, the script runner, the lean connections) is imported, even for its type, only by *-repository.ts files, the composition (app.ts, worker.ts) and the Redis platform itself (platform/redis, platform/redis-server).',
+      'Redis commands live in repositories: a Redis client (ioredis, RedisClient, the script runner, the lean connections) is imported, even for its type, only by *-repository.ts files, the composition (app.ts, worker.ts, layout-migration.ts) and the Redis platform itself (platform/redis, platform/redis-server).',
       { path: '^src/', pathNot: [REPOSITORY, COMPOSITION, '^src/platform/redis(-server)?/'] },
       { path: REDIS_CLIENT },
     ),
@@ -101,7 +101,7 @@ module.exports = {
     ),
     forbid(
       'only-the-composition-opens-connections',
-      'Redis connections and the embedded redis-server are opened by the compositions (app.ts, worker.ts) and main.ts only.',
+      'Redis connections and the embedded redis-server are opened by the compositions (app.ts, worker.ts, layout-migration.ts) and main.ts only.',
       { path: '^src/', pathNot: [COMPOSITION, ENTRY, '^src/platform/redis(-server)?/'] },
       { path: '^src/platform/(redis/(redis|script-connection)|redis-server/(redis-process|data-dir-lock))\\.ts$', ...NOT_TYPES },
     ),
@@ -113,13 +113,13 @@ module.exports = {
     ),
     forbid(
       'the-composition-is-the-root',
-      'Only main.ts imports the compositions (app.ts, worker.ts), and only they the repositories they build (repositories.ts); nothing imports main.ts.',
+      'Only main.ts imports the compositions (app.ts, worker.ts, layout-migration.ts), and only they the repositories they build (repositories.ts); nothing imports main.ts.',
       { path: '^src/', pathNot: ENTRY },
       { path: [COMPOSITION, ENTRY] },
     ),
     forbid(
       'repositories-are-built-by-the-composition',
-      'src/repositories.ts, the repositories by path, is imported by the compositions (app.ts, worker.ts) alone.',
+      'src/repositories.ts, the repositories by path, is imported by the compositions (app.ts, worker.ts, layout-migration.ts) alone.',
       { path: '^src/', pathNot: COMPOSITION },
       { path: REPOSITORIES },
     ),

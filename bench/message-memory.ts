@@ -102,7 +102,7 @@ export async function runMessageMemory(opts: { messages: number; matches: number
       const after = await usedMemory();
       const marks = (await markBytes()) - marksBefore;
       let thread = 0;
-      for (const talk of talks) thread += (await probe.memory('USAGE', keys.messages('agent', talk.matchId), 'SAMPLES', '0')) ?? 0;
+      for (const talk of talks) thread += (await probe.memory('USAGE', keys.thread('agent', talk.matchId), 'SAMPLES', '0')) ?? 0;
       bytes.push({
         body: body.name,
         body_bytes: Buffer.byteLength(body.text),

@@ -26,6 +26,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { indexPartition, matchShard, pairShard, SHARDS } from '../src/platform/redis/key-space.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { DEFAULT_THREAD_BOUNDS } from '../src/features/matches/message-repository.js';
+import { entryFields } from '../src/features/matches/thread-entries.js';
 import { createRedis } from '../src/platform/redis/redis.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { ScriptConnection, type ScriptSource } from '../src/platform/redis/script-connection.js';
@@ -203,15 +204,15 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
     return {
       keys: [
         keys.match(POOL, match.id),
-        keys.messages(POOL, match.id),
+        keys.thread(POOL, match.id),
         keys.messageSeq(POOL, shard),
         keys.shardOutbox(POOL, shard),
         keys.shardOutboxDue(POOL, shard),
         keys.idempotency(POOL, shard, sender, `matches/${match.id}/messages`, ''),
+        keys.readState(POOL, match.id),
       ],
       args: [
         sender,
-        JSON.stringify(draft),
         now.getTime(),
         match.id,
         0,
@@ -220,7 +221,8 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
         createHash('sha256').update(draft.body).digest('base64url'),
         bounds.maxMessages,
         bounds.maxAgeMs,
-        new Date(now.getTime() - bounds.maxAgeMs).toISOString(),
+        now.getTime() - bounds.maxAgeMs,
+        ...entryFields(draft),
       ],
     };
   });

@@ -3,6 +3,7 @@ import './node-version.js';
 import { resolve } from 'node:path';
 import { Application } from './app.js';
 import { startWorkers } from './worker.js';
+import { migrateKeyLayout } from './layout-migration.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { runDemo } from './clients/demo/run-demo.js';
@@ -110,6 +111,25 @@ async function worker(config: Config) {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
+/** `npm run migrate`: moves the stored data to this version's key layout, with the service stopped. */
+async function migrate(config: Config) {
+  const logger = createLogger(config.LOG_LEVEL);
+  const { topology, embedded } = await resolveRedis(config, logger);
+  try {
+    const done = await migrateKeyLayout(topology, logger);
+    if (done.outcome === 'moved') console.log(`moved ${done.threads} threads (${done.messages} messages) to key layout 3`);
+    else
+      console.log(
+        done.outcome === 'current' ? 'the data is in key layout 3 already: nothing to move' : 'no data of this service in this Redis: nothing to move',
+      );
+  } catch (error) {
+    console.error(startFailureLine(error, topology, embedded !== undefined));
+    process.exitCode = 1;
+  } finally {
+    await embedded?.stop();
+  }
+}
+
 async function main() {
   const command = process.argv[2] ?? 'serve';
   let config: Config;
@@ -129,8 +149,10 @@ async function main() {
       return worker(config);
     case 'demo':
       return demo(config);
+    case 'migrate':
+      return migrate(config);
     default:
-      console.error(`unknown command "${command}"; use one of: serve, worker, demo`);
+      console.error(`unknown command "${command}"; use one of: serve, worker, demo, migrate`);
       process.exit(1);
   }
 }

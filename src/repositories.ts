@@ -1,5 +1,5 @@
 /**
- * The repositories the compositions (app.ts, worker.ts) build and hand to the services. A feature's
+ * The repositories the compositions (app.ts, worker.ts, layout-migration.ts) build and hand to the services. A feature's
  * index.ts exports its repositories as types only; they are built here, imported by path.
  */
 export { AccountReadsRepository } from './features/accounts/account-reads-repository.js';
@@ -17,6 +17,7 @@ export { MatchListRepository } from './features/matches/match-list-repository.js
 export { MatchRepository } from './features/matches/match-repository.js';
 export { MessageRepository } from './features/matches/message-repository.js';
 export { ReadStateRepository } from './features/matches/read-state-repository.js';
+export { ThreadLayoutRepository } from './features/matches/thread-layout-repository.js';
 export { ReportRepository } from './features/moderation/report-repository.js';
 export { SpectatorTallyRepository, WATCHERS_REFRESH_MS } from './features/spectator/spectator-tally-repository.js';
 export { SwipeRepository } from './features/swipes/swipe-repository.js';

@@ -107,7 +107,7 @@ async function inbox(account: Account): Promise<Frame[]> {
 async function busiestMaster(pairs: Pair[]): Promise<number> {
   const counts = new Map<number, number>();
   for (const pair of pairs) {
-    const port = await cluster.masterOf(keys.messages('agent', pair.matchId));
+    const port = await cluster.masterOf(keys.thread('agent', pair.matchId));
     counts.set(port, (counts.get(port) ?? 0) + 1);
   }
   return [...counts].sort((x, y) => y[1] - x[1])[0]![0];

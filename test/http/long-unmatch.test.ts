@@ -45,7 +45,7 @@ describe('unmatching a long thread', () => {
         }),
       );
     }
-    expect(await stack.app.redis.zcard(keys.messages('agent', matchId))).toBe(MESSAGES);
+    expect(await stack.app.redis.xlen(keys.thread('agent', matchId))).toBe(MESSAGES);
 
     const redis = stack.app.redis as Redis;
     await redis.config('SET', 'slowlog-log-slower-than', String(SLOW_MICROS));
@@ -60,7 +60,7 @@ describe('unmatching a long thread', () => {
     expect(spent, `Redis CPU for the unmatch (calls over ${SLOW_MICROS} µs of wall-clock: ${slowCalls.join('; ') || 'none'})`).toBeLessThan(SLOW_MICROS);
 
     // At once: the thread is gone, and no replay serves a message of the match.
-    expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
+    expect(await stack.app.redis.exists(keys.thread('agent', matchId))).toBe(0);
     for (const [path, token] of [
       ['/api/v1/ws?since=0', a.token],
       ['/api/v1/ws?since=0', b.token],

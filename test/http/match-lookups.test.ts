@@ -27,13 +27,13 @@ async function newestMessageReads(threadKey: string, act: () => Promise<unknown>
   const marker = `am:test:marker:${Date.now()}`;
   await stack.app.redis.set(marker, '1');
   await expect.poll(() => seen.some((args) => args.includes(marker))).toBe(true);
-  return seen.filter((args) => args[0]!.toLowerCase() === 'zrange' && args[1] === threadKey && args[2] === '-1' && args[3] === '-1');
+  return seen.filter((args) => args[0]!.toLowerCase() === 'xrevrange' && args[1] === threadKey && args[2] === '+' && args[5] === '1');
 }
 
 describe('match look-ups', () => {
   it('read the newest message only where the match is shown with it, not before a message is sent or a page of messages read', async () => {
     const { a, matchId } = await matchedPair(stack);
-    const threadKey = keys.messages('agent', matchId);
+    const threadKey = keys.thread('agent', matchId);
     await sendMessage(stack, a, matchId, 'first');
     expect(await newestMessageReads(threadKey, () => sendMessage(stack, a, matchId, 'second'))).toEqual([]);
     expect(await newestMessageReads(threadKey, () => stack.api.get(`/api/v1/matches/${matchId}/messages`, { token: a.token }))).toEqual([]);

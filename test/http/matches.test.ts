@@ -101,7 +101,7 @@ describe('the whole flow: register, like, like back, match, message both ways, r
       expect((await send(who, matchId, 'hello?')).status).toBe(410);
       expect((await stack.api.delete(`/api/v1/matches/${matchId}`, { token: who.token })).status).toBe(410);
     }
-    expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
+    expect(await stack.app.redis.exists(keys.thread('agent', matchId))).toBe(0);
     expect(await stack.app.redis.zscore(keys.poolMatches('agent', matchPartition(matchId)), String(matchId))).toBeNull();
     // both keep their swipes on each other, which keeps each out of the other's feed
     expect(await stack.app.redis.hexists(keys.swipes('agent', a.user_id), String(b.user_id))).toBe(1);

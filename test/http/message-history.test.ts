@@ -34,7 +34,7 @@ describe('a message is stored once', () => {
     const sent = await send(a, matchId, body, { 'Idempotency-Key': `${tag}-key` });
     expect(sent.body).toBe(body);
 
-    expect(await whereStored(stack.app.redis, tag)).toEqual({ [keys.messages('agent', matchId)]: 1 });
+    expect(await whereStored(stack.app.redis, tag)).toEqual({ [keys.thread('agent', matchId)]: 1 });
 
     // A retry with the key answers the same message, read from the thread.
     const again = await stack.api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body }, headers: { 'Idempotency-Key': `${tag}-key` } });
@@ -61,7 +61,7 @@ describe('thread history is bounded', () => {
     const sent: number[] = [];
     for (let i = 0; i < MAX_MESSAGES + 5; i++) sent.push((await send(i % 2 ? b : a, matchId, `bounded ${i}`)).id);
 
-    expect(await stack.app.redis.zcard(keys.messages('agent', matchId))).toBe(MAX_MESSAGES);
+    expect(await stack.app.redis.xlen(keys.thread('agent', matchId))).toBe(MAX_MESSAGES);
     const page = await stack.api.get(`/api/v1/matches/${matchId}/messages?limit=100`, { token: a.token });
     expect(page.body.items.map((m: { id: number }) => m.id)).toEqual(sent.slice(5));
 
@@ -72,19 +72,12 @@ describe('thread history is bounded', () => {
 
   it('drops messages older than THREAD_MAX_AGE_DAYS when the next one is added, and lets a quiet thread expire', async () => {
     const { a, matchId } = await matchedPair();
-    const thread = keys.messages('agent', matchId);
-    const old = (id: number) =>
-      JSON.stringify({
-        id,
-        match_id: matchId,
-        sender_id: a.user_id,
-        body: `old ${id}`,
-        created_at: '2020-01-01T00:00:00.000Z',
-        shared_interests_mentioned: [],
-      });
-    await stack.app.redis.zadd(thread, 1, old(1), 2, old(2));
+    const thread = keys.thread('agent', matchId);
+    const created = Date.parse('2020-01-01T00:00:00.000Z');
+    for (const id of [1, 2]) await stack.app.redis.xadd(thread, `${id}-${created}`, 's', a.user_id, 'b', `old ${id}`, 'i', '', 'a', 0, 'z', 0);
     const fresh = await send(a, matchId, 'fresh');
-    expect((await stack.app.redis.zrange(thread, '0', '-1')).map((m) => (JSON.parse(m) as { id: number }).id)).toEqual([fresh.id]);
+    const kept = (await stack.app.redis.xrange(thread, '-', '+')) as Array<[string, string[]]>;
+    expect(kept.map(([id]) => Number(id.split('-')[0]))).toEqual([fresh.id]);
     const ttl = await stack.app.redis.pttl(thread);
     expect(ttl).toBeGreaterThan(29 * 86_400_000);
     expect(ttl).toBeLessThanOrEqual(30 * 86_400_000);

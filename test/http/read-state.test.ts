@@ -73,13 +73,14 @@ describe('unread counts', () => {
 
   it('count a thread that had messages before read state was kept as read, and count what comes after', async () => {
     const { a, b, matchId } = await matchedPair();
-    const old = await send(b, matchId, 'before');
-    await send(b, matchId, 'before too');
-    await stack.app.redis.del(keys.readState('agent', matchId));
+    // Such a thread (as the move to key layout 3 writes it) has entries without sent counts, and no read state.
+    const thread = keys.thread('agent', matchId);
+    for (const id of [1, 2]) await stack.app.redis.xadd(thread, `${id}-${Date.now()}`, 's', b.user_id, 'b', `before ${id}`, 'i', '', 'a', 0, 'z', 0);
+    expect(await stack.app.redis.exists(keys.readState('agent', matchId))).toBe(0);
     expect(await unreadIn(a, matchId)).toBe(0);
     await send(b, matchId, 'after');
     expect(await unreadIn(a, matchId)).toBe(1);
-    expect((await markRead(a, matchId, old.id)).body).toEqual({ match_id: matchId, read_up_to: old.id, unread_count: 1 });
+    expect((await markRead(a, matchId, 1)).body).toEqual({ match_id: matchId, read_up_to: 1, unread_count: 1 });
   });
 
   it('stay right past the thread cap: dropped messages count as read, never below zero', async () => {

@@ -57,8 +57,8 @@ describe('with REDIS_MIN_REPLICAS_ACK=1', () => {
     const sent = await server.api.post(`/api/v1/matches/${matchId}/messages`, { token: a.token, body: { body: 'held twice' } });
     expect(sent.status).toBe(201);
     // Read from the replica at once: the answer waited for it.
-    const stored = await replicaClient.zrangebyscore(keys.messages('agent', matchId), sent.body.id, sent.body.id);
-    expect(stored.join()).toContain('held twice');
+    const stored = (await replicaClient.xrange(keys.thread('agent', matchId), sent.body.id, sent.body.id)) as Array<[string, string[]]>;
+    expect(stored.flatMap(([, fields]) => fields)).toContain('held twice');
   });
 
   it('answers 503 with Retry-After when the replica does not confirm in time, and a retry with the same Idempotency-Key gives the one outcome', async () => {

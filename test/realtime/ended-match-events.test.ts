@@ -47,7 +47,7 @@ describe('an ended match', () => {
     const ofMatch = spectator.frames.filter((f) => f.data.match?.id === matchId || f.data.match_id === matchId || f.data.message?.match_id === matchId);
     expect(ofMatch.map((f) => f.type)).toEqual(['match.created', 'match.ended']);
     for (const message of sent) expect(messageFrames(await spectatorFrames(stack.app.redis), message.id)).toEqual([]);
-    expect(await stack.app.redis.exists(keys.messages('agent', matchId))).toBe(0);
+    expect(await stack.app.redis.exists(keys.thread('agent', matchId))).toBe(0);
   });
 
   it('takes a message committed before the unmatch but flushed after it nowhere', async () => {

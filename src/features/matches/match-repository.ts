@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
-import type { Match, MatchHead, Message } from './match.js';
+import type { Match, MatchHead } from './match.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { ActivityCursor } from '../../platform/core/page-positions.js';
 import { activityPage, activityPageAcross } from '../../platform/redis/activity-pages.js';
@@ -8,6 +8,7 @@ import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { newestMessages } from './message-repository.js';
+import { newestFromEntries } from './thread-entries.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /**
@@ -30,9 +31,9 @@ export class MatchRepository {
    * `includeEnded`). Two reads on the hot connection, sent together (a liked match is shown with it).
    */
   async find(pool: Pool, id: number, { includeEnded = false } = {}): Promise<Match | undefined> {
-    const [hash, [newest]] = await Promise.all([this.scripts.hgetallHot(keys.match(pool, id)), this.scripts.zrangeHot(keys.messages(pool, id), -1, -1)]);
+    const [hash, newest] = await Promise.all([this.scripts.hgetallHot(keys.match(pool, id)), this.scripts.newestEntriesHot(keys.thread(pool, id), 1)]);
     const head = headFromHash(hash);
-    return head && (includeEnded || !head.endedAt) ? { ...head, lastMessage: newest ? (JSON.parse(newest) as Message) : null } : undefined;
+    return head && (includeEnded || !head.endedAt) ? { ...head, lastMessage: newestFromEntries(id, newest) } : undefined;
   }
 
   /** As `find`, without reading the thread: for the checks before a write or a page of messages. */
@@ -90,7 +91,7 @@ export class MatchRepository {
       [
         keys.match(pool, match.id),
         keys.pair(pool, a, b),
-        keys.messages(pool, match.id),
+        keys.thread(pool, match.id),
         keys.shardOutbox(pool, shard),
         keys.shardOutboxDue(pool, shard),
         keys.readState(pool, match.id),

@@ -11,6 +11,7 @@ import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+import { entryFields, messageFromEntry, newestFromEntries, type ThreadEntry } from './thread-entries.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
 /**
@@ -31,8 +32,8 @@ export type ThreadBounds = { maxMessages: number; maxAgeMs: number };
 export const DEFAULT_THREAD_BOUNDS: ThreadBounds = { maxMessages: DEFAULT_CONFIG.THREAD_MAX_MESSAGES, maxAgeMs: DEFAULT_CONFIG.THREAD_MAX_AGE_DAYS * DAY_MS };
 
 /**
- * A match's thread: a sorted set of message JSON scored by message id, the one copy of each message
- * (lua/append_message-7.lua).
+ * A match's thread: a stream of its messages, entry id `<message id>-<created at, ms>`, the one copy of each
+ * message (lua/append_message-7.lua, thread-entries.ts).
  */
 export class MessageRepository {
   constructor(
@@ -52,7 +53,7 @@ export class MessageRepository {
     const idempotency = keys.idempotency(pool, shard, draft.sender_id, `matches/${match.id}/messages`, idempotencyKey ?? '');
     const keyList = [
       keys.match(pool, match.id),
-      keys.messages(pool, match.id),
+      keys.thread(pool, match.id),
       keys.messageSeq(pool, shard),
       keys.shardOutbox(pool, shard),
       keys.shardOutboxDue(pool, shard),
@@ -61,7 +62,6 @@ export class MessageRepository {
     ];
     const reply = await this.scripts.runAcknowledged('append_message', keyList, [
       draft.sender_id,
-      JSON.stringify(draft),
       now.getTime(),
       match.id,
       idempotencyKey ? IDEMPOTENCY_TTL_SECONDS : 0,
@@ -70,11 +70,16 @@ export class MessageRepository {
       fingerprint(draft),
       this.bounds.maxMessages,
       this.bounds.maxAgeMs,
-      new Date(now.getTime() - this.bounds.maxAgeMs).toISOString(),
+      now.getTime() - this.bounds.maxAgeMs,
+      ...entryFields(draft),
     ]);
     if (reply.status === 'key_reused' || reply.status === 'not_found') return { status: reply.status };
-    const { status, message, pendingRecord } = reply;
-    return { status, message, pending: { shard, id: `m${message.id}`, ...(pendingRecord ? { record: pendingRecord } : {}) } };
+    if (reply.status === 'created') {
+      const message = { ...draft, id: Number(reply.entryId.slice(0, reply.entryId.indexOf('-'))), created_at: now.toISOString() };
+      return { status: 'created', message, pending: { shard, id: `m${message.id}`, record: reply.pendingRecord } };
+    }
+    const message = 'entry' in reply ? messageFromEntry(match.id, reply.entry) : (JSON.parse(reply.json) as Message);
+    return { status: 'replay', message, pending: { shard, id: `m${message.id}` } };
   }
 
   /**
@@ -90,10 +95,10 @@ export class MessageRepository {
   /** Messages by match and message id: message id → message, for those their threads still keep. */
   async findMany(pool: Pool, refs: ReadonlyArray<{ matchId: number; messageId: number }>): Promise<Map<number, Message>> {
     // One read each in its thread's slot, sent together.
-    const found = await Promise.all(refs.map(({ matchId, messageId }) => this.redis.zrangebyscore(keys.messages(pool, matchId), messageId, messageId)));
+    const found = await Promise.all(refs.map(({ matchId, messageId }) => readEntry(this.redis, keys.thread(pool, matchId), messageId)));
     const out = new Map<number, Message>();
-    found.forEach((json, i) => {
-      if (json[0]) out.set(refs[i]!.messageId, JSON.parse(json[0]) as Message);
+    found.forEach((entry, i) => {
+      if (entry) out.set(refs[i]!.messageId, messageFromEntry(refs[i]!.matchId, entry));
     });
     return out;
   }
@@ -103,17 +108,16 @@ export class MessageRepository {
    * when neither holds it. Both are read: the match may end between its lookup and this one.
    */
   async findForReport(pool: Pool, matchId: number, messageId: number): Promise<Message | undefined> {
-    const found = await Promise.all(
-      [keys.messages(pool, matchId), keys.endedThread(pool, matchId)].map((key) => this.redis.zrangebyscore(key, messageId, messageId)),
-    );
-    const json = found[0]![0] ?? found[1]![0];
-    return json ? (JSON.parse(json) as Message) : undefined;
+    const found = await Promise.all([keys.thread(pool, matchId), keys.endedThread(pool, matchId)].map((key) => readEntry(this.redis, key, messageId)));
+    const entry = found[0] ?? found[1];
+    return entry ? messageFromEntry(matchId, entry) : undefined;
   }
 
   /** The newest `limit` messages before the cursor (a message id), oldest first within the page. */
   async list(pool: Pool, matchId: number, { limit, after }: PageRequest<number>): Promise<Page<Message, number>> {
-    const raw = await this.redis.zrevrangebyscore(keys.messages(pool, matchId), after ? `(${after}` : '+inf', '-inf', 'LIMIT', 0, limit + 1);
-    const page = raw.slice(0, limit).map((json) => JSON.parse(json) as Message);
+    // Entry ids are `<message id>-<ms>`: `<after - 1>` reaches every entry of the messages before `after`.
+    const raw = (await this.redis.xrevrange(keys.thread(pool, matchId), after ? String(after - 1) : '+', '-', 'COUNT', limit + 1)) as ThreadEntry[];
+    const page = raw.slice(0, limit).map((entry) => messageFromEntry(matchId, entry));
     const oldest = page.at(-1);
     return { items: page.reverse(), next: raw.length > limit && oldest ? oldest.id : null };
   }
@@ -121,6 +125,12 @@ export class MessageRepository {
 
 /** The newest message of each match's thread, in order (null where the thread is empty or gone). */
 export async function newestMessages(redis: RedisClient, pool: Pool, matchIds: readonly number[]): Promise<Array<Message | null>> {
-  const found = await Promise.all(matchIds.map((id) => redis.zrange(keys.messages(pool, id), '-1', '-1')));
-  return found.map((json) => (json[0] ? (JSON.parse(json[0]) as Message) : null));
+  const found = await Promise.all(matchIds.map((id) => redis.xrevrange(keys.thread(pool, id), '+', '-', 'COUNT', 1) as Promise<ThreadEntry[]>));
+  return found.map((entries, i) => newestFromEntries(matchIds[i]!, entries));
+}
+
+/** The entry of message `messageId` in a thread (its entry id starts with the message id), if the thread holds it. */
+async function readEntry(redis: RedisClient, thread: string, messageId: number): Promise<ThreadEntry | undefined> {
+  const [entry] = (await redis.xrange(thread, String(messageId), String(messageId), 'COUNT', 1)) as ThreadEntry[];
+  return entry;
 }

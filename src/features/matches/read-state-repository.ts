@@ -37,7 +37,7 @@ export class ReadStateRepository {
     const shard = matchShard(matchId);
     const reply = await this.scripts.run(
       'mark_read',
-      [keys.match(pool, matchId), keys.messages(pool, matchId), keys.readState(pool, matchId), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
+      [keys.match(pool, matchId), keys.thread(pool, matchId), keys.readState(pool, matchId), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
       [readerId, messageId, matchId, now.getTime(), now.toISOString()],
     );
     if (reply.status === 'not_found') return { status: 'not_found' };

@@ -6,12 +6,16 @@ import { describeRedis, UnsupportedRedisError } from './redis-requirements-check
 
 /**
  * The key layout this version reads and writes, recorded in Redis (keys.keyLayout) by the first process
- * that starts on an empty database. Raised whenever stored data changes form: 2 keeps each account as
+ * that starts on an empty database. Raised whenever stored data changes form: 3 keeps each thread as a
+ * stream (layout 2 kept it as a sorted set of message JSON; `migrate` moves it); 2 keeps each account as
  * one field of its index partition's accounts hash, beside its discovery entries and the roster (layout 1
  * kept it in a hash of its own per shard, with a profile card, creation-time, birthdate and gender
  * indexes in the partition and one key per e-mail).
  */
-export const KEY_LAYOUT = 2;
+export const KEY_LAYOUT = 3;
+
+/** The layout `migrate` (src/layout-migration.ts) moves to this one. */
+export const MOVABLE_KEY_LAYOUT = 2;
 
 /** Keys only the first layout (before every key carried the `am:` prefix and a hash tag) wrote. */
 const UNPREFIXED_LAYOUT_KEYS = ['seq:user', 'seq:agent:user', 'seq:member:user', 'config:token_secret'];
@@ -36,5 +40,16 @@ export async function assertCurrentKeyLayout(redis: RedisClient, topology: Redis
     await redis.set(keys.keyLayout(), KEY_LAYOUT, 'NX');
     layout = await redis.get(keys.keyLayout());
   }
+  if (layout === String(MOVABLE_KEY_LAYOUT)) {
+    throw new UnsupportedRedisError(
+      `Redis at ${describeRedis(topology)} holds this service's data in key layout ${MOVABLE_KEY_LAYOUT}; stop every process of the service and move it to layout ${KEY_LAYOUT} with \`npm run migrate\` (node dist/main.js migrate), given the same REDIS_URL, REDIS_CLUSTER_NODES or DATA_DIR.`,
+    );
+  }
   if (layout !== String(KEY_LAYOUT)) throw refuse(`layout ${layout}`, Number(layout) > KEY_LAYOUT ? 'a later' : 'an earlier');
 }
+
+/** The layout recorded in Redis: null when none is (a database without the service's data, or layout 1). */
+export const recordedKeyLayout = async (redis: RedisClient): Promise<number | null> => {
+  const layout = await redis.get(keys.keyLayout());
+  return layout === null ? null : Number(layout);
+};

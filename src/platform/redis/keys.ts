@@ -175,21 +175,23 @@ export const keys = {
   /** Sorted set: the match ids of one index partition of the pool ended in the last day → when (ms), the guard of its match list. */
   poolEndedMatches: (pool: Pool, partition: number) => `${P}${pool}:${partitionTag(partition)}:ended-matches`,
   /**
-   * Sorted set: a match's messages, message id → the message as JSON: the one copy of each message body
-   * (events refer to it). Bounded by count and age (lua/append_message-7.lua); on unmatch, moved to
-   * `endedThread` for a bounded time (deleted when an account leaves).
+   * Stream: a match's thread, the one copy of each message (events refer to it). Entry id
+   * `<message id>-<created at, ms>`; fields `s` sender id, `b` body, `i` the shared interests it mentions
+   * (JSON, '' for none), `a` and `z` the two users' sent counts at it (src/features/matches/thread-entries.ts).
+   * Bounded by count and age (lua/append_message-7.lua); on unmatch, moved to `endedThread` for a bounded time
+   * (deleted when an account leaves). Before key layout 3, a sorted set `messages:<id>` of message JSON.
    */
-  messages: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:messages:${matchId}`,
+  thread: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:thread:${matchId}`,
   /**
-   * Sorted set: an ended match's thread (`messages`, moved here by the unmatch, lua/end_match-7.lua), read
+   * Stream: an ended match's thread (`thread`, moved here by the unmatch, lua/end_match-7.lua), read
    * only by reports naming one of its messages; expires REPORT_EVIDENCE_HOURS after the end, and is deleted
    * when either of its users leaves (found through their `endedMatches`).
    */
   endedThread: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:ended-thread:${matchId}`,
   /**
    * Hash: a match's read state, beside its thread: per user, messages sent, the other's messages read and
-   * the id read up to, and per kept message the two users' sent counts at it (lua/includes/read_state.lua in
-   * the matches feature). Expires with the thread; deleted on unmatch.
+   * the id read up to (lua/includes/read_state.lua in the matches feature; each thread entry keeps the two
+   * users' sent counts at it). Expires with the thread; deleted on unmatch.
    */
   readState: (pool: Pool, matchId: number | string) => `${P}${pool}:${m(matchId)}:reads:${matchId}`,
   /**

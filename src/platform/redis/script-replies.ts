@@ -1,7 +1,5 @@
 import type { FeedPosition } from '../core/page-positions.js';
 
-/** A message as lua/append_message-7.lua stores it in its thread (the matches feature's Message). */
-type StoredMessage = { id: number; match_id: number; sender_id: number; body: string; created_at: string; shared_interests_mentioned: string[] };
 /** A swipe's kind as lua/record_swipe-5.lua records it (the swipes feature's SwipeKind). */
 type StoredSwipeKind = 'like' | 'pass' | 'super_like';
 
@@ -87,6 +85,8 @@ export const SCRIPT_REPLIES = {
   /** Whether the target's feed changed. */
   lift_liker: (raw) => raw === 1,
   mark_read: (raw) => markRead(list(raw)),
+  /** Whether the thread is moved whole. */
+  move_thread_entries: (raw) => raw === 1,
   /** How many of the swipes sent taught a taste. */
   note_swipe: (raw) => Number(raw),
   rank_feed: (raw) => {
@@ -182,14 +182,27 @@ function recordSwipe([status, record, shared, pending]: unknown[]) {
   };
 }
 
-type AppendMessageReply = { status: 'not_found' } | { status: 'key_reused' } | { status: 'created' | 'replay'; message: StoredMessage; pendingRecord?: string };
+/** A thread entry as a script answers it: its id and its flat fields (the matches feature's ThreadEntry). */
+type StoredEntry = [id: string, fields: string[]];
 
-/** lua/append_message-7.lua: {'not_found'}, {'key_reused'}, {'replay', message JSON} or {'ok', message JSON, pending record}. */
-function appendMessage([status, json, pending]: unknown[]): AppendMessageReply {
+type AppendMessageReply =
+  | { status: 'not_found' }
+  | { status: 'key_reused' }
+  | { status: 'created'; entryId: string; pendingRecord: string }
+  /** `json`: the message as a record written before threads were streams kept it. */
+  | { status: 'replay'; entry: StoredEntry }
+  | { status: 'replay'; json: string };
+
+/**
+ * lua/append_message-7.lua: {'not_found'}, {'key_reused'}, {'replay', entry id, fields} (or {'replay', message
+ * JSON}) or {'ok', entry id, pending record}.
+ */
+function appendMessage([status, first, second]: unknown[]): AppendMessageReply {
   if (status === 'key_reused') return { status: 'key_reused' };
-  if (status === 'not_found' || !json) return { status: 'not_found' };
-  const message = JSON.parse(text(json)) as StoredMessage;
-  return { status: status === 'replay' ? 'replay' : 'created', message, ...(pending ? { pendingRecord: text(pending) } : {}) };
+  if (status === 'not_found' || !first) return { status: 'not_found' };
+  if (status === 'ok') return { status: 'created', entryId: text(first), pendingRecord: text(second) };
+  if (Array.isArray(second)) return { status: 'replay', entry: [text(first), second.map(text)] };
+  return { status: 'replay', json: text(first) };
 }
 
 type MarkReadReply =

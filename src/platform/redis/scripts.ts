@@ -105,7 +105,7 @@ export class Scripts {
     return this.hot ? this.hot.hmget(key, fields) : this.redis.hmget(key, ...fields);
   }
 
-  /** HGETALL and ZRANGE, on the hot connection when there is one (the same ordering caveat as `runHot`). */
+  /** HGETALL and XREVRANGE, on the hot connection when there is one (the same ordering caveat as `runHot`). */
   async hgetallHot(key: string): Promise<Record<string, string>> {
     if (!this.hot) return this.redis.hgetall(key);
     const flat = (await this.hot.read(key, ['HGETALL', key])) as string[];
@@ -114,8 +114,10 @@ export class Scripts {
     return hash;
   }
 
-  zrangeHot(key: string, start: number, stop: number): Promise<string[]> {
-    return this.hot ? (this.hot.read(key, ['ZRANGE', key, start, stop]) as Promise<string[]>) : this.redis.zrange(key, String(start), String(stop));
+  /** A stream's newest `count` entries, newest first: each its id and its flat fields. */
+  newestEntriesHot(key: string, count: number): Promise<Array<[string, string[]]>> {
+    const words = ['XREVRANGE', key, '+', '-', 'COUNT', count] as const;
+    return (this.hot ? this.hot.read(key, words) : this.redis.xrevrange(key, '+', '-', 'COUNT', count)) as Promise<Array<[string, string[]]>>;
   }
 
   private source(name: ScriptName, keyList: readonly string[]): LoadedScript {

@@ -12,7 +12,7 @@
 
   KEYS[1] am:<pool>:{shard}:match:<id>
   KEYS[2] am:<pool>:{shard}:pair:<lo>:<hi>
-  KEYS[3] am:<pool>:{shard}:messages:<id>
+  KEYS[3] am:<pool>:{shard}:thread:<id>
   KEYS[4] am:<pool>:{shard}:outbox          pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due      pending id -> commit time, ms
   KEYS[6] am:<pool>:{shard}:reads:<id>      the match's read state (deleted with the thread)

@@ -6,7 +6,7 @@
   outbox (pending id "r<match id>:<reader id>:<message id>": a mark reaches each message once).
 
   KEYS[1] am:<pool>:{shard}:match:<id>
-  KEYS[2] am:<pool>:{shard}:messages:<id>    message id -> message JSON
+  KEYS[2] am:<pool>:{shard}:thread:<id>      the thread (a stream)
   KEYS[3] am:<pool>:{shard}:reads:<id>       the match's read state
   KEYS[4] am:<pool>:{shard}:outbox           pending id -> record
   KEYS[5] am:<pool>:{shard}:outbox:due       pending id -> commit time, ms
@@ -31,13 +31,14 @@ if not match[1] or match[3] or (match[1] ~= reader and match[2] ~= reader) then 
 local users, reads = {match[1], match[2]}, KEYS[3]
 
 local message_id = tonumber(ARGV[2])
-if not redis.call('ZRANGE', KEYS[2], message_id, message_id, 'BYSCORE', 'LIMIT', 0, 1)[1] then return {'no_message'} end
+local entry = redis.call('XRANGE', KEYS[2], ARGV[2], ARGV[2], 'COUNT', 1)[1]
+if not entry then return {'no_message'} end
 
 local at = tonumber(redis.call('HGET', reads, 'at:' .. reader) or '0')
 if at >= message_id then return {'unchanged', at, unread_count(reads, users, reader)} end
 
 redis.call('HSET', reads, 'at:' .. reader, ARGV[2])
-raise_seen(reads, reader, others_sent_at(redis.call('HGET', reads, 'm:' .. ARGV[2]), users, reader))
+raise_seen(reads, reader, others_sent_at(entry[2], users, reader))
 -- A thread older than its read state has none yet: the state lives as long as the thread.
 if redis.call('PTTL', reads) < 0 then
   local left = redis.call('PTTL', KEYS[2])

@@ -3,17 +3,19 @@
     sent:<user>    messages the user sent since the thread kept read state
     seen:<user>    how many of those of the other user's this user has read (or can no longer read: dropped)
     at:<user>      the id of the newest message the user marked read
-    m:<message id> "<user_a's sent>:<user_b's sent>" when the message was appended (both counts include it)
-  A user's unread count is the other's `sent` less the user's `seen`: two fields, whatever the thread's size.
-  A thread older than its read state has no counts: its messages count as read.
+  Each thread entry keeps the two users' `sent` counts when it was appended (fields `a` for user_a and `z`
+  for user_b; both include the message). A user's unread count is the other's `sent` less the user's
+  `seen`: two fields, whatever the thread's size. A thread older than its read state has no counts: its
+  messages count as read.
 ]]
 
---- The other user's `sent` count at a message's mark, for `user` (one of the match's two, `users`).
-local function others_sent_at(mark, users, user)
-  if not mark then return 0 end
-  local a, b = string.match(mark, '^(%d+):(%d+)$')
-  if not a then return 0 end
-  return tonumber(user == users[1] and b or a)
+--- The other user's `sent` count at a thread entry (its flat field list), for `user` (one of the match's two, `users`).
+local function others_sent_at(fields, users, user)
+  local wanted = user == users[1] and 'z' or 'a'
+  for i = 1, #fields - 1, 2 do
+    if fields[i] == wanted then return tonumber(fields[i + 1]) or 0 end
+  end
+  return 0
 end
 
 --- Raises a user's `seen` to `count` (it never goes down).
