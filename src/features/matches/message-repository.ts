@@ -10,9 +10,24 @@ import type { Pool } from '../../platform/core/pool.js';
 import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
+import { replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
+
+type AppendMessageReply = { status: 'not_found' } | { status: 'key_reused' } | { status: 'created' | 'replay'; message: Message; pendingRecord?: string };
+
+/** lua/append_message-7.lua: {'not_found'}, {'key_reused'}, {'replay', message JSON} or {'ok', message JSON, pending record}. */
+function decodeAppendMessage(raw: unknown): AppendMessageReply {
+  const [status, json, pending] = replyList(raw);
+  if (status === 'key_reused') return { status: 'key_reused' };
+  if (status === 'not_found' || !json) return { status: 'not_found' };
+  const message = JSON.parse(replyText(json)) as Message;
+  return { status: status === 'replay' ? 'replay' : 'created', message, ...(pending ? { pendingRecord: replyText(pending) } : {}) };
+}
+
+const appendMessage = script('append_message', decodeAppendMessage);
 /**
  * `pending` is the message's outbox record (lua/append_message-7.lua): `record` is set when the message was
  * written now; on a replay only the id is known (the record may be completed already).
@@ -59,7 +74,7 @@ export class MessageRepository {
       idempotency,
       keys.readState(pool, match.id),
     ];
-    const reply = await this.scripts.runAcknowledged('append_message', keyList, [
+    const reply = await this.scripts.runAcknowledged(appendMessage, keyList, [
       draft.sender_id,
       JSON.stringify(draft),
       now.getTime(),
