@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import type { Scripts } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR, type Scripts } from '../../src/platform/redis/scripts.js';
 import { updateProfile } from '../../src/features/accounts/user-repository.js';
 import { claimWebhookPing } from '../../src/features/webhooks/webhook-repository.js';
 import { startStore } from '../support/stack.js';
@@ -81,6 +81,15 @@ describe('the script loader', () => {
     // Redis caches the expanded text under that SHA: the fragment ran once per call.
     expect(await client.eval(counted.lua, 1, '{counted}')).toBe('1');
     expect(await client.evalsha(counted.sha, 1, '{counted}')).toBe('2');
+  });
+
+  it('finds the file of every script the code declares, and a declaration of every script file', () => {
+    const declared = new Set<string>();
+    for (const entry of readdirSync('src', { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      for (const [, name] of readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/\bscript\(\s*'([a-z_]+)'/g)) declared.add(name!);
+    }
+    expect([...declared].sort()).toEqual([...loadScripts(LUA_DIRS, SHARED_LUA_DIR).keys()].sort());
   });
 
   it('refuses an include that does not exist, or that includes what includes it', () => {
