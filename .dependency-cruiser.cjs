@@ -2,8 +2,9 @@
  * How src/ is arranged, checked by `npm run lint:layers` (scripts/lint-layers.mjs); docs/architecture.md
  * draws the map.
  *
- *   main.ts → app.ts (the server's composition root; worker.ts, the worker process's; both build the
- *   repositories from repositories.ts) → features/<name>/ → platform/
+ *   main.ts → app.ts (the server's composition root, put together from its parts in app/: the Redis
+ *   connections, the features' wiring, the HTTP and WebSocket server; worker.ts, the worker process's; both
+ *   build the repositories from repositories.ts) → features/<name>/ → platform/
  *   clients/ (the JSON client, the MCP server, the demo) stand apart: they speak the public API.
  *   public-api.ts lists the public routes, for the server (app.ts) and for the OpenAPI document alone.
  *
@@ -21,7 +22,9 @@
  * they carry no HTTP headers and no OpenAPI metadata (`pure-modules-know-no-http`): the routes' *-api.ts
  * describe them for the OpenAPI document.
  */
-const COMPOSITION = '^src/(app|worker|layout-migration)\\.ts$';
+const COMPOSITION = '^src/((app|worker|layout-migration)\\.ts|app/[^/]+\\.ts)$';
+// The parts of the server's composition, which app.ts puts together.
+const SERVER_PARTS = '^src/app/';
 const REPOSITORIES = '^src/repositories\\.ts$';
 const ENTRY = '^src/main\\.ts$';
 const CONFIG = '^src/config\\.ts$';
@@ -89,7 +92,7 @@ module.exports = {
     ),
     forbid(
       'redis-only-in-repositories',
-      'Redis commands live in repositories: a Redis client (ioredis, RedisClient, the script runner, the lean connections) is imported, even for its type, only by *-repository.ts files, the composition (app.ts, worker.ts, layout-migration.ts) and the Redis platform itself (platform/redis, platform/redis-server).',
+      'Redis commands live in repositories: a Redis client (ioredis, RedisClient, the script runner, the lean connections) is imported, even for its type, only by *-repository.ts files, the compositions (app.ts and its parts, worker.ts, layout-migration.ts) and the Redis platform itself (platform/redis, platform/redis-server).',
       { path: '^src/', pathNot: [REPOSITORY, COMPOSITION, '^src/platform/redis(-server)?/'] },
       { path: REDIS_CLIENT },
     ),
@@ -101,7 +104,7 @@ module.exports = {
     ),
     forbid(
       'only-the-composition-opens-connections',
-      'Redis connections and the embedded redis-server are opened by the compositions (app.ts, worker.ts, layout-migration.ts) and main.ts only.',
+      'Redis connections and the embedded redis-server are opened by the compositions (app.ts and its parts, worker.ts, layout-migration.ts) and main.ts only.',
       { path: '^src/', pathNot: [COMPOSITION, ENTRY, '^src/platform/redis(-server)?/'] },
       { path: '^src/platform/(redis/(redis|script-connection)|redis-server/(redis-process|data-dir-lock))\\.ts$', ...NOT_TYPES },
     ),
@@ -115,11 +118,17 @@ module.exports = {
       'the-composition-is-the-root',
       'Only main.ts imports the compositions (app.ts, worker.ts, layout-migration.ts), and only they the repositories they build (repositories.ts); nothing imports main.ts.',
       { path: '^src/', pathNot: ENTRY },
-      { path: [COMPOSITION, ENTRY] },
+      { path: [COMPOSITION, ENTRY], pathNot: SERVER_PARTS },
+    ),
+    forbid(
+      'server-parts-belong-to-app',
+      "The parts of the server's composition (app/) are put together by app.ts alone (and one another).",
+      { path: '^src/', pathNot: ['^src/app\\.ts$', SERVER_PARTS] },
+      { path: SERVER_PARTS },
     ),
     forbid(
       'repositories-are-built-by-the-composition',
-      'src/repositories.ts, the repositories by path, is imported by the compositions (app.ts, worker.ts, layout-migration.ts) alone.',
+      'src/repositories.ts, the repositories by path, is imported by the compositions (app.ts and its parts, worker.ts, layout-migration.ts) alone.',
       { path: '^src/', pathNot: COMPOSITION },
       { path: REPOSITORIES },
     ),

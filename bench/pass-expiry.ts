@@ -15,6 +15,8 @@ import { DAY_MS } from '../src/platform/core/dates.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { Scripts } from '../src/platform/redis/scripts.js';
+import { expirePasses } from '../src/features/discovery/feed-repository.js';
+import { undoPass } from '../src/features/swipes/swipe-repository.js';
 
 const { values } = parseArgs({ options: { passes: { type: 'string', default: '10000' } } });
 const passes = Number(values.passes);
@@ -50,7 +52,7 @@ function report(what: string, micros: number[]) {
   console.log(`${what.padEnd(52)} ${String(sorted.length).padStart(4)} calls   median ${at(0.5)} µs   p99 ${at(0.99)} µs   max ${at(1)} µs`);
 }
 
-const expire = (cutoff: number) => scripts.run('expire_passes', expireKeys, [cutoff, STEP, now - DAY_MS]);
+const expire = (cutoff: number) => scripts.run(expirePasses, expireKeys, [cutoff, STEP, now - DAY_MS]);
 await redis.hset(keys.swipes('agent', id), Object.fromEntries(targets.map((target) => [target, 'pass'])));
 
 await expire(0); // loads the script (EVAL), on an empty passes-timed mark: it times a first step
@@ -77,11 +79,11 @@ report(
   }),
 );
 
-await scripts.run('undo_pass', undoKeys, [0, now, 0, 1_000_000, 60_000]); // loads the script
+await scripts.run(undoPass, undoKeys, [0, now, 0, 1_000_000, 60_000]); // loads the script
 report(
   `undo_pass with ${passes} passes standing`,
   await scriptMicros(async () => {
-    for (let i = 0; i < 200; i++) await scripts.run('undo_pass', undoKeys, [targets[passes - 1 - i]!, now + passes, 300_000, 1_000_000, 60_000]);
+    for (let i = 0; i < 200; i++) await scripts.run(undoPass, undoKeys, [targets[passes - 1 - i]!, now + passes, 300_000, 1_000_000, 60_000]);
   }),
 );
 

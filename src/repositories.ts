@@ -1,6 +1,6 @@
 /**
- * The repositories the compositions (app.ts, worker.ts, layout-migration.ts) build and hand to the services. A feature's
- * index.ts exports its repositories as types only; they are built here, imported by path.
+ * The repositories the compositions (the server's, in app/; worker.ts, layout-migration.ts) build and hand to the services. A
+ * feature's index.ts exports its repositories as types only; they are built here, imported by path.
  */
 export { AccountReadsRepository } from './features/accounts/account-reads-repository.js';
 export { HiddenAccountsRepository } from './features/accounts/hidden-accounts-repository.js';

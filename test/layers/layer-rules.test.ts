@@ -42,7 +42,10 @@ const layered = {
     "import { Accounts } from '../accounts/index.js';\nimport { login } from '../accounts/account-schemas.js';\nexport const swipes = [Accounts, login];\n",
   'src/clients/tools.ts': "import { login } from '../features/accounts/account-schemas.js';\nexport const tools = login;\n",
   'src/app.ts':
-    "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nimport { Users } from './features/accounts/user-repository.js';\nexport const app = [createRedis, accountRoutes, Users];\n",
+    "import { createRedis } from './platform/redis/redis.js';\nimport { accountRoutes } from './features/accounts/index.js';\nimport { Users } from './features/accounts/user-repository.js';\nimport { connections } from './app/connections.js';\nexport const app = [createRedis, accountRoutes, Users, connections];\n",
+  // A part of the server's composition: it opens connections and builds repositories, as app.ts does.
+  'src/app/connections.ts':
+    "import { createRedis } from '../platform/redis/redis.js';\nimport { Users } from '../features/accounts/user-repository.js';\nexport const connections = [createRedis, Users];\n",
   'src/main.ts': "import { app } from './app.js';\nexport const main = app;\n",
   'clients/typescript/src/types.ts': "export type Pool = 'agent' | 'member';\n",
   'clients/typescript/src/index.ts': "import type { Pool } from './types.js';\nexport const pools: Pool[] = ['agent'];\n",
@@ -68,7 +71,7 @@ describe('layer rules (npm run lint:layers)', () => {
       'src/features/swipes/swipe-service.ts':
         "import { Users } from '../accounts/user-repository.js';\nimport { createServer } from 'node:http';\nexport const swipes = [Users, createServer];\n",
       'src/features/swipes/swipe-worker.ts':
-        "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nexport const worker = [accountRoutes, app];\n",
+        "import { accountRoutes } from '../accounts/account-routes.js';\nimport { app } from '../../app.js';\nimport { connections } from '../../app/connections.js';\nexport const worker = [accountRoutes, app, connections];\n",
       'src/features/matches/match-service.ts':
         "import type { Redis } from 'ioredis';\nimport { createRedis } from '../../platform/redis/redis.js';\nexport const open = (): Redis => createRedis() as unknown as Redis;\n",
       'src/clients/tools.ts': "import { Accounts } from '../features/accounts/index.js';\nexport const tools = Accounts;\n",
@@ -125,6 +128,7 @@ describe('layer rules (npm run lint:layers)', () => {
     expect(output).toMatch(/features-meet-through-their-index: src\/features\/swipes\/swipe-service\.ts → src\/features\/accounts\/user-repository\.ts/);
     expect(output).toMatch(/routes-are-the-top-of-a-feature: src\/features\/swipes\/swipe-worker\.ts → src\/features\/accounts\/account-routes\.ts/);
     expect(output).toMatch(/the-composition-is-the-root: src\/features\/swipes\/swipe-worker\.ts → src\/app\.ts/);
+    expect(output).toMatch(/server-parts-belong-to-app: src\/features\/swipes\/swipe-worker\.ts → src\/app\/connections\.ts/);
     expect(output).toMatch(/services-know-no-transport: src\/features\/swipes\/swipe-service\.ts → (node:)?http\b/);
     expect(output).toMatch(/redis-only-in-repositories: src\/features\/matches\/match-service\.ts → ioredis/);
     expect(output).toMatch(/redis-only-in-repositories: src\/features\/accounts\/pending-count\.ts → src\/platform\/redis\/redis\.ts/);

@@ -13,6 +13,7 @@ import { spectatorAppends } from '../../src/features/spectator/spectator-appends
 import { OutboxRepository } from '../../src/platform/outbox/outbox-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import type { Scripts } from '../../src/platform/redis/scripts.js';
+import { recordSwipe } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
 import { startStore } from '../support/stack.js';
@@ -95,7 +96,7 @@ describe('a pending outbox record', () => {
         keys.idempotency('agent', shard, from, `likes/${to}`, ''),
       ];
       const at = Date.UTC(2026, 0, 1);
-      return scripts.run('record_swipe', keyList, [from, to, 'super_like', at, new Date(at).toISOString(), matchId, 0, ...interests]);
+      return scripts.run(recordSwipe, keyList, [from, to, 'super_like', at, new Date(at).toISOString(), matchId, 0, ...interests]);
     };
     await swipe(20, 21, 1, ['["chess"]', '["jazz"]']);
     const { sharedInterests, pendingRecord } = await swipe(21, 20, 1, ['["jazz"]', '["chess"]']);

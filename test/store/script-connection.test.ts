@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '../../src/platform/redis/redis.js';
 import { ConnectionClosedError, ScriptConnection } from '../../src/platform/redis/script-connection.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import { LUA_DIRS, SHARED_LUA_DIR, Scripts, type ScriptReply } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../../src/platform/redis/scripts.js';
+import { rateLimit as rateLimitScript } from '../../src/platform/limits/rate-limit-repository.js';
 import { startRedis } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
@@ -28,8 +29,7 @@ afterAll(async () => {
   await redis?.cleanup();
 });
 
-const hit = (run: Scripts['run'], key: string, member = 'hit-1') =>
-  run.call(scripts, 'rate_limit', [key], [5, 60_000, member]) as Promise<ScriptReply<'rate_limit'>>;
+const hit = (run: Scripts['run'], key: string, member = 'hit-1') => run(rateLimitScript, [key], [5, 60_000, member]);
 const rateLimit = (key: string) => hit(scripts.runHot.bind(scripts), key);
 const RATE_LIMIT_SHA = loadScripts(LUA_DIRS, SHARED_LUA_DIR).get('rate_limit')!.sha;
 

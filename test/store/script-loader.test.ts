@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
-import type { Scripts } from '../../src/platform/redis/scripts.js';
+import { LUA_DIRS, SHARED_LUA_DIR, type Scripts } from '../../src/platform/redis/scripts.js';
+import { updateProfile } from '../../src/features/accounts/user-repository.js';
+import { claimWebhookPing } from '../../src/features/webhooks/webhook-repository.js';
 import { startStore } from '../support/stack.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
@@ -41,21 +43,21 @@ describe('the script loader', () => {
 
   it('refuses a call with another number of keys than the file name says, before it reaches Redis', async () => {
     const claim = { key: '{webhook-ping}:claim', other: '{webhook-ping}:other' };
-    await expect(scripts.run('claim_webhook_ping', [claim.key, claim.other], ['ping-1', 60_000])).rejects.toThrow(
+    await expect(scripts.run(claimWebhookPing, [claim.key, claim.other], ['ping-1', 60_000])).rejects.toThrow(
       'Lua script claim_webhook_ping takes 1 keys (claim_webhook_ping-1.lua); called with 2',
     );
-    await expect(scripts.runHot('claim_webhook_ping', [], ['ping-1', 60_000])).rejects.toThrow(/takes 1 keys .*called with 0/);
+    await expect(scripts.runHot(claimWebhookPing, [], ['ping-1', 60_000])).rejects.toThrow(/takes 1 keys .*called with 0/);
     expect(await client.exists(claim.key)).toBe(0);
-    await expect(scripts.run('claim_webhook_ping', [claim.key], ['ping-1', 60_000])).resolves.toBeUndefined();
+    await expect(scripts.run(claimWebhookPing, [claim.key], ['ping-1', 60_000])).resolves.toBeUndefined();
     expect(await client.get(claim.key)).toBe('ping-1');
   });
 
   it('takes a list of keys after the fixed ones where the file name says so (<name>-<keys>+.lua), never fewer', async () => {
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended'], [1, '', '', 0, 0, 0])).rejects.toThrow(
+    await expect(scripts.run(updateProfile, ['{p}:accounts', '{p}:suspended'], [1, '', '', 0, 0, 0])).rejects.toThrow(
       'Lua script update_profile takes at least 3 keys (update_profile-3+.lua); called with 2',
     );
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
-    await expect(scripts.run('update_profile', ['{p}:accounts', '{p}:suspended', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
+    await expect(scripts.run(updateProfile, ['{p}:accounts', '{p}:suspended', '{p}:roster:0'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
+    await expect(scripts.run(updateProfile, ['{p}:accounts', '{p}:suspended', '{p}:roster:0', '{p}:set'], [1, '', '', 0, 0, 0])).resolves.toBe('missing');
   });
 
   it('expands each include once per script, where it is first included, even when included again directly or through another include', async () => {
@@ -79,6 +81,15 @@ describe('the script loader', () => {
     // Redis caches the expanded text under that SHA: the fragment ran once per call.
     expect(await client.eval(counted.lua, 1, '{counted}')).toBe('1');
     expect(await client.evalsha(counted.sha, 1, '{counted}')).toBe('2');
+  });
+
+  it('finds the file of every script the code declares, and a declaration of every script file', () => {
+    const declared = new Set<string>();
+    for (const entry of readdirSync('src', { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.ts')) continue;
+      for (const [, name] of readFileSync(join(entry.parentPath, entry.name), 'utf8').matchAll(/\bscript\(\s*'([a-z_]+)'/g)) declared.add(name!);
+    }
+    expect([...declared].sort()).toEqual([...loadScripts(LUA_DIRS, SHARED_LUA_DIR).keys()].sort());
   });
 
   it('refuses an include that does not exist, or that includes what includes it', () => {

@@ -7,7 +7,7 @@ import { keys } from '../../src/platform/redis/keys.js';
 import { readRosterCode, rosterCode, rosterEntry } from '../../src/features/discovery/roster-repository.js';
 import { decodeCard } from '../../src/features/accounts/profile-cards.js';
 import type { Scripts } from '../../src/platform/redis/scripts.js';
-import { EMAIL_RESERVATION_STALE_MS, UserRepository, type NewUser } from '../../src/features/accounts/user-repository.js';
+import { EMAIL_RESERVATION_STALE_MS, updateProfile, UserRepository, type NewUser } from '../../src/features/accounts/user-repository.js';
 import { startStore } from '../support/stack.js';
 import { scanKeys } from '../support/scan-keys.js';
 
@@ -89,14 +89,14 @@ describe('an account and its discovery entries, in its index partition', () => {
     const stored = (await redis.hget(keys.accounts('agent', part), String(user.id)))!;
     const { key: roster, offset } = rosterEntry('agent', user.id);
     const changed = await scripts.run(
-      'update_profile',
+      updateProfile,
       [keys.accounts('agent', part), keys.suspensions('agent', part), roster],
       [user.id, `${stored} `, stored, 1, 0, offset],
     );
     expect(changed).toBe('changed');
     expect(await readRosterCode(redis, 'agent', user.id)).toBe(rosterCode(19900506, 'woman'));
     const missing = await scripts.run(
-      'update_profile',
+      updateProfile,
       [keys.accounts('agent', part), keys.suspensions('agent', part), roster],
       [999_999 * 24 + part, stored, stored, 1, 0, offset],
     );

@@ -2,13 +2,16 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { adjustPoolSize } from './pool-size-repository.js';
-import { emailField, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
+import { claimEmail, decodeApplied, emailField, onStoredAccount, parseOwner, type AccountFiling, type UserRecord } from './user-repository.js';
 import { fromStored } from './user-record.js';
 
 /** An account whose erasure has begun: its profile is gone; its e-mail is kept until the rest is erased. */
 export type LeavingAccount = { pool: Pool; id: number; email: string; at: number };
+
+const leaveAccount = script('leave_account', decodeApplied);
 
 /** Markers read per call when the sweeper looks for erasures left unfinished. */
 const SCAN_COUNT = 100;
@@ -42,7 +45,7 @@ export class LeavingRepository {
         keys.leaving(pool, part),
         ...sets,
       ];
-      const applied = await this.scripts.runAcknowledged('leave_account', keyList, [id, stored, marker, offset]);
+      const applied = await this.scripts.runAcknowledged(leaveAccount, keyList, [id, stored, marker, offset]);
       return applied === 'changed' ? applied : applied === 'applied';
     });
     if (left) await adjustPoolSize(this.scripts, pool, -1);
@@ -56,7 +59,7 @@ export class LeavingRepository {
       const held = await this.redis.hget(index, field);
       if (!held) continue;
       const owner = parseOwner(held);
-      if (owner.pool === account.pool && Number(owner.id) === account.id) await this.scripts.run('claim_email', [index], [field, held, '']);
+      if (owner.pool === account.pool && Number(owner.id) === account.id) await this.scripts.run(claimEmail, [index], [field, held, '']);
     }
   }
 

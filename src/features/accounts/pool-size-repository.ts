@@ -2,7 +2,11 @@ import type { Pool } from '../../platform/core/pool.js';
 import { ALL_PARTITIONS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+
+/** lua/adjust_pool_size-1.lua: the count after the change, undefined when the count is not built yet. */
+const adjustPoolSizeScript = script('adjust_pool_size', (raw) => (raw === null || raw === undefined ? undefined : Number(raw)));
 
 /**
  * How long the pool's count of discoverable accounts lives before the next read builds it again from the
@@ -17,7 +21,7 @@ export const POOL_SIZE_REBUILD_SECONDS = 600;
  * own, so it is a step of its own; nothing is written while the count is not built (its build counts the change).
  */
 export async function adjustPoolSize(scripts: Scripts, pool: Pool, delta: 1 | -1): Promise<void> {
-  await scripts.run('adjust_pool_size', [keys.poolSize(pool)], [delta]);
+  await scripts.run(adjustPoolSizeScript, [keys.poolSize(pool)], [delta]);
 }
 
 /**

@@ -2,6 +2,8 @@ import type { Pool } from '../../platform/core/pool.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { replyList } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { decodeCard } from './profile-cards.js';
 import { adjustPoolSize } from './pool-size-repository.js';
@@ -9,6 +11,22 @@ import { onStoredAccount, type AccountFiling } from './user-repository.js';
 
 /** An account's suspension as stored: when it began and the operator's reason (null when none was given). */
 export type Suspension = { since: string; reason: string | null };
+
+/**
+ * lua/suspend_account-4+.lua and lua/lift_suspension-4+.lua: 1 done, 2 nothing to do, 0 the account changed
+ * meanwhile, -1 no account; with the account's credentials epoch after the step.
+ */
+function decodeSuspensionStep<T extends string>(nothing: T) {
+  return (raw: unknown): 'changed' | 'missing' | { status: 'applied' | T; epoch: number } => {
+    const [status, epoch] = replyList(raw);
+    if (status === 0) return 'changed';
+    if (status === -1) return 'missing';
+    return { status: status === 1 ? 'applied' : nothing, epoch: Number(epoch) };
+  };
+}
+
+const suspendAccount = script('suspend_account', decodeSuspensionStep('already'));
+const liftSuspension = script('lift_suspension', decodeSuspensionStep('not_suspended'));
 
 /**
  * Suspensions, one field per suspended account in its index partition (keys.suspensions), beside the
@@ -34,7 +52,7 @@ export class SuspensionRepository {
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run(
-        'suspend_account',
+        suspendAccount,
         [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets],
         [id, stored, JSON.stringify(suspension), offset],
       );
@@ -49,7 +67,7 @@ export class SuspensionRepository {
     const reply = await this.step(pool, id, (stored) => {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, decodeCard(id, stored));
       return this.scripts.run(
-        'lift_suspension',
+        liftSuspension,
         [keys.accounts(pool, part), keys.suspensions(pool, part), roster, keys.epochs(pool, part), ...sets],
         [id, stored, code, offset],
       );

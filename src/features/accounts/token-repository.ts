@@ -2,12 +2,31 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
+import { replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { parseEpoch, type Standing } from './account-standing.js';
 
 export type TokenRef = { jti: string; pool: Pool; userId: number };
 /** A token of an account's token set: its id and expiry (s since the epoch). */
 export type TrackedToken = { jti: string; exp: number };
+
+/** lua/track_token-1.lua: the tokens taken out of the account's set over its cap (to revoke), with their expiry in ms. */
+const trackToken = script('track_token', (raw) => {
+  const flat = replyList(raw);
+  const out: Array<{ jti: string; expMs: number }> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) out.push({ jti: replyText(flat[i]), expMs: Number(flat[i + 1]) });
+  return out;
+});
+
+/** lua/read_standing-3.lua: whether the account exists, whether it is suspended, its credentials epoch field ('' when none). */
+const readStanding = script('read_standing', (raw) => {
+  const [exists, suspended, epoch] = replyList(raw);
+  return { exists: exists === 1, suspended: suspended === 1, epoch: replyText(epoch) };
+});
+
+/** lua/advance_epoch-2.lua: the account's new credentials epoch, or undefined when there is no such account. */
+const advanceEpoch = script('advance_epoch', (raw) => (raw === -1 ? undefined : Number(raw)));
 
 /** The request connection comes back on its own schedule after an outage; callers wait for it a little. */
 const READY_WAIT_MS = 5_000;
@@ -26,7 +45,7 @@ export class TokenRepository {
   async track(pool: Pool, userId: number, token: TrackedToken, cap: number, nowMs = Date.now()): Promise<TrackedToken[]> {
     // Scored by expiry in ms (the second of `exp`, the millisecond of issue), so the oldest of one second goes first.
     const score = token.exp * 1000 + (nowMs % 1000);
-    const evicted = await this.scripts.run('track_token', [keys.accountTokens(pool, userId)], [token.jti, score, nowMs, cap]);
+    const evicted = await this.scripts.run(trackToken, [keys.accountTokens(pool, userId)], [token.jti, score, nowMs, cap]);
     return evicted.map(({ jti, expMs }) => ({ jti, exp: Math.floor(expMs / 1000) }));
   }
 
@@ -43,7 +62,7 @@ export class TokenRepository {
   async accountStanding(pool: Pool, userId: number): Promise<Standing> {
     const part = indexPartition(userId);
     const { exists, suspended, epoch } = await this.scripts.run(
-      'read_standing',
+      readStanding,
       [keys.accounts(pool, part), keys.suspensions(pool, part), keys.epochs(pool, part)],
       [userId],
     );
@@ -56,7 +75,7 @@ export class TokenRepository {
    */
   advanceEpoch(pool: Pool, userId: number, keep?: { jti: string; epoch: number }): Promise<number | undefined> {
     const part = indexPartition(userId);
-    return this.scripts.run('advance_epoch', [keys.accounts(pool, part), keys.epochs(pool, part)], [userId, keep?.jti ?? '', keep?.epoch ?? 0]);
+    return this.scripts.run(advanceEpoch, [keys.accounts(pool, part), keys.epochs(pool, part)], [userId, keep?.jti ?? '', keep?.epoch ?? 0]);
   }
 
   /** Which of the tokens were revoked (one EXISTS each: their keys lie in many slots; sent together). */

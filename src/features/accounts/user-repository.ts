@@ -5,6 +5,9 @@ import type { Pool } from '../../platform/core/pool.js';
 import { emailBucket, indexPartition } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import { encodeAccount } from './profile-cards.js';
+import { reserveIds } from '../../platform/redis/id-block.js';
+import { optionalReplyText, replyIsOne } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { parseEpoch } from './account-standing.js';
 import { adjustPoolSize } from './pool-size-repository.js';
@@ -35,6 +38,17 @@ const MAX_WRITE_ATTEMPTS = 50;
  * that crashed between reserving the e-mail and writing the account: a new registration takes it over.
  */
 export const EMAIL_RESERVATION_STALE_MS = 30_000;
+
+/** What a compare-and-set script of an account did: applied, `changed` (the account changed under it: read again) or `missing`. */
+export const decodeApplied = (raw: unknown) => (raw === 1 ? 'applied' : raw === 0 ? 'changed' : 'missing');
+
+const createUser = script('create_user', replyIsOne);
+export const updateProfile = script('update_profile', decodeApplied);
+/** lua/change_password-2.lua: the account's new credentials epoch, 'changed' (read again) or 'missing'. */
+const changePassword = script('change_password', (raw) => (raw === 0 ? ('changed' as const) : raw === -1 ? ('missing' as const) : Number(raw)));
+export const claimEmail = script('claim_email', replyIsOne);
+/** lua/read_visible_account-2.lua: the account as stored; null when there is none or it is suspended. */
+const readVisibleAccount = script('read_visible_account', (raw) => optionalReplyText(raw) ?? null);
 
 /** Who an e-mail entry names: "<pool>:<id>:<reserved at ms>" while reserved, "<pool>:<id>" once its account is written. */
 type EmailOwner = { pool: Pool; id: string; reservedMs: number };
@@ -74,7 +88,7 @@ export class UserRepository {
 
   /** Creates the account; undefined when the e-mail is already taken. */
   async create(user: NewUser, now = new Date()): Promise<UserRecord | undefined> {
-    const id = await this.scripts.runAcknowledged('reserve_ids', [keys.userSeq(user.pool)], [1]);
+    const id = await this.scripts.runAcknowledged(reserveIds, [keys.userSeq(user.pool)], [1]);
     const record: UserRecord = { ...user, id, createdAt: now.toISOString() };
     const reservation = `${user.pool}:${id}:${now.getTime()}`;
     if (!(await this.reserveEmail(user.pool, user.email, reservation, now.getTime()))) return undefined;
@@ -83,7 +97,7 @@ export class UserRepository {
     let created: boolean;
     try {
       created = await this.scripts.runAcknowledged(
-        'create_user',
+        createUser,
         [keys.accounts(user.pool, part), roster, keys.rosterBuckets(user.pool, part), ...sets],
         [id, encodeAccount(record, record), code, bucket, offset],
       );
@@ -171,7 +185,7 @@ export class UserRepository {
     return onStoredAccount(this.redis, pool, id, async (stored) => {
       const next = { ...fromStored(pool, id, stored), passwordHash };
       const reply = await this.scripts.run(
-        'change_password',
+        changePassword,
         [keys.accounts(pool, part), keys.epochs(pool, part)],
         [id, stored, encodeAccount(next, next), keep.jti, keep.epoch],
       );
@@ -189,7 +203,7 @@ export class UserRepository {
       const { sets, roster, offset, code } = this.filing.entries(pool, id, next);
       const leaving = this.filing.sets(pool, id, previous).filter((key) => !sets.includes(key));
       const applied = await this.scripts.run(
-        'update_profile',
+        updateProfile,
         [accounts, keys.suspensions(pool, part), roster, ...leaving, ...sets],
         [id, stored, encodeAccount(next, next), code, leaving.length, offset],
       );
@@ -239,7 +253,7 @@ export class UserRepository {
 
   /** lua/claim_email-1.lua: the e-mail's entry becomes `next` ("" removes it) only while it is `expected`; true when it did. */
   private claimEmail(field: string, email: string, expected: string, next: string): Promise<boolean> {
-    return this.scripts.runAcknowledged('claim_email', [keys.emails(emailBucket(email))], [field, expected, next]);
+    return this.scripts.runAcknowledged(claimEmail, [keys.emails(emailBucket(email))], [field, expected, next]);
   }
 }
 
@@ -258,7 +272,7 @@ export async function findAccounts(redis: RedisClient, pool: Pool, ids: readonly
 /** Account `id` of `pool` as stored (lua/read_visible_account-2.lua), or null when there is none or it is suspended. */
 export function visibleAccountOf(scripts: Scripts, pool: Pool, id: number): Promise<string | null> {
   const part = indexPartition(id);
-  return scripts.runHot('read_visible_account', [keys.accounts(pool, part), keys.suspensions(pool, part)], [id]);
+  return scripts.runHot(readVisibleAccount, [keys.accounts(pool, part), keys.suspensions(pool, part)], [id]);
 }
 
 /** Account `id` of `pool` as stored, or null when there is none. */

@@ -6,7 +6,15 @@ import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, ROSTER_BUCKET_SPAN, r
 import { keys, rosterPrefix } from '../../platform/redis/keys.js';
 import { codeAt, genderCode, ROSTER_CODE_BYTES, rosterCode, rosterEntry } from './roster-repository.js';
 import { decodeCard, type AccountReadsRepository, type ProfileCard } from '../accounts/index.js';
+import { replyList } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+
+/** lua/browse-2+.lua: where to resume when the budget ended the page early, how many entries it examined, then the ids found. */
+const browse = script('browse', (raw) => {
+  const [stop, examined, ...ids] = replyList(raw);
+  return { ...(stop ? { stopId: Number(stop) } : {}), examined: Number(examined), ids: ids.map(Number) };
+});
 
 /** What the discovery indexes hold of one account (city and state normalised, birthdate as YYYYMMDD). */
 export type IndexedProfile = { interests: string[]; gender: string; birth: number; city: string; state: string };
@@ -273,7 +281,7 @@ async function browsePartition(scripts: Scripts, part: number, query: BrowseQuer
   const { pool } = query;
   const groups = query.groups(part);
   const reply = await scripts.run(
-    'browse',
+    browse,
     [keys.accounts(pool, part), keys.rosterBuckets(pool, part), ...groups.flat()],
     [
       query.viewerId,

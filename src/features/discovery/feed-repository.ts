@@ -11,18 +11,33 @@ import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from '../
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { decodeCard } from '../accounts/index.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import type { StoredFeedCard } from '../../platform/redis/script-replies.js';
 import { DAY_MS } from '../../platform/core/dates.js';
+import {
+  decodeDroppedTargets,
+  decodeExpirePasses,
+  decodeRankFeed,
+  decodeReadFeed,
+  decodeReadFeedCards,
+  decodeSpreadIntoFeeds,
+  type FeedReply,
+  type SpreadEntry,
+  type StoredFeedCard,
+} from './feed-replies.js';
 
-export type { FeedPosition };
-/** What lua/read_feed-4.lua answers: `rankedSize` is how many entries the feed's ranked part still holds. */
-export type FeedReply = { rankedSize: number; positions: FeedPosition[]; likedBy: number[] };
+const readFeed = script('read_feed', decodeReadFeed);
+const readFeedCards = script('read_feed_cards', decodeReadFeedCards);
+const rankFeed = script('rank_feed', decodeRankFeed);
+const droppedTargets = script('dropped_targets', decodeDroppedTargets);
+const spreadIntoFeeds = script('spread_into_feeds', decodeSpreadIntoFeeds);
+export const expirePasses = script('expire_passes', decodeExpirePasses);
+
+export type { FeedPosition, FeedReply, SpreadEntry };
 /** A page's rows (positions: an account without a card keeps its row and is not shown), and which of them liked the viewer. */
 export type FeedRows = { rankedSize: number; rows: FeedPosition[]; likedBy: Set<number>; stop?: FeedPosition };
 /** What a feed entry shows of an account: its public card and its ranking traits. */
 export type FeedCard = { card: ProfileSource; traits: Traits };
-export type SpreadEntry = { owner: number; score: number };
 
 /**
  * The most entries one Redis call of a ranking job examines (members read, memberships, scores or swipes
@@ -101,7 +116,7 @@ export class FeedRepository {
     // The script adds the liked-you lift itself, from the likers as they are then (lua/rank_feed-4.lua).
     const args: Array<string | number> = [id, size, LIFT];
     for (const member of picks) args.push(member, score.get(member)! - (likers.has(member) ? LIFT : 0));
-    const { floor } = await this.scripts.run('rank_feed', [keys.feed(pool, id), keys.swipes(pool, id), keys.likers(pool, id), keys.hidden(pool, id)], args);
+    const { floor } = await this.scripts.run(rankFeed, [keys.feed(pool, id), keys.swipes(pool, id), keys.likers(pool, id), keys.hidden(pool, id)], args);
     // Derived entries in the account's index partition (another slot): see lua/rank_feed-4.lua.
     const part = indexPartition(id);
     await Promise.all([this.redis.zadd(keys.feedFloors(pool, part), floor, String(id)), this.redis.zadd(keys.rankedFeeds(pool, part), Date.now(), String(id))]);
@@ -168,7 +183,7 @@ export class FeedRepository {
     count: number,
   ): Promise<{ cursor: string; targets: SpreadEntry[] }> {
     return this.scripts.run(
-      'dropped_targets',
+      droppedTargets,
       [keys.interestIndex(pool, part, dropped), keys.feedFloors(pool, part), ...interests.map((i) => keys.interestIndex(pool, part, i))],
       [id, cursor, count, ...weights],
     );
@@ -209,7 +224,7 @@ export class FeedRepository {
           keyList.push(keys.feed(pool, owner), keys.swipes(pool, owner), keys.likers(pool, owner), keys.hidden(pool, owner));
           args.push(owner, score);
         }
-        return this.scripts.run('spread_into_feeds', keyList, args);
+        return this.scripts.run(spreadIntoFeeds, keyList, args);
       }),
     );
     let changed = 0;
@@ -230,7 +245,7 @@ export class FeedRepository {
    */
   settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number; hidden: number }> {
     return this.scripts.runHot(
-      'expire_passes',
+      expirePasses,
       [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id), keys.hidden(pool, id)],
       [cutoffMs, step, nowMs - DAY_MS],
     );
@@ -309,7 +324,7 @@ export class FeedRepository {
 
   private page(pool: Pool, id: number, want: number, after: FeedPosition | undefined, candidates: readonly number[]): Promise<FeedReply> {
     return this.scripts.runHot(
-      'read_feed',
+      readFeed,
       [keys.feed(pool, id), keys.swipes(pool, id), keys.hidden(pool, id), keys.likers(pool, id)],
       [id, want, after?.part ?? '', after?.score ?? '', after?.id ?? '', ...candidates],
     );
@@ -319,7 +334,7 @@ export class FeedRepository {
   async reader(pool: Pool, id: number): Promise<{ rankedAt?: number; reader?: FeedCard }> {
     const part = indexPartition(id);
     this.traits.readingSoon();
-    const { rankedAt, cards } = await this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), [id, id]);
+    const { rankedAt, cards } = await this.scripts.runHot(readFeedCards, feedCardKeys(pool, part), [id, id]);
     const reader = shownCard(id, cards[0]);
     return { ...(rankedAt !== undefined ? { rankedAt } : {}), ...(reader ? { reader } : {}) };
   }
@@ -332,7 +347,7 @@ export class FeedRepository {
   async cards(pool: Pool, ids: readonly number[]): Promise<Map<number, FeedCard>> {
     const groups = [...byPartition(ids.map(String))];
     this.traits.readingSoon();
-    const replies = await Promise.all(groups.map(([part, members]) => this.scripts.runHot('read_feed_cards', feedCardKeys(pool, part), ['', ...members])));
+    const replies = await Promise.all(groups.map(([part, members]) => this.scripts.runHot(readFeedCards, feedCardKeys(pool, part), ['', ...members])));
     const out = new Map<number, FeedCard>();
     groups.forEach(([, members], g) => {
       members.forEach((member, i) => {

@@ -1,4 +1,6 @@
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { replyIsOne } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
@@ -15,6 +17,11 @@ export type Traits = {
   taste: Taste;
   lastActiveMs?: number;
 };
+
+/** How many of the swipes sent taught a taste. */
+const noteSwipe = script('note_swipe', Number);
+/** Whether the target's feed changed. */
+const liftLiker = script('lift_liker', replyIsOne);
 
 /** How many of the newest likers of an account are kept for its rankings. */
 export const LIKERS_KEPT = 100;
@@ -95,7 +102,7 @@ export class RankTraitsRepository {
    * swipers' tastes were noted.
    */
   async noteSwipes(pool: Pool, part: number, swipers: readonly (string | number)[]): Promise<number> {
-    return this.scripts.runHot('note_swipe', [keys.rankTraits(pool, part), keys.feedFloors(pool, part), keys.accounts(pool, part)], swipers);
+    return this.scripts.runHot(noteSwipe, [keys.rankTraits(pool, part), keys.feedFloors(pool, part), keys.accounts(pool, part)], swipers);
   }
 
   /** The account's newest likers (at most LIKERS_KEPT). */
@@ -106,7 +113,7 @@ export class RankTraitsRepository {
   /** Records the like in the target's likers and lifts the liker in its feed (lua/lift_liker-3.lua). */
   async liftLiker(pool: Pool, target: number, liker: number, bonus: number, feedSize: number, nowMs = Date.now()): Promise<boolean> {
     return this.scripts.runHot(
-      'lift_liker',
+      liftLiker,
       [keys.feed(pool, target), keys.swipes(pool, target), keys.likers(pool, target)],
       [liker, bonus, feedSize, LIKERS_KEPT, nowMs],
     );

@@ -1,9 +1,20 @@
 import { DAY_MS } from '../../platform/core/dates.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import type { StreamKeys } from '../../platform/redis/keys.js';
+import { replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { frameWithId, type Announcement, type EventBody, type StoredEvent } from './stored-event.js';
 import { FrameBuilders, WHOLE_FRAME } from './frame-builders.js';
+
+/** lua/append_event-2.lua: the new entry's id, or '' when nothing was appended. */
+const appendEvent = script('append_event', replyText);
+
+/** lua/replay_window-1.lua: the oldest id of the window and the id just before it; undefined when at most `limit` entries are newer. */
+const replayWindow = script('replay_window', (raw) => {
+  const [first, before] = replyList(raw);
+  return first && before ? { first: replyText(first), before: replyText(before) } : undefined;
+});
 
 /**
  * One entry to append: `body` is the client frame as JSON without its id; `route` is announced with it.
@@ -53,7 +64,7 @@ export class EventStreamRepository {
   async append(entry: StreamAppend, stepId = ''): Promise<string> {
     const { target, stored } = entry;
     return this.scripts.runAcknowledged(
-      'append_event',
+      appendEvent,
       [target.stream, target.applied],
       [stepId, this.retentionMs, entry.maxLength, target.channel, entry.route, entry.body, stored?.kind ?? WHOLE_FRAME, this.stepMarkMs, stored?.ref ?? ''],
     );
@@ -88,7 +99,7 @@ export class EventStreamRepository {
    * `limit` and of the entry just before it (lua/replay_window-1.lua: only the ids leave Redis).
    */
   async window(key: string, afterId: string, limit: number): Promise<{ first: string; before: string } | undefined> {
-    return this.scripts.run('replay_window', [key], [afterId, limit]);
+    return this.scripts.run(replayWindow, [key], [afterId, limit]);
   }
 
   /**

@@ -1,7 +1,11 @@
 import type { Pool } from '../../platform/core/pool.js';
 import { DAY_MS } from '../../platform/core/dates.js';
 import { keys, matchPartition } from '../../platform/redis/keys.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+
+/** lua/list_match-2.lua: how many entries the call changed. */
+const listMatch = script('list_match', Number);
 
 export type ListChange = 'add' | 'touch' | 'remove';
 
@@ -35,9 +39,9 @@ export class MatchListRepository {
     const partition = matchPartition(matchId);
     const userArgs = [matchId, change, at, Math.max(this.endedGuardMs, this.userEndedMs)];
     await Promise.all([
-      ...users.map((user) => this.scripts.runAcknowledged('list_match', [keys.userMatches(pool, user), keys.endedMatches(pool, user)], userArgs)),
+      ...users.map((user) => this.scripts.runAcknowledged(listMatch, [keys.userMatches(pool, user), keys.endedMatches(pool, user)], userArgs)),
       this.scripts.runAcknowledged(
-        'list_match',
+        listMatch,
         [keys.poolMatches(pool, partition), keys.poolEndedMatches(pool, partition)],
         [matchId, change, at, this.endedGuardMs],
       ),

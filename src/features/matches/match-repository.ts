@@ -9,7 +9,15 @@ import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import { newestMessages } from './message-repository.js';
 import { newestFromEntries } from './thread-entries.js';
+import { replyList } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
+
+/** lua/end_match-7.lua: the unmatch's pending record, or undefined when the match was not the caller's to end. */
+const endMatch = script('end_match', (raw) => {
+  const [ended, record] = replyList(raw);
+  return ended === 1 && typeof record === 'string' ? record : undefined;
+});
 
 /**
  * How long an ended match's hash is kept (its users, creation and `ended_at`; its thread is closed at once):
@@ -87,7 +95,7 @@ export class MatchRepository {
     const [a, b] = match.userIds;
     const shard = matchShard(match.id);
     const record = await this.scripts.runAcknowledged(
-      'end_match',
+      endMatch,
       [
         keys.match(pool, match.id),
         keys.pair(pool, a, b),

@@ -10,10 +10,35 @@ import type { Pool } from '../../platform/core/pool.js';
 import { matchShard, SHARDS } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
+import { replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { entryFields, messageFromEntry, newestFromEntries, type ThreadEntry } from './thread-entries.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
+
+type AppendMessageReply =
+  | { status: 'not_found' }
+  | { status: 'key_reused' }
+  | { status: 'created'; entryId: string; pendingRecord: string }
+  | { status: 'replay'; entry: ThreadEntry }
+  /** The message as a record written before threads were streams kept it. */
+  | { status: 'replay'; json: string };
+
+/**
+ * lua/append_message-7.lua: {'not_found'}, {'key_reused'}, {'replay', entry id, fields} (or {'replay', message
+ * JSON}) or {'ok', entry id, pending record}.
+ */
+function decodeAppendMessage(raw: unknown): AppendMessageReply {
+  const [status, first, second] = replyList(raw);
+  if (status === 'key_reused') return { status: 'key_reused' };
+  if (status === 'not_found' || !first) return { status: 'not_found' };
+  if (status === 'ok') return { status: 'created', entryId: replyText(first), pendingRecord: replyText(second) };
+  if (Array.isArray(second)) return { status: 'replay', entry: [replyText(first), second.map(replyText)] };
+  return { status: 'replay', json: replyText(first) };
+}
+
+const appendMessage = script('append_message', decodeAppendMessage);
 /**
  * `pending` is the message's outbox record (lua/append_message-7.lua): `record` is set when the message was
  * written now; on a replay only the id is known (the record may be completed already).
@@ -60,7 +85,7 @@ export class MessageRepository {
       idempotency,
       keys.readState(pool, match.id),
     ];
-    const reply = await this.scripts.runAcknowledged('append_message', keyList, [
+    const reply = await this.scripts.runAcknowledged(appendMessage, keyList, [
       draft.sender_id,
       now.getTime(),
       match.id,

@@ -1,6 +1,5 @@
 import { errors } from '../../platform/core/errors.js';
 import type { Message } from './match.js';
-import { allInOrder } from '../../platform/core/all-in-order.js';
 import { mentionedInterests } from './mentions.js';
 import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { MessageRepository } from './message-repository.js';
@@ -8,6 +7,17 @@ import type { Outbox } from '../../platform/outbox/outbox.js';
 import type { Known } from './match-events.js';
 import type { Principal } from '../../platform/core/principal.js';
 import type { MatchService } from './match-service.js';
+
+/**
+ * Waits for every one of `promises` (started together, so their Redis calls share a round trip), then
+ * throws the first rejection in the order given: the answer's error is the one it would be were they
+ * awaited one after another, whichever reply came back first.
+ */
+async function allInOrder<T extends readonly unknown[]>(promises: { readonly [K in keyof T]: Promise<T[K]> }): Promise<T> {
+  const settled = await Promise.allSettled(promises);
+  for (const outcome of settled) if (outcome.status === 'rejected') throw outcome.reason;
+  return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value) as unknown as T;
+}
 
 /** The conversation of a match: send, read. Only the match's two users reach it. */
 export class MessageService {

@@ -2,12 +2,27 @@ import type { RedisClient } from '../../platform/redis/redis.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { matchShard } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
+import { replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { otherParticipant, type MatchHead, type ReadState } from './match.js';
 
 export type MarkReadOutcome =
   { status: 'not_found' } | { status: 'no_message' } | { status: 'moved' | 'unchanged'; read: ReadState; pending?: Required<PendingRef> };
+
+type MarkReadReply =
+  { status: 'not_found' } | { status: 'no_message' } | { status: 'moved' | 'unchanged'; readUpTo: number; unreadCount: number; pendingRecord?: string };
+
+/** lua/mark_read-5.lua: {'not_found'}, {'no_message'}, {'unchanged', mark, unread} or {'moved', mark, unread, pending record}. */
+function decodeMarkRead(raw: unknown): MarkReadReply {
+  const [status, mark, unread, pending] = replyList(raw);
+  if (status === 'no_message') return { status: 'no_message' };
+  if (status !== 'moved' && status !== 'unchanged') return { status: 'not_found' };
+  return { status, readUpTo: Number(mark), unreadCount: Number(unread), ...(pending ? { pendingRecord: replyText(pending) } : {}) };
+}
+
+const markRead = script('mark_read', decodeMarkRead);
 
 /**
  * Where each user of a match has read to (lua/includes/read_state.lua): counters kept beside the thread by
@@ -36,7 +51,7 @@ export class ReadStateRepository {
   async markRead(pool: Pool, matchId: number, readerId: number, messageId: number, now: Date): Promise<MarkReadOutcome> {
     const shard = matchShard(matchId);
     const reply = await this.scripts.run(
-      'mark_read',
+      markRead,
       [keys.match(pool, matchId), keys.thread(pool, matchId), keys.readState(pool, matchId), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard)],
       [readerId, messageId, matchId, now.getTime(), now.toISOString()],
     );

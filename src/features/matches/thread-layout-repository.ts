@@ -3,12 +3,17 @@ import type { Pool } from '../../platform/core/pool.js';
 import { KEY_PREFIX } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { replyIsOne } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { Message } from './match.js';
 import { entryFields } from './thread-entries.js';
 
 /** How many messages one step of the move takes (each step is one script call of about a millisecond). */
 const MESSAGES_PER_STEP = 200;
+
+/** One step of the move (lua/move_thread_entries-4.lua): whether the thread is moved whole. */
+const moveThreadEntries = script('move_thread_entries', replyIsOne);
 
 /** What the move to key layout 3 found and moved. */
 export type ThreadMove = { threads: number; messages: number };
@@ -54,7 +59,7 @@ export class ThreadLayoutRepository {
         const entryId = `${message.id}-${Date.parse(message.created_at)}`;
         return [members[i]!, message.id, entryId, ...entryFields(message), 'a', a ?? '0', 'z', z ?? '0'];
       });
-      const done = await this.scripts.run('move_thread_entries', [key, `${final}:moving`, final, reads], [messages.length, ...args]);
+      const done = await this.scripts.run(moveThreadEntries, [key, `${final}:moving`, final, reads], [messages.length, ...args]);
       count += messages.length;
       if (done) return count;
     }

@@ -2,6 +2,8 @@ import type { Page, PageRequest } from '../../platform/core/page.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { replyIsOne, replyList, replyText } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { ReportReason } from './report-schemas.js';
 
@@ -22,6 +24,13 @@ export type StoredReport = {
   content: ReportedContent;
 };
 
+/** lua/file_report-4.lua: the new report's id, or why it was refused (nothing written). */
+const fileReport = script('file_report', (raw) => {
+  const [status, id] = replyList(raw);
+  return status === 'filed' ? ({ status: 'filed', id: Number(id) } as const) : ({ status: replyText(status) as 'reporter_full' | 'pool_full' } as const);
+});
+const closeReport = script('close_report', replyIsOne);
+
 /** How many open reports are kept: per pool, and per reporter within it. */
 export type OpenReportCaps = { perPool: number; perReporter: number };
 
@@ -40,7 +49,7 @@ export class ReportRepository {
   file(report: Omit<StoredReport, 'id'>): Promise<{ status: 'filed'; id: number } | { status: 'reporter_full' | 'pool_full' }> {
     const { pool } = report;
     return this.scripts.run(
-      'file_report',
+      fileReport,
       [keys.reports(pool), keys.openReports(pool), keys.reportSeq(pool), keys.openReportsByReporter(pool)],
       [JSON.stringify(report), this.caps.perPool, this.caps.perReporter, report.reporter_id],
     );
@@ -63,6 +72,6 @@ export class ReportRepository {
 
   /** Closes an open report; false when there is none open by that id. */
   close(pool: Pool, id: number): Promise<boolean> {
-    return this.scripts.run('close_report', [keys.reports(pool), keys.openReports(pool), keys.openReportsByReporter(pool)], [id]);
+    return this.scripts.run(closeReport, [keys.reports(pool), keys.openReports(pool), keys.openReportsByReporter(pool)], [id]);
   }
 }

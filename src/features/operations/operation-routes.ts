@@ -4,17 +4,28 @@ import type { Metrics } from '../../platform/metrics/metrics.js';
 import { buildOpenApi } from '../../platform/http/openapi.js';
 import { openApiDocumentSchema } from '../../platform/http/response-schemas.js';
 import { agentCard } from './agent-card.js';
-import { baseUrlOf } from './base-url.js';
 import { llmsTxt } from './llms-txt.js';
 import { agentCardSchema, healthSchema, readySchema } from './operation-api.js';
 import { skillGuide, type GuideLimits } from './skill-guide.js';
-import { json, type Route } from '../../platform/http/types.js';
+import { json, type PublicRequest, type Route } from '../../platform/http/types.js';
 
 /**
  * `storeAnswers`: resolves once Redis answers a ping. `metricsToken`: the operators' bearer secret; without
  * one, /metrics is not served at all. `guideLimits`: the settings /skill.md states (the defaults otherwise).
  */
 type Deps = { storeAnswers: () => Promise<unknown>; metrics: Metrics; routes: () => Route[]; metricsToken?: string; guideLimits?: GuideLimits };
+
+/**
+ * The service's base URL as the caller reached it, for the documents that name it (/skill.md, the agent card,
+ * /llms.txt): the `Host` header when it is a plain host (else `localhost:8080`), over `https` when a proxy says
+ * so in `X-Forwarded-Proto`.
+ */
+function baseUrlOf(req: Pick<PublicRequest, 'headers'>): string {
+  const given = req.headers.host ?? '';
+  const host = /^[\w.:[\]-]{1,255}$/.test(given) ? given : 'localhost:8080';
+  const proto = req.headers['x-forwarded-proto'] === 'https' ? 'https' : 'http';
+  return `${proto}://${host}`;
+}
 
 /** Compares digests, so the time taken says nothing about how much of the token was right. */
 function bearerMatcher(token: string): (authorization: string | undefined) => boolean {

@@ -6,9 +6,17 @@ import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
-import type { StoredOutcome, UndoPassReply } from '../../platform/redis/script-replies.js';
+import { replyIsOne } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import { storedInterests, type AccountReadsRepository } from '../accounts/index.js';
+import { decodeBeginSwipe, decodeRecordSwipe, decodeUndoPass, type StoredOutcome, type SwipeReplaced, type UndoPassReply } from './swipe-replies.js';
+
+const beginSwipe = script('begin_swipe', decodeBeginSwipe);
+export const recordSwipe = script('record_swipe', decodeRecordSwipe);
+/** Whether the swipe was taken back (false: a later swipe on the target stands). */
+const takeBackSwipe = script('take_back_swipe', replyIsOne);
+export const undoPass = script('undo_pass', decodeUndoPass);
 
 /** Between the target and the kind in an Idempotency-Key's claim. */
 const FINGERPRINT_SEPARATOR = '\n';
@@ -35,8 +43,6 @@ type Decision = {
 
 /** The swiper's keys a swipe touches in its own slot. */
 type OwnKeys = { list: string[] };
-/** What a swipe counted and applied at once replaced ('' where nothing was), as lua/begin_swipe-6.lua answers it. */
-type SwipeReplaced = { kind: string; passedAt: string; feedScore: string; newPassAt: string };
 
 export type { StoredOutcome, UndoPassReply };
 
@@ -190,7 +196,7 @@ export class SwipeRepository {
     const keyList = [keys.pair(pool, fromId, toId), keys.match(pool, candidate), keys.shardOutbox(pool, shard), keys.shardOutboxDue(pool, shard), idempotency];
     // A like is acknowledged once replicas hold it (a failover must not lose the like a match needs); a
     // pass lost to one only shows the target again, and is not worth the replicas' round trip.
-    return this.scripts[kind === 'pass' ? 'runHot' : 'runAcknowledged']('record_swipe', keyList, [
+    return this.scripts[kind === 'pass' ? 'runHot' : 'runAcknowledged'](recordSwipe, keyList, [
       fromId,
       toId,
       kind,
@@ -224,7 +230,7 @@ export class SwipeRepository {
    * and, counted and applied at once, what the swipe replaced.
    */
   private begin(own: OwnKeys, toId: number, kind: SwipeKind, limit: number, mode: BeginMode, now: Date, idempotencyKey?: string) {
-    return this.scripts.runHot('begin_swipe', own.list, [
+    return this.scripts.runHot(beginSwipe, own.list, [
       toId,
       kind,
       limit,
@@ -240,7 +246,7 @@ export class SwipeRepository {
   private takeBack(own: OwnKeys, toId: number, kind: SwipeKind, replaced: SwipeReplaced) {
     const [, swipes, feed, passes] = own.list;
     return this.scripts.runHot(
-      'take_back_swipe',
+      takeBackSwipe,
       [swipes!, feed!, passes!],
       [toId, kind, replaced.newPassAt, replaced.kind, replaced.passedAt, replaced.feedScore],
     );
@@ -252,7 +258,7 @@ export class SwipeRepository {
    */
   undoPass(pool: Pool, fromId: number, toId: number, now: Date, windowMs: number): Promise<UndoPassReply> {
     return this.scripts.run(
-      'undo_pass',
+      undoPass,
       [keys.accountRateLimit('like', pool, fromId), keys.swipes(pool, fromId), keys.passes(pool, fromId)],
       [toId, now.getTime(), windowMs, this.limit.limit || Number.MAX_SAFE_INTEGER, this.limit.windowSeconds * 1000],
     );

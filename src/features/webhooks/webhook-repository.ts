@@ -1,6 +1,8 @@
 import type { Pool } from '../../platform/core/pool.js';
 import { keys } from '../../platform/redis/keys.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
+import { replyIsOne } from '../../platform/redis/raw-reply.js';
+import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 
 /** One webhook as stored in its account's shard. `cursor` is the id of the last event of the account's stream it was given. */
@@ -34,6 +36,13 @@ export type WebhookFields = Partial<{
 
 const DELIVERY_LOG_LENGTH = 50;
 
+const createWebhook = script('create_webhook', replyIsOne);
+const updateWebhook = script('update_webhook', replyIsOne);
+const deleteWebhook = script('delete_webhook', replyIsOne);
+/** lua/claim_webhook_ping-1.lua: undefined when claimed, else the ms until the ping holding the claim lets go at the latest. */
+export const claimWebhookPing = script('claim_webhook_ping', (raw) => (raw === 0 ? undefined : Number(raw)));
+const releaseWebhookPing = script('release_webhook_ping', replyIsOne);
+
 /**
  * An account's webhooks and their delivery logs, all under the account's shard tag, so that each write is
  * one Lua call (or one MULTI) in one hash slot: lua/create_webhook-3.lua, update_webhook-1.lua, delete_webhook-3.lua.
@@ -61,7 +70,7 @@ export class WebhookRepository {
       record.createdAt,
     ];
     return this.scripts.runAcknowledged(
-      'create_webhook',
+      createWebhook,
       [keys.webhooks(pool, userId), keys.webhook(pool, userId, record.id), keys.userEvents(pool, userId)],
       [cap, record.id, ...fields],
     );
@@ -87,12 +96,12 @@ export class WebhookRepository {
   async update(pool: Pool, userId: number, webhookId: string, fields: WebhookFields, unless?: { field: keyof WebhookFields; is: string }): Promise<boolean> {
     const pairs = Object.entries(fields).flatMap(([field, value]) => [field, value]);
     if (pairs.length === 0) return (await this.redis.exists(keys.webhook(pool, userId, webhookId))) === 1;
-    return this.scripts.run('update_webhook', [keys.webhook(pool, userId, webhookId)], [unless?.field ?? '', unless?.is ?? '', ...pairs]);
+    return this.scripts.run(updateWebhook, [keys.webhook(pool, userId, webhookId)], [unless?.field ?? '', unless?.is ?? '', ...pairs]);
   }
 
   async delete(pool: Pool, userId: number, webhookId: string): Promise<boolean> {
     return this.scripts.run(
-      'delete_webhook',
+      deleteWebhook,
       [keys.webhooks(pool, userId), keys.webhook(pool, userId, webhookId), keys.webhookDeliveries(pool, userId, webhookId)],
       [webhookId],
     );
@@ -113,12 +122,12 @@ export class WebhookRepository {
    * ms until the ping holding it lets go at the latest.
    */
   async claimPing(pool: Pool, userId: number, webhookId: string, pingId: string, forMs: number): Promise<number | undefined> {
-    return this.scripts.run('claim_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId, forMs]);
+    return this.scripts.run(claimWebhookPing, [keys.webhookPing(pool, userId, webhookId)], [pingId, forMs]);
   }
 
   /** Lets go of the claim of a finished ping (if it still holds it). */
   async releasePing(pool: Pool, userId: number, webhookId: string, pingId: string): Promise<void> {
-    await this.scripts.run('release_webhook_ping', [keys.webhookPing(pool, userId, webhookId)], [pingId]);
+    await this.scripts.run(releaseWebhookPing, [keys.webhookPing(pool, userId, webhookId)], [pingId]);
   }
 
   /** The latest attempts (JSON), newest first. */

@@ -2,11 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '../core/pool.js';
 import { keys } from '../redis/keys.js';
 import { isStoreFullError } from '../redis/redis-errors.js';
-import type { ScriptReply, Scripts } from '../redis/scripts.js';
+import { replyList } from '../redis/raw-reply.js';
+import { script, type ScriptReply } from '../redis/script.js';
+import type { Scripts } from '../redis/scripts.js';
 
 export type RateLimitResult = { allowed: boolean; hits: number; retryAfterSeconds: number };
 /** One hit of a fixed window: within the limit or not, and the ms left in the window. */
 export type FixedWindowHit = { allowed: boolean; retryAfterMs: number };
+
+/** lua/rate_limit-1.lua: within the limit or not, the hits in the window, the ms until the next hit is allowed. */
+export const rateLimit = script('rate_limit', (raw) => {
+  const [allowed, hits, waitMs] = replyList(raw);
+  return { allowed: allowed === 1, hits: Number(hits), waitMs: Number(waitMs) };
+});
+
+const fixedWindowHit = script('fixed_window_hit', (raw): FixedWindowHit => {
+  const [allowed, left] = replyList(raw);
+  return { allowed: allowed === 1, retryAfterMs: Number(left) };
+});
 
 /**
  * Counts hits atomically in Redis (one Lua script), so a limit holds across every server process.
@@ -17,9 +30,9 @@ export class RateLimiter {
   constructor(private readonly scripts: Scripts) {}
 
   async hit(name: string, subject: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
-    let reply: ScriptReply<'rate_limit'>;
+    let reply: ScriptReply<typeof rateLimit>;
     try {
-      reply = await this.scripts.run('rate_limit', [keys.rateLimit(name, subject)], [limit, windowSeconds * 1000, randomUUID()]);
+      reply = await this.scripts.run(rateLimit, [keys.rateLimit(name, subject)], [limit, windowSeconds * 1000, randomUUID()]);
     } catch (error) {
       if (isStoreFullError(error)) return { allowed: true, hits: 0, retryAfterSeconds: 1 };
       throw error;
@@ -45,6 +58,6 @@ export class RateLimiter {
   }
 
   private hitFixedWindow(key: string, limit: number, windowSeconds: number): Promise<FixedWindowHit> {
-    return this.scripts.run('fixed_window_hit', [key], [limit, windowSeconds * 1000]);
+    return this.scripts.run(fixedWindowHit, [key], [limit, windowSeconds * 1000]);
   }
 }

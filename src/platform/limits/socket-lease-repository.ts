@@ -4,9 +4,17 @@ import type { Pool } from '../core/pool.js';
 import { keys } from '../redis/keys.js';
 import { isStoreFullError } from '../redis/redis-errors.js';
 import type { RedisClient } from '../redis/redis.js';
+import { replyList } from '../redis/raw-reply.js';
+import { script } from '../redis/script.js';
 import type { Scripts } from '../redis/scripts.js';
 
 type Account = { pool: Pool; userId: number };
+
+/** lua/take_socket_lease-1.lua: whether the lease was taken, and how many the account holds. */
+const takeSocketLease = script('take_socket_lease', (raw) => {
+  const [taken, held] = replyList(raw);
+  return { taken: taken === 1, held: Number(held) };
+});
 
 /** What a refused client is told to wait (one of the account's sockets may have closed by then). */
 const RETRY_AFTER_SECONDS = 5;
@@ -46,7 +54,7 @@ export class SocketLeases {
     const lease = `${this.processKey}:${++this.next}`;
     let reply: { taken: boolean; held: number };
     try {
-      reply = await this.scripts.run('take_socket_lease', [keys.accountSockets(account.pool, account.userId)], [lease, this.maxPerAccount, this.leaseMs]);
+      reply = await this.scripts.run(takeSocketLease, [keys.accountSockets(account.pool, account.userId)], [lease, this.maxPerAccount, this.leaseMs]);
     } catch (error) {
       if (isStoreFullError(error)) return undefined;
       throw error;

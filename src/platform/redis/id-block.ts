@@ -1,4 +1,8 @@
+import { script } from './script.js';
 import type { Scripts } from './scripts.js';
+
+/** lua/reserve_ids-1.lua: the counter after the reservation (the last value reserved). */
+export const reserveIds = script('reserve_ids', Number);
 
 /**
  * Ids reserved from a Redis counter in blocks, handed out one per caller. A script that may create a
@@ -38,7 +42,7 @@ export class IdBlock {
   }
 
   private async reserve() {
-    const last = await this.scripts.runAcknowledged('reserve_ids', [this.counterKey], [this.blockSize]);
+    const last = await this.scripts.runAcknowledged(reserveIds, [this.counterKey], [this.blockSize]);
     // Pushed highest first, so the lowest id is taken first.
     for (let count = last; count > last - this.blockSize; count--) this.free.push(this.idOf(count));
   }

@@ -1,6 +1,8 @@
 import type { Pool } from '../core/pool.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './idempotency-ttl.js';
 import { keys } from './keys.js';
+import { optionalReplyText } from './raw-reply.js';
+import { script } from './script.js';
 import type { Scripts } from './scripts.js';
 
 /** What an Idempotency-Key names: one request of an operation, by its target and what makes the request itself (a kind, a body's hash). */
@@ -10,6 +12,9 @@ export type IdempotentRequest = { target: string; request: string };
 export type IdempotentOperation = 'like' | 'message';
 
 const SEPARATOR = '\n';
+
+/** Undefined when the Idempotency-Key is the request's own, else the request holding it. */
+const claimIdempotencyKeyScript = script('claim_idempotency_key', optionalReplyText);
 
 /**
  * Claims `key` for `request` of the account's `operation` (lua/claim_idempotency_key-1.lua), for as long as
@@ -27,7 +32,7 @@ export async function claimIdempotencyKey(
   request: IdempotentRequest,
 ): Promise<IdempotentRequest | undefined> {
   const held = await scripts.runHot(
-    'claim_idempotency_key',
+    claimIdempotencyKeyScript,
     [keys.idempotencyClaim(account.pool, account.userId, operation, key)],
     [`${request.target}${SEPARATOR}${request.request}`, IDEMPOTENCY_TTL_SECONDS],
   );

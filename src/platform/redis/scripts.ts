@@ -5,7 +5,7 @@ import type { RedisClient } from './redis.js';
 import type { HotConnection } from './hot-connection.js';
 import { ReplicasBehindError } from './redis-errors.js';
 import { loadScripts, type LoadedScript } from './script-loader.js';
-import { decodeReply, SCRIPT_REPLIES, type ScriptName, type ScriptReply } from './script-replies.js';
+import type { Script } from './script.js';
 
 // The code's own root: src/ under tsx, dist/ once built (the build copies the scripts there).
 const SOURCE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -20,8 +20,6 @@ export const LUA_DIRS: readonly string[] = ['features', 'platform'].flatMap((lay
 /** The fragments scripts share (`--- @include "includes/<name>"`), found here when not beside the script. */
 export const SHARED_LUA_DIR = join(SOURCE_ROOT, 'platform', 'redis', 'lua');
 
-export type { ScriptName, ScriptReply };
-
 /**
  * How many replicas must hold an acknowledged write before it is answered (REDIS_MIN_REPLICAS_ACK; 0: none
  * asked, as on a Redis without replicas), how long they have (REDIS_REPLICA_ACK_TIMEOUT_MS), and who hears
@@ -30,7 +28,8 @@ export type { ScriptName, ScriptReply };
 export type ReplicaAcknowledgement = { replicas: number; timeoutMs: number; onBehind?: () => void };
 
 /**
- * The Lua scripts of `lua/` (loaded by src/platform/redis/script-loader.ts), called by name, each sent by SHA
+ * The Lua scripts of `lua/` (loaded by src/platform/redis/script-loader.ts), called by their declarations
+ * (see Script: each repository declares the scripts it runs, with their decoders), each sent by SHA
  * (EVALSHA) and re-sent whole (EVAL) only when Redis answers NOSCRIPT (a node that has not seen it yet,
  * or restarted). They are plain EVALSHA commands rather than
  * ioredis custom commands on purpose: ioredis knows where EVALSHA's keys are, so automatic pipelining
@@ -41,7 +40,7 @@ export type ReplicaAcknowledgement = { replicas: number; timeoutMs: number; onBe
  * topology (see ScriptConnection: 2-7 µs of this process's CPU per call with 16 in flight, against 3.5-6
  * times that through ioredis; on a Redis Cluster, SlotRoutedConnection).
  * A call must pass the number of keys the script's file name says, or it is refused before it is sent;
- * its reply comes back decoded (src/platform/redis/script-replies.ts).
+ * its reply comes back decoded by the script's declaration.
  */
 export class Scripts {
   private readonly sources: Map<string, LoadedScript>;
@@ -53,12 +52,10 @@ export class Scripts {
     private readonly acknowledgement: ReplicaAcknowledgement = { replicas: 0, timeoutMs: 0 },
   ) {
     this.sources = loadScripts(dirs, SHARED_LUA_DIR);
-    const missing = Object.keys(SCRIPT_REPLIES).filter((name) => !this.sources.has(name));
-    if (missing.length > 0) throw new Error(`no Lua script file for ${missing.join(', ')} in ${dirs.join(', ')}`);
   }
 
-  async run<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
-    const source = this.source(name, keyList);
+  async run<Reply>(script: Script<Reply>, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<Reply> {
+    const source = this.source(script, keyList);
     let raw: unknown;
     try {
       raw = await this.redis.evalsha(source.sha, keyList.length, ...keyList, ...args);
@@ -66,7 +63,7 @@ export class Scripts {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       raw = await this.redis.eval(source.lua, keyList.length, ...keyList, ...args);
     }
-    return decodeReply(name, raw);
+    return script.decode(raw);
   }
 
   /**
@@ -74,9 +71,9 @@ export class Scripts {
    * ordered with the main client's: use it only where the caller awaits the script before any Redis
    * command that must come after it.
    */
-  runHot<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
-    if (!this.hot) return this.run(name, keyList, args);
-    return this.hot.evalsha(this.source(name, keyList), keyList, args, SCRIPT_REPLIES[name]) as Promise<ScriptReply<N>>;
+  runHot<Reply>(script: Script<Reply>, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<Reply> {
+    if (!this.hot) return this.run(script, keyList, args);
+    return this.hot.evalsha(this.source(script, keyList), keyList, args, script.decode) as Promise<Reply>;
   }
 
   /**
@@ -85,11 +82,11 @@ export class Scripts {
    * is followed on its own connection by WAIT, and a write fewer replicas confirmed in time throws
    * ReplicasBehindError (503) rather than be acknowledged and lost to a failover.
    */
-  async runAcknowledged<N extends ScriptName>(name: N, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<ScriptReply<N>> {
+  async runAcknowledged<Reply>(script: Script<Reply>, keyList: readonly string[], args: readonly (string | number)[] = []): Promise<Reply> {
     const { replicas, timeoutMs, onBehind } = this.acknowledgement;
-    if (!this.hot || replicas === 0) return this.runHot(name, keyList, args);
+    if (!this.hot || replicas === 0) return this.runHot(script, keyList, args);
     try {
-      return decodeReply(name, await this.hot.evalshaReplicated(this.source(name, keyList), keyList, args, replicas, timeoutMs));
+      return script.decode(await this.hot.evalshaReplicated(this.source(script, keyList), keyList, args, replicas, timeoutMs));
     } catch (error) {
       if (error instanceof ReplicasBehindError) onBehind?.();
       throw error;
@@ -120,9 +117,9 @@ export class Scripts {
     return (this.hot ? this.hot.read(key, words) : this.redis.xrevrange(key, '+', '-', 'COUNT', count)) as Promise<Array<[string, string[]]>>;
   }
 
-  private source(name: ScriptName, keyList: readonly string[]): LoadedScript {
+  private source({ name }: Script<unknown>, keyList: readonly string[]): LoadedScript {
     const source = this.sources.get(name);
-    if (!source) throw new Error(`unknown Lua script ${name}`);
+    if (!source) throw new Error(`no Lua script file for ${name} in lua/`);
     const { count, more } = source.keys;
     if (keyList.length === count || (more && keyList.length > count)) return source;
     throw new Error(`Lua script ${name} takes ${more ? 'at least ' : ''}${count} keys (${basename(source.file)}); called with ${keyList.length}`);
