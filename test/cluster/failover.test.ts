@@ -96,11 +96,17 @@ describe('the hot connection and the ioredis clients in a failover', () => {
     return client;
   };
 
+  /** A key on the master on `port`, incremented once by the hot connection, the write replicated. */
+  const keyIncrementedOnce = async (port: number, name: string) => {
+    const key = await keyOn(port, name);
+    expect(await lean.evalsha(INCR, [key], [])).toBe(1);
+    await replicated(port);
+    return key;
+  };
+
   it('a lean call never sent, its master dead, waits for the replica promoted in its place and runs there once', async () => {
     const victim = cluster.ports[0]!;
-    const key = await keyOn(victim, 'lean-waits');
-    expect(await lean.evalsha(INCR, [key], [])).toBe(1);
-    await replicated(victim);
+    const key = await keyIncrementedOnce(victim, 'lean-waits');
 
     await cluster.kill(victim);
     // The connection has seen its master go: the next call cannot be sent.
@@ -116,9 +122,7 @@ describe('the hot connection and the ioredis clients in a failover', () => {
 
   it('a lean call sent to a master killed before it answered fails, and is not sent again to the promoted replica', async () => {
     const victim = cluster.ports[1]!;
-    const key = await keyOn(victim, 'lean-in-flight');
-    expect(await lean.evalsha(INCR, [key], [])).toBe(1);
-    await replicated(victim);
+    const key = await keyIncrementedOnce(victim, 'lean-in-flight');
 
     // Stopped, the master takes the call into its socket's buffer and never runs it; then it dies.
     await cluster.pause(victim);
@@ -326,6 +330,30 @@ describe('the service across a failover', () => {
     );
   }
 
+  /**
+   * Causes `fault` (`signal`: how it stops the master on `victim`) once `traffic` is answered on both servers,
+   * and lets it run until both write messages again on the promoted replica; reports its samples. Answers
+   * them and the port of the promoted replica.
+   */
+  async function faultUnderLoad(signal: 'SIGKILL' | 'SIGSTOP', victim: number, fault: () => unknown, traffic: ReturnType<typeof load>) {
+    await eventually(
+      'requests answered before the fault',
+      () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3,
+    );
+    await fault();
+    const faultAt = Date.now();
+    const promoted = await cluster.waitForPromotion(victim);
+    const promotedAt = Date.now();
+    await eventually(
+      'messages written on both servers after the promotion',
+      () => traffic.succeeded('strict', 'message', promotedAt) >= 3 && traffic.succeeded('patient', 'message', promotedAt) >= 3,
+      30_000,
+    );
+    await traffic.stop();
+    report(signal, traffic.samples, faultAt, promotedAt);
+    return { samples: traffic.samples, promoted };
+  }
+
   async function hookFor(account: SeededAccount): Promise<string> {
     const res = await patient.api.post('/api/v1/webhooks', { token: account.token, body: { url: receiver.url, event_types: ['message.created'] } });
     expect(res.status, res.text).toBe(201);
@@ -340,24 +368,9 @@ describe('the service across a failover', () => {
     await messagePushedAndDelivered(pair, patient, strict, 'before the failover');
     await replicated(victim);
 
-    const traffic = load(pair, likers, targets);
-    await eventually(
-      'requests answered before the fault',
-      () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3,
-    );
-    await cluster.kill(victim);
-    const faultAt = Date.now();
-    await cluster.waitForPromotion(victim);
-    const promotedAt = Date.now();
-    await eventually(
-      'messages written on both servers after the promotion',
-      () => traffic.succeeded('strict', 'message', promotedAt) >= 3 && traffic.succeeded('patient', 'message', promotedAt) >= 3,
-      30_000,
-    );
-    await traffic.stop();
-    report('SIGKILL', traffic.samples, faultAt, promotedAt);
+    const { samples } = await faultUnderLoad('SIGKILL', victim, () => cluster.kill(victim), load(pair, likers, targets));
     expect(
-      traffic.samples.some((s) => s.server === 'strict' && s.status === 503),
+      samples.some((s) => s.server === 'strict' && s.status === 503),
       'the strict server refused writes during the failover',
     ).toBe(true);
 
@@ -374,22 +387,7 @@ describe('the service across a failover', () => {
     const [likers, targets] = [await seedAccounts(patient.app, 'agent', 20), await seedAccounts(patient.app, 'agent', 40)];
     await replicated(victim);
 
-    const traffic = load(pair, likers, targets);
-    await eventually(
-      'requests answered before the fault',
-      () => traffic.succeeded('strict', 'message', 0) >= 3 && traffic.succeeded('patient', 'message', 0) >= 3,
-    );
-    await cluster.pause(victim);
-    const faultAt = Date.now();
-    const promoted = await cluster.waitForPromotion(victim);
-    const promotedAt = Date.now();
-    await eventually(
-      'messages written on both servers after the promotion',
-      () => traffic.succeeded('strict', 'message', promotedAt) >= 3 && traffic.succeeded('patient', 'message', promotedAt) >= 3,
-      30_000,
-    );
-    await traffic.stop();
-    report('SIGSTOP', traffic.samples, faultAt, promotedAt);
+    const { promoted } = await faultUnderLoad('SIGSTOP', victim, () => cluster.pause(victim), load(pair, likers, targets));
 
     // The old master still stopped: everything works on the promoted replica.
     await messagePushedAndDelivered(pair, patient, strict, 'while the old master is stopped');

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registrationBody } from '../support/accounts.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startApp, startRestartableStack } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let server: TestApp;
+let server: Awaited<ReturnType<typeof startRestartableStack>>;
 beforeAll(async () => {
-  redis = await startRedis({ persist: true });
-  server = await startApp(redis.url);
+  server = await startRestartableStack();
 });
-afterAll(async () => {
-  await server?.stop();
-  await redis?.cleanup();
-});
+afterAll(() => server?.stop());
 
 describe('when Redis goes away', () => {
   it('answers 503 unavailable, stays up, and recovers by itself', async () => {
     const agent = await registerAgent(server.api);
-    await redis.stop();
+    await server.redis.stop();
     const down = await server.api.post('/api/v1/agents/register', { body: registrationBody() });
     expect(down.status).toBe(503);
     expect(down.body.error.code).toBe('unavailable');
@@ -25,7 +20,7 @@ describe('when Redis goes away', () => {
     expect((await server.api.get('/readyz')).status).toBe(503);
     expect((await server.api.get('/healthz')).status).toBe(200);
 
-    await redis.start();
+    await server.redis.start();
     await eventually('ready again', async () => (await server.api.get('/readyz')).status === 200);
     // what was acknowledged before the outage is still there
     const me = await server.api.get('/api/v1/me', { token: agent.token });
@@ -37,7 +32,7 @@ describe('when Redis goes away', () => {
 
 describe('graceful stop', () => {
   it('finishes in-flight requests before closing', async () => {
-    const other = await startApp(redis.url);
+    const other = await startApp(server.redis.url);
     // Open the keep-alive connections first, so that every request below reaches the server.
     await Promise.all(Array.from({ length: 4 }, () => other.api.get('/healthz')));
     const pending = Array.from({ length: 4 }, () => other.api.post('/api/v1/agents/register', { body: registrationBody() }));

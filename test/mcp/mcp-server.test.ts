@@ -1,9 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, registrationBody } from '../support/accounts.js';
 import { spawnTsx } from '../support/child-process.js';
 import { eventually } from '../support/eventually.js';
-import { callTool as call, MCP_ENTRY as ENTRY, mcpServers, okTool as ok } from '../support/mcp-client.js';
+import { callTool as call, MCP_ENTRY as ENTRY, mcpClients, okTool as ok } from '../support/mcp-client.js';
 import { startStack } from '../support/stack.js';
 
 let stack: Awaited<ReturnType<typeof startStack>>;
@@ -13,9 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const startServer = mcpServers(() => stack.baseUrl);
-/** An MCP client with the server as a child process on stdio, started through its real entry point. */
-const connect = async (env: Record<string, string> = {}): Promise<Client> => (await startServer(env)).client;
+const connect = mcpClients(() => stack.baseUrl);
 
 describe('MCP server (stdio)', () => {
   it('lists a tool per agent-facing endpoint, each with the JSON Schema of what the API accepts', async () => {

@@ -1,8 +1,7 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent } from '../support/accounts.js';
-import { callTool, mcpServers, okTool as ok } from '../support/mcp-client.js';
+import { callTool, mcpClients, okTool as ok } from '../support/mcp-client.js';
 import { TOOL_FIXED, TOOL_ROUTES as ROUTES } from '../support/mcp-tool-routes.js';
 import { startStack } from '../support/stack.js';
 
@@ -13,9 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack?.stop());
 
-const startServer = mcpServers(() => stack.baseUrl);
-/** An MCP client with the server as a child process on stdio, started through its real entry point. */
-const connect = async (env: Record<string, string> = {}): Promise<Client> => (await startServer(env)).client;
+const connect = mcpClients(() => stack.baseUrl);
 
 type Schema = Record<string, unknown>;
 type Parameter = { name: string; in: string; required: boolean; schema: Schema };

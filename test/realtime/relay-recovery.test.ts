@@ -3,19 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestEvent } from '../support/event-publisher.js';
 import { registerAgent } from '../support/accounts.js';
 import { EventSocket } from '../support/event-socket.js';
-import { startApp, startRedis, type TestApp } from '../support/stack.js';
+import { startRestartableStack } from '../support/stack.js';
 import { eventually } from '../support/eventually.js';
 
-let redis: Awaited<ReturnType<typeof startRedis>>;
-let server: TestApp;
+let server: Awaited<ReturnType<typeof startRestartableStack>>;
 beforeAll(async () => {
-  redis = await startRedis({ persist: true });
-  server = await startApp(redis.url);
+  server = await startRestartableStack();
 });
-afterAll(async () => {
-  await server?.stop();
-  await redis?.cleanup();
-});
+afterAll(() => server?.stop());
 
 const event = (userId: number, n: number): TestEvent => ({ type: 'message.created', pool: 'agent', recipients: [userId], dataFor: () => ({ n }) });
 
@@ -26,12 +21,12 @@ describe('when Redis goes away and comes back', () => {
     await publishEvent(server.app, event(agent.user_id, 1));
     const [first] = await socket.waitFor(1);
 
-    await redis.stop();
+    await server.redis.stop();
     const refused = await EventSocket.open(server.baseUrl, '/api/v1/ws', { token: agent.token }).catch((e) => e);
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('unavailable');
 
-    await redis.start();
+    await server.redis.start();
     // Published as soon as Redis takes writes, possibly before this process hears live events again.
     await eventually('an event published', () => publishEvent(server.app, event(agent.user_id, 2)));
     expect(await socket.closed).toEqual({ code: 1012, reason: 'live relay was interrupted; reconnect with since=<last id>' });

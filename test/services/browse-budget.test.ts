@@ -1,22 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { GENDERS } from '../../src/features/accounts/account-schemas.js';
 import { birthdateNumber, birthRange, normalizePlace, type BrowseFilters } from '../../src/features/discovery/browse-schemas.js';
 import { latestBirthdateForAge } from '../../src/platform/core/dates.js';
 import { DiscoveryService, type BrowsePosition } from '../../src/features/discovery/discovery-service.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { browseShare, DiscoveryIndexRepository, type FilterGroup, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
+import { browseShare, DiscoveryIndexRepository, type FilterGroup } from '../../src/features/discovery/discovery-index-repository.js';
 import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS } from '../../src/platform/redis/key-space.js';
 import { rosterCode } from '../../src/features/discovery/roster-repository.js';
 import { writeRosterCode as writeCode } from '../support/roster.js';
 import { UserRepository, type UserRecord } from '../../src/features/accounts/user-repository.js';
-import { startStore } from '../support/stack.js';
+import { startDiscoveryStore, type DiscoveryStore } from '../support/discovery-store.js';
 import { prng } from '../../bench/lib/profiles.js';
 
-let store: Awaited<ReturnType<typeof startStore>>;
+let store: DiscoveryStore;
 let redis: RedisClient;
 let users: UserRepository;
 let index: DiscoveryIndexRepository;
@@ -28,12 +27,8 @@ const CITIES = ['Lisbon', 'Porto', 'Braga', 'Faro', 'Évora'];
 const stateOf = (city: string) => (city === 'Lisbon' || city === 'Évora' ? 'South' : 'North');
 
 beforeAll(async () => {
-  store = await startStore();
-  const { scripts } = store;
-  redis = store.redis;
-  users = new UserRepository(redis, scripts, accountFiling);
-  index = new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts));
-  feeds = new FeedRepository(redis, scripts);
+  store = await startDiscoveryStore();
+  ({ redis, users, index, feeds } = store);
   const random = prng(7);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
   // Runs of four accounts share a creation ms: the order is by id whatever the creation times.

@@ -1,44 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
-import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndexRepository, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
-import { UserRepository } from '../../src/features/accounts/user-repository.js';
-import { startStore } from '../support/stack.js';
+import { startDiscoveryStore, type DiscoveryStore } from '../support/discovery-store.js';
 
-let store: Awaited<ReturnType<typeof startStore>>;
-let redis: RedisClient;
-let index: DiscoveryIndexRepository;
-let feeds: FeedRepository;
-let users: UserRepository;
+let store: DiscoveryStore;
 beforeAll(async () => {
-  store = await startStore();
-  const { scripts } = store;
-  redis = store.redis;
-  index = new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts));
-  feeds = new FeedRepository(redis, scripts);
-  users = new UserRepository(redis, scripts, accountFiling);
+  store = await startDiscoveryStore();
 });
 afterAll(() => store?.cleanup());
 
 describe('a ranking job with a capped candidate set', () => {
   it('still takes the account out of, or rescores it in, every feed of a holder of an interest it dropped', async () => {
-    const seed = async (interests: string[]) =>
-      (await users.create({
-        pool: 'agent',
-        email: `seed-${Math.random()}@example.com`,
-        passwordHash: 'seeded',
-        displayName: 'Someone',
-        birthdate: '1990-01-01',
-        gender: 'woman',
-        bio: '',
-        interests,
-        city: '',
-        state: '',
-        themeId: 1,
-      }))!.id;
+    const { seed, redis, index, feeds, users } = store;
     const both: number[] = []; // hold 'common' and 'hobby'
     for (let i = 0; i < 20; i++) both.push(await seed(['common', 'hobby']));
     const hobbyOnly: number[] = [];

@@ -1,83 +1,53 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
 import type { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { FeedRanker } from '../../src/features/discovery/feed-ranker.js';
-import { DiscoveryIndexRepository, accountFiling } from '../../src/features/discovery/discovery-index-repository.js';
-import { FeedRepository } from '../../src/features/discovery/feed-repository.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
-import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { loadScripts } from '../../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR } from '../../src/platform/redis/scripts.js';
-import { startStore } from '../support/stack.js';
+import { startDiscoveryStore, type DiscoveryStore } from '../support/discovery-store.js';
 import { eventually } from '../support/eventually.js';
 import { RedisMonitor } from '../support/redis-monitor.js';
 
-let store: Awaited<ReturnType<typeof startStore>>;
-let redis: RedisClient;
-let index: DiscoveryIndexRepository;
-let feeds: FeedRepository;
-let users: UserRepository;
+let store: DiscoveryStore;
 beforeAll(async () => {
-  store = await startStore();
-  const { scripts } = store;
-  redis = store.redis;
-  index = new DiscoveryIndexRepository(redis, scripts, new AccountReadsRepository(redis, scripts));
-  feeds = new FeedRepository(redis, scripts);
-  users = new UserRepository(redis, scripts, accountFiling);
+  store = await startDiscoveryStore();
 });
 afterAll(() => store?.cleanup());
-
-/** A stored account (registration indexes it); its id. */
-const seed = async (interests: string[]) =>
-  (await users.create({
-    pool: 'agent',
-    email: `seed-${Math.random()}@example.com`,
-    passwordHash: 'seeded',
-    displayName: 'Someone',
-    birthdate: '1990-01-01',
-    gender: 'woman',
-    bio: '',
-    interests,
-    city: '',
-    state: '',
-    themeId: 1,
-  }))!.id;
 const INTERESTS = ['kites', 'lutes', 'moss', 'newts', 'oboes'];
 const OWNERS: number[] = [];
 let ACCOUNT = 0;
 
 /** Every owner's feed emptied and counted as ranked with room, the account's own feed and record gone. */
 async function reset() {
-  for (const id of [...OWNERS, ACCOUNT]) await redis.del(keys.feed('agent', id));
-  await redis.hdel(keys.spreadInterests('agent', indexPartition(ACCOUNT)), String(ACCOUNT));
-  for (const id of OWNERS) await redis.zadd(keys.feedFloors('agent', indexPartition(id)), 0, id);
-  await redis.zrem(keys.feedFloors('agent', indexPartition(ACCOUNT)), String(ACCOUNT));
+  for (const id of [...OWNERS, ACCOUNT]) await store.redis.del(keys.feed('agent', id));
+  await store.redis.hdel(keys.spreadInterests('agent', indexPartition(ACCOUNT)), String(ACCOUNT));
+  for (const id of OWNERS) await store.redis.zadd(keys.feedFloors('agent', indexPartition(id)), 0, id);
+  await store.redis.zrem(keys.feedFloors('agent', indexPartition(ACCOUNT)), String(ACCOUNT));
 }
 
 /** The account's feed, and its score in every other feed. */
 async function state() {
-  const own = await redis.zrange(keys.feed('agent', ACCOUNT), '0', '-1', 'WITHSCORES');
-  const placed = await Promise.all(OWNERS.map((id) => redis.zscore(keys.feed('agent', id), String(ACCOUNT))));
+  const own = await store.redis.zrange(keys.feed('agent', ACCOUNT), '0', '-1', 'WITHSCORES');
+  const placed = await Promise.all(OWNERS.map((id) => store.redis.zscore(keys.feed('agent', id), String(ACCOUNT))));
   return { own, placed };
 }
 
 /** The commands (with their arguments) Redis runs while `during` runs, scripts' own calls included. */
 async function watch(during: () => Promise<unknown>): Promise<Array<{ args: string[]; fromScript: boolean }>> {
   // MONITOR sees one node: this file is single-only (vitest.config.ts).
-  const { host, port } = (redis as Redis).options;
+  const { host, port } = (store.redis as Redis).options;
   const monitor = await RedisMonitor.open(`redis://${host}:${port}`);
   const seen: Array<{ args: string[]; fromScript: boolean }> = [];
   monitor.on('monitor', (_time: string, args: string[], source: string) => seen.push({ args: args.map(String), fromScript: source === 'lua' }));
   // Markers around `during`: the monitor sees commands in the order Redis runs them.
   const marked = (text: string) => seen.findIndex((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === text);
   await eventually('the monitor running', async () => {
-    await redis.echo('watch-start');
+    await store.redis.echo('watch-start');
     return marked('watch-start') >= 0;
   });
   await during();
-  await redis.echo('watch-end');
+  await store.redis.echo('watch-end');
   await eventually('the end marker seen', () => marked('watch-end') >= 0);
   monitor.disconnect();
   return seen.slice(seen.map((c) => c.args[1]).lastIndexOf('watch-start') + 1, marked('watch-end'));
@@ -85,19 +55,19 @@ async function watch(during: () => Promise<unknown>): Promise<Array<{ args: stri
 
 describe('a ranking job split into bounded Redis calls', () => {
   beforeAll(async () => {
-    for (let i = 0; i < 300; i++) OWNERS.push(await seed([...new Set([INTERESTS[i % 5]!, INTERESTS[(i * 7) % 5]!])]));
-    ACCOUNT = await seed(['kites', 'moss', 'oboes']);
+    for (let i = 0; i < 300; i++) OWNERS.push(await store.seed([...new Set([INTERESTS[i % 5]!, INTERESTS[(i * 7) % 5]!])]));
+    ACCOUNT = await store.seed(['kites', 'moss', 'oboes']);
   });
 
   it('does the same work as in large calls, no call examining more than its step', async () => {
     await reset();
-    const whole = await new FeedRanker(index, feeds, { candidates: 1_000, minSample: 100, step: 1_000_000 }).refresh('agent', ACCOUNT);
+    const whole = await new FeedRanker(store.index, store.feeds, { candidates: 1_000, minSample: 100, step: 1_000_000 }).refresh('agent', ACCOUNT);
     const expected = await state();
     expect(whole!.feedsChanged).toBeGreaterThan(100);
 
     await reset();
     const step = 40;
-    const stepped = new FeedRanker(index, feeds, { candidates: 1_000, minSample: 100, step });
+    const stepped = new FeedRanker(store.index, store.feeds, { candidates: 1_000, minSample: 100, step });
     let outcome: Awaited<ReturnType<FeedRanker['refresh']>>;
     const commands = await watch(async () => (outcome = await stepped.refresh('agent', ACCOUNT)));
     expect(outcome!.feedsChanged).toBe(whole!.feedsChanged);

@@ -17,8 +17,8 @@ import { OutboxRepository } from '../../src/platform/outbox/outbox-repository.js
 import { SwipeRepository, type RecordedSwipe } from '../../src/features/swipes/swipe-repository.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
-import { encodeAccount } from '../../src/features/accounts/profile-cards.js';
 import { startStore } from '../support/stack.js';
+import { storeAgents } from '../support/stored-accounts.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
@@ -41,24 +41,7 @@ beforeAll(async () => {
       ).addAudience(spectatorAppends),
     );
   feeds = new FeedRepository(redis, scripts);
-  const profile = {
-    displayName: 'Floor',
-    birthdate: '1990-01-01',
-    gender: 'other',
-    bio: '',
-    interests: [],
-    city: '',
-    state: '',
-    themeId: 1,
-    createdAt: new Date().toISOString(),
-  } as const;
-  for (const id of [1, 2, 3, 4, 5, 6]) {
-    await redis.hset(
-      keys.accounts('agent', indexPartition(id)),
-      String(id),
-      encodeAccount({ ...profile, interests: [] }, { email: `floor-${id}@test.example`, passwordHash: 'x' }),
-    );
-  }
+  await storeAgents(redis, [1, 2, 3, 4, 5, 6], 'Floor');
 });
 afterAll(() => store?.cleanup());
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountReadsRepository } from '../../src/features/accounts/account-reads-repository.js';
-import { encodeAccount } from '../../src/features/accounts/profile-cards.js';
 import { SwipeRepository } from '../../src/features/swipes/swipe-repository.js';
 import { indexPartition } from '../../src/platform/redis/key-space.js';
 import { keys } from '../../src/platform/redis/keys.js';
 import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { startStore } from '../support/stack.js';
+import { storeAgents } from '../support/stored-accounts.js';
 
 let store: Awaited<ReturnType<typeof startStore>>;
 let redis: RedisClient;
@@ -13,29 +13,12 @@ let swipes: SwipeRepository;
 const SWIPER = 7001;
 const SUSPENDED = 7002;
 const ABSENT = 7003;
-const profile = {
-  displayName: 'Back',
-  birthdate: '1990-01-01',
-  gender: 'other',
-  bio: '',
-  interests: [],
-  city: '',
-  state: '',
-  themeId: 1,
-  createdAt: new Date().toISOString(),
-} as const;
 
 beforeAll(async () => {
   store = await startStore();
   redis = store.redis;
   swipes = new SwipeRepository(redis, store.scripts, new AccountReadsRepository(redis, store.scripts), { limit: 1000, windowSeconds: 60 });
-  for (const id of [SWIPER, SUSPENDED]) {
-    await redis.hset(
-      keys.accounts('agent', indexPartition(id)),
-      String(id),
-      encodeAccount({ ...profile, interests: [] }, { email: `back-${id}@test.example`, passwordHash: 'x' }),
-    );
-  }
+  await storeAgents(redis, [SWIPER, SUSPENDED], 'Back');
   await redis.hset(keys.suspensions('agent', indexPartition(SUSPENDED)), String(SUSPENDED), JSON.stringify({ reason: 'test' }));
 });
 afterAll(() => store?.cleanup());

@@ -54,6 +54,12 @@ export function mcpServers(baseUrl: () => string): (env?: Record<string, string>
   };
 }
 
+/** As mcpServers, answering each server's MCP client (the server a child process on stdio, started through its real entry point). */
+export function mcpClients(baseUrl: () => string): (env?: Record<string, string>) => Promise<Client> {
+  const start = mcpServers(baseUrl);
+  return async (env = {}) => (await start(env)).client;
+}
+
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolResult> {
   return (await client.callTool({ name, arguments: args })) as ToolResult;
 }

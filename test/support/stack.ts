@@ -141,10 +141,24 @@ export async function startTwoApps(overrides: ConfigInput = {}) {
   };
 }
 
+/**
+ * A persistent single redis-server of the file's own and one server on it: for the tests that stop Redis and
+ * start it again (`redis.stop()`, `redis.start()`; single-only in vitest.config.ts).
+ */
+export async function startRestartableStack(overrides: ConfigInput = {}) {
+  const redis = await startRedis({ persist: true });
+  return serverOn(redis, redis.url, overrides);
+}
+
 /** Redis plus one server: what most integration test files need. */
 export async function startStack(overrides: ConfigInput = {}) {
   const redis = await startTestRedis();
-  const server = await startApp(redis, overrides);
+  return serverOn(redis, redis, overrides);
+}
+
+/** A server on `target` beside `redis`, which its stop cleans up after it. */
+async function serverOn<R extends { cleanup: () => Promise<void> }>(redis: R, target: AppTarget, overrides: ConfigInput) {
+  const server = await startApp(target, overrides);
   return {
     ...server,
     redis,

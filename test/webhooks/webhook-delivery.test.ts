@@ -4,6 +4,7 @@ import { registerAgent, registerMember, type Account } from '../support/accounts
 import { EventSocket } from '../support/event-socket.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
+import { createHook } from '../support/webhooks.js';
 import { receiversPerTest, verifyStandardWebhook } from '../support/webhook-receiver.js';
 
 // Fast retries and a timeout of a few seconds, so that a test sees a whole retry schedule in seconds while a
@@ -26,12 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-async function createHook(account: Account, url: string, body: Record<string, unknown> = {}) {
-  const res = await stack.api.post('/api/v1/webhooks', { token: account.token, body: { url, ...body } });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; secret: string; url: string; event_types: string[]; enabled: boolean; created_at: string };
-}
 
 /** `from` super-likes `to`: `to` is told `like.received`. */
 const superLike = async (from: Account, to: Account) =>
@@ -62,7 +57,7 @@ const deliveries = async (account: Account, hookId: string) => {
 describe('webhook endpoints', () => {
   it('create (secret shown once), read, list, change, delete; a cap per account; bad input is a 400', async () => {
     const ada = await registerAgent(stack.api);
-    const created = await createHook(ada, 'http://127.0.0.1:9/a', { event_types: ['match.created', 'message.created'] });
+    const created = await createHook(stack.api, ada, 'http://127.0.0.1:9/a', { event_types: ['match.created', 'message.created'] });
     expect(created).toMatchObject({ url: 'http://127.0.0.1:9/a', event_types: ['match.created', 'message.created'], enabled: true });
     expect(created.id).toMatch(/^wh_[0-9a-f]{24}$/);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -72,9 +67,9 @@ describe('webhook endpoints', () => {
     expect(read.body).not.toHaveProperty('secret');
     expect(read.body).toMatchObject({ id: created.id, enabled: true, disabled_reason: null });
 
-    const every = await createHook(ada, 'https://example.com/hooks');
+    const every = await createHook(stack.api, ada, 'https://example.com/hooks');
     expect(every.event_types).toEqual(['match.created', 'message.created', 'match.ended', 'like.received']);
-    await createHook(ada, 'http://127.0.0.1:9/c');
+    await createHook(stack.api, ada, 'http://127.0.0.1:9/c');
     const fourth = await stack.api.post('/api/v1/webhooks', { token: ada.token, body: { url: 'http://127.0.0.1:9/d' } });
     expect(fourth.status).toBe(400);
     expect(fourth.body.error.message).toMatch(/3 webhooks/);
@@ -113,7 +108,7 @@ describe('webhook deliveries', () => {
   it('POST the socket frame with the same event id, signed as Standard Webhooks verifies', async () => {
     const [ada, bo] = [await registerAgent(stack.api), await registerAgent(stack.api)];
     const r = await receiver();
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     const socket = await EventSocket.open(stack.baseUrl, '/api/v1/ws', { token: bo.token });
     await superLike(ada, bo);
     const onSocket = await socket.waitForFrame((f) => f.type === 'like.received');
@@ -127,7 +122,7 @@ describe('webhook deliveries', () => {
     // Any change to the body, the id or the timestamp, or another secret, fails verification.
     expect(verifyStandardWebhook(hook.secret, { ...delivery!, body: delivery!.body.replace('like.received', 'like.receivee') })).toBe(false);
     expect(verifyStandardWebhook(hook.secret, { ...delivery!, headers: { ...delivery!.headers, 'webhook-id': '1-0' } })).toBe(false);
-    expect(verifyStandardWebhook((await createHook(ada, r.url)).secret, delivery!)).toBe(false);
+    expect(verifyStandardWebhook((await createHook(stack.api, ada, r.url)).secret, delivery!)).toBe(false);
 
     // The few lines /skill.md shows, run as they are, verify the same delivery.
     const guide = (await stack.api.get('/skill.md')).text;
@@ -154,7 +149,7 @@ describe('webhook deliveries', () => {
     const [ada, bo] = [await registerAgent(stack.api), await registerAgent(stack.api)];
     // The second attempt is never answered: only the sender's timeout (3 s here) can end it.
     const r = await receiver((_, n) => (n === 0 ? { status: 500 } : n === 1 ? { hang: true } : n === 2 ? { status: 503 } : { status: 204 }));
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     await superLike(ada, bo);
     await eventually('four attempts', () => r.received.length >= 4);
     // A later event (the marker) comes after every attempt of the first: the webhook delivers in order.
@@ -192,7 +187,7 @@ describe('webhook deliveries', () => {
   it('a 410 disables the webhook at once and the account is told with a webhook.disabled event; PATCH enabled resumes', async () => {
     const [ada, bo, cy] = [await registerAgent(stack.api), await registerAgent(stack.api), await registerAgent(stack.api)];
     const r = await receiver(() => ({ status: 410 }));
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     const socket = await EventSocket.open(stack.baseUrl, '/api/v1/ws', { token: bo.token });
     await superLike(ada, bo);
     const told = await socket.waitForFrame((f) => f.type === 'webhook.disabled');
@@ -220,7 +215,7 @@ describe('webhook deliveries', () => {
   it('a receiver failing every attempt disables the webhook after the last one (WEBHOOK_MAX_ATTEMPTS)', async () => {
     const [ada, bo] = [await registerAgent(stack.api), await registerAgent(stack.api)];
     const r = await receiver(() => ({ status: 500 }));
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     await superLike(ada, bo);
     await eventually('disabled', async () => (await stack.api.get(`/api/v1/webhooks/${hook.id}`, { token: bo.token })).body.enabled === false);
     expect(r.received).toHaveLength(4);
@@ -235,7 +230,7 @@ describe('webhook deliveries', () => {
   it('the test endpoint sends a signed webhook.ping', async () => {
     const bo = await registerAgent(stack.api);
     const r = await receiver();
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     const res = await stack.api.post(`/api/v1/webhooks/${hook.id}/test`, { token: bo.token });
     expect(res.status, res.text).toBe(202);
     const [ping] = await eventually('the ping', () => r.received.length === 1 && r.received);
@@ -248,7 +243,7 @@ describe('webhook deliveries', () => {
     const bo = await registerAgent(stack.api);
     const gone = await receiver();
     await gone.stop();
-    const hook = await createHook(bo, `http://localhost:${gone.port}/hooks`);
+    const hook = await createHook(stack.api, bo, `http://localhost:${gone.port}/hooks`);
     const res = await stack.api.post(`/api/v1/webhooks/${hook.id}/test`, { token: bo.token });
     expect(res.status, res.text).toBe(202);
     const [attempt] = await eventually('the logged ping', async () => {
@@ -261,7 +256,7 @@ describe('webhook deliveries', () => {
   it('a rotated secret signs at once, the previous one keeps signing during the overlap', async () => {
     const bo = await registerAgent(stack.api);
     const r = await receiver();
-    const hook = await createHook(bo, r.url);
+    const hook = await createHook(stack.api, bo, r.url);
     const rotated = await stack.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`, { token: bo.token });
     expect(rotated.status, rotated.text).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
@@ -288,9 +283,9 @@ describe('webhook isolation', () => {
     const [ada, bo] = [await registerAgent(stack.api), await registerAgent(stack.api)];
     const [mia, max] = [await registerMember(stack.api), await registerMember(stack.api)];
     const [forAda, forBo, forMia] = [await receiver(), await receiver(), await receiver()];
-    const adaHook = await createHook(ada, forAda.url);
-    await createHook(bo, forBo.url);
-    await createHook(mia, forMia.url);
+    const adaHook = await createHook(stack.api, ada, forAda.url);
+    await createHook(stack.api, bo, forBo.url);
+    await createHook(stack.api, mia, forMia.url);
 
     const matchId = await matchOf(ada, bo);
     await superLike(max, mia);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerAgent, type Account } from '../support/accounts.js';
 import { eventually } from '../support/eventually.js';
 import { startStack } from '../support/stack.js';
+import { createHook } from '../support/webhooks.js';
 import { receiversPerTest } from '../support/webhook-receiver.js';
 
 // Few delivery workers and the longest timeout: pings that held workers would hold them for the whole test.
@@ -16,11 +17,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-async function createHook(account: Account, url: string): Promise<string> {
-  const res = await stack.api.post('/api/v1/webhooks', { token: account.token, body: { url } });
-  expect(res.status, res.text).toBe(201);
-  return res.body.id as string;
-}
+/** A webhook of `account` for `url`; its id. */
+const hookFor = async (account: Account, url: string) => (await createHook(stack.api, account, url)).id;
 
 const ping = (account: Account, hookId: string) => stack.api.post(`/api/v1/webhooks/${hookId}/test`, { token: account.token });
 const deliveries = async (account: Account, hookId: string) =>
@@ -33,8 +31,8 @@ describe('webhook test pings', () => {
     const prompt = await receiver();
     // More pinged webhooks than there are delivery workers.
     const pinged = [];
-    for (let i = 0; i < SETTINGS.WEBHOOK_CONCURRENCY + 2; i++) pinged.push(await createHook(pinger, `${silent.url}?hook=${i}`));
-    await createHook(other, prompt.url);
+    for (let i = 0; i < SETTINGS.WEBHOOK_CONCURRENCY + 2; i++) pinged.push(await hookFor(pinger, `${silent.url}?hook=${i}`));
+    await hookFor(other, prompt.url);
 
     for (const hookId of pinged) expect((await ping(pinger, hookId)).status).toBe(202);
     await eventually('pings at the silent receiver', () => silent.received.length >= SETTINGS.WEBHOOK_CONCURRENCY);
@@ -52,7 +50,7 @@ describe('webhook test pings', () => {
     const owner = await registerAgent(stack.api);
     const silent = await receiver(() => ({ hang: true }));
     const prompt = await receiver();
-    const [waiting, answered] = [await createHook(owner, silent.url), await createHook(owner, prompt.url)];
+    const [waiting, answered] = [await hookFor(owner, silent.url), await hookFor(owner, prompt.url)];
 
     expect((await ping(owner, waiting)).status).toBe(202);
     await eventually('the ping at the silent receiver', () => silent.received.length === 1);

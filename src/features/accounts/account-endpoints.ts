@@ -27,34 +27,34 @@ const registeredSchema = (pool: Pool) =>
       ),
   });
 
-const registerAgent: PublicEndpoint = {
-  method: 'POST',
-  path: '/api/v1/agents/register',
-  body: true,
-  doc: {
-    summary: 'Register an AI agent account; the token works at once. The account sees and reaches other agents only.',
-    tags: ['accounts'],
-    body: describedRegistration,
-    response: { status: 201, schema: registeredSchema('agent'), description: 'Registered: an agent account.' },
-    errors: [400, 409, 413, 415, 429, 507],
-    codes: ['email_taken'],
-  },
-};
+const ACCOUNT_OF_POOL: Record<Pool, string> = { agent: 'an agent account', member: 'a member account' };
 
-const registerMember: PublicEndpoint = {
+/** The registration of an account of `pool` at `path`. */
+const registration = (pool: Pool, path: string, summary: string): PublicEndpoint => ({
   method: 'POST',
-  path: '/api/v1/auth/register',
+  path,
   body: true,
   doc: {
-    summary:
-      'Register a real member account (browser clients). Members never see or reach agents. AI agents register at POST /api/v1/agents/register instead: an agent registered here gets a member account, whose feed holds no agents.',
+    summary,
     tags: ['accounts'],
     body: describedRegistration,
-    response: { status: 201, schema: registeredSchema('member'), description: 'Registered: a member account.' },
+    response: { status: 201, schema: registeredSchema(pool), description: `Registered: ${ACCOUNT_OF_POOL[pool]}.` },
     errors: [400, 409, 413, 415, 429, 507],
     codes: ['email_taken'],
   },
-};
+});
+
+const registerAgent = registration(
+  'agent',
+  '/api/v1/agents/register',
+  'Register an AI agent account; the token works at once. The account sees and reaches other agents only.',
+);
+
+const registerMember = registration(
+  'member',
+  '/api/v1/auth/register',
+  'Register a real member account (browser clients). Members never see or reach agents. AI agents register at POST /api/v1/agents/register instead: an agent registered here gets a member account, whose feed holds no agents.',
+);
 
 const login: PublicEndpoint = {
   method: 'POST',

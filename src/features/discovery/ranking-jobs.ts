@@ -1,6 +1,7 @@
 import type { Logger } from '../../platform/logger.js';
 import type { FeedRanker } from './feed-ranker.js';
-import { OwnedConnections, type QueueConnections } from '../../platform/redis/owned-connections.js';
+import type { QueueConnections } from '../../platform/redis/owned-connections.js';
+import { OwnedQueue, openQueue } from '../../platform/queues/owned-queue.js';
 import { RankingQueue } from './ranking-queue.js';
 import { RankingWorker, type RankingWorkerOptions } from './ranking-worker.js';
 
@@ -14,36 +15,10 @@ export type RankingJobsOptions = {
 };
 
 /** The ranking queue and, when asked, a worker, with the Redis connections they own. */
-export class RankingJobs {
-  private worker?: RankingWorker;
-
-  private constructor(
-    readonly queue: RankingQueue,
-    private readonly connections: OwnedConnections,
-  ) {}
-
+export class RankingJobs extends OwnedQueue<RankingQueue> {
   static async start({ connections, ranker, logger, worker }: RankingJobsOptions): Promise<RankingJobs> {
-    const owned = new OwnedConnections(logger);
-    const queueConnection = owned.add(connections.queue, 'ranking queue');
-    await queueConnection.connect();
-    const jobs = new RankingJobs(new RankingQueue(queueConnection), owned);
-    if (worker) {
-      const workerConnection = owned.add(connections.blocking, 'ranking worker');
-      jobs.worker = await new RankingWorker(workerConnection, ranker, jobs.queue, logger, worker === true ? {} : worker).start();
-    }
+    const jobs = new RankingJobs(await openQueue('ranking', connections, logger, (connection) => new RankingQueue(connection)));
+    if (worker) await jobs.runWorker((connection) => new RankingWorker(connection, ranker, jobs.queue, logger, worker === true ? {} : worker).start());
     return jobs;
-  }
-
-  /** Graceful: the worker finishes the jobs in hand, then every connection closes. */
-  async stop(): Promise<void> {
-    await this.worker?.stop();
-    await this.queue.close();
-    await this.connections.quit();
-  }
-
-  /** Cuts every connection at once (when a graceful stop takes too long). */
-  disconnect() {
-    this.worker?.disconnect();
-    this.connections.disconnect();
   }
 }

@@ -1,9 +1,9 @@
-import { Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from '../../platform/logger.js';
 import type { FeedRanker } from './feed-ranker.js';
 import { POOLS } from '../../platform/core/pool.js';
 import { isStoreFullError } from '../../platform/redis/redis-errors.js';
-import { PauseWhileFull } from '../../platform/queues/pause-while-full.js';
+import { QueueWorker } from '../../platform/queues/queue-worker.js';
 import { QUEUE_PREFIX, RANKING_QUEUE, type RankingJob, type RankingQueue } from './ranking-queue.js';
 import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 
@@ -22,9 +22,6 @@ export type RankingWorkerOptions = {
  * until the lock lapses, then another worker takes them again (ranking is idempotent).
  */
 export class RankingWorker {
-  private worker?: Worker<RankingJob>;
-  private whileFull?: PauseWhileFull;
-
   constructor(
     private readonly connection: QueueConnection,
     private readonly ranker: FeedRanker,
@@ -33,7 +30,8 @@ export class RankingWorker {
     private readonly options: RankingWorkerOptions = {},
   ) {}
 
-  async start(): Promise<this> {
+  /** Queues the rankings of feeds never ranked (unless `reconcile` is false), then starts the worker. */
+  async start(): Promise<QueueWorker<RankingJob>> {
     const { concurrency = 4, lockDurationMs = 10_000, stalledIntervalMs = 5_000, reconcile = true } = this.options;
     if (reconcile)
       await this.queueUnranked().catch((error: unknown) => {
@@ -41,29 +39,17 @@ export class RankingWorker {
         if (!isStoreFullError(error)) throw error;
         this.logger.warn('Redis is full: could not queue rankings for feeds never ranked');
       });
-    this.worker = new Worker<RankingJob>(RANKING_QUEUE, (job) => this.process(job), {
-      connection: this.connection,
+    return new QueueWorker<RankingJob>({
+      queue: RANKING_QUEUE,
       prefix: QUEUE_PREFIX,
-      concurrency,
-      lockDuration: lockDurationMs,
-      stalledInterval: stalledIntervalMs,
-      maxStalledCount: 3,
-    });
-    this.whileFull = new PauseWhileFull(this.worker, this.logger, 'ranking', 'feed ranking');
-    this.worker.on('failed', (job, error) => this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'));
-    await this.worker.waitUntilReady();
-    return this;
-  }
-
-  /** Graceful: takes no new job, waits for the running ones. */
-  async stop(): Promise<void> {
-    this.whileFull?.stop();
-    await this.worker?.close();
-  }
-
-  /** Cuts the worker's connections at once (when a graceful stop takes too long). */
-  disconnect() {
-    this.worker?.disconnect().catch(() => {});
+      connection: this.connection,
+      logger: this.logger,
+      what: 'ranking',
+      paused: 'feed ranking',
+      process: (job) => this.process(job),
+      settings: { concurrency, lockDuration: lockDurationMs, stalledInterval: stalledIntervalMs, maxStalledCount: 3 },
+      failed: (job, error) => this.logger.warn({ err: error.message, job: job?.data, attempt: job?.attemptsMade }, 'ranking job failed'),
+    }).ready();
   }
 
   private async process(job: Job<RankingJob>) {

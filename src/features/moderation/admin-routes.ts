@@ -11,7 +11,7 @@ import { pageRequest, pageParams, toPage } from '../../platform/http/pagination.
 import { idParam, queryParams } from '../../platform/http/params.js';
 import { json, noContent, type PublicRequest, type Route } from '../../platform/http/types.js';
 import type { ReportService } from './report-service.js';
-import type { SuspensionService } from './suspension-service.js';
+import type { AccountStanding, SuspensionService } from './suspension-service.js';
 import { accountStandingSchema, suspendSchema } from './suspension-api.js';
 
 type Deps = { reports: ReportService; suspensions: SuspensionService; adminToken?: string };
@@ -138,7 +138,11 @@ export function adminApi({ reports, suspensions, adminToken }: Deps): AdminApi |
 
 /** Reading, suspending and lifting an account of a pool (a cross-pool id is an account the pool does not hold: 404). */
 function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicRequest) => void): Route[] {
-  const account = (req: PublicRequest) => ({ pool: poolParam(req.params.pool), id: idParam(req.params.id, 'id') });
+  // Each route is guarded, reads the account from its path, then answers the account's standing after `act`.
+  const standing = (act: (pool: Pool, id: number, req: PublicRequest) => Promise<AccountStanding>) => async (req: PublicRequest) => {
+    guard(req);
+    return json(200, await act(poolParam(req.params.pool), idParam(req.params.id, 'id'), req));
+  };
   return [
     {
       method: 'GET',
@@ -149,11 +153,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
         response: accountStandingSchema,
         errors: [400, 404],
       },
-      handler: async (req) => {
-        guard(req);
-        const { pool, id } = account(req);
-        return json(200, await suspensions.standing(pool, id));
-      },
+      handler: standing((pool, id) => suspensions.standing(pool, id)),
     },
     {
       method: 'POST',
@@ -166,12 +166,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
         response: accountStandingSchema,
         errors: [400, 404],
       },
-      handler: async (req) => {
-        guard(req);
-        const { pool, id } = account(req);
-        const { reason } = validate(suspendSchema, req.body);
-        return json(200, await suspensions.suspend(pool, id, reason ?? null));
-      },
+      handler: standing((pool, id, req) => suspensions.suspend(pool, id, validate(suspendSchema, req.body).reason ?? null)),
     },
     {
       method: 'POST',
@@ -182,11 +177,7 @@ function suspensionRoutes(suspensions: SuspensionService, guard: (req: PublicReq
         response: accountStandingSchema,
         errors: [400, 404],
       },
-      handler: async (req) => {
-        guard(req);
-        const { pool, id } = account(req);
-        return json(200, await suspensions.lift(pool, id));
-      },
+      handler: standing((pool, id) => suspensions.lift(pool, id)),
     },
   ];
 }

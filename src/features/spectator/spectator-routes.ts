@@ -3,7 +3,7 @@ import type { SpectatorService } from './spectator-service.js';
 import { isActivityCursor, isMessageCursor } from '../../platform/core/page-positions.js';
 import { pageQuery, pageQuerySchema, toPage } from '../../platform/http/pagination.js';
 import { idParam } from '../../platform/http/params.js';
-import { json, type PublicRequest, type Reply, type Route } from '../../platform/http/types.js';
+import { json, type PublicRequest, type Reply, type Route, type RouteDoc } from '../../platform/http/types.js';
 import { spectatorAgentSchema, spectatorMatchSchema, spectatorMessageSchema, spectatorPage, spectatorStatsSchema } from './spectator-api.js';
 
 /**
@@ -15,6 +15,13 @@ export function spectatorRoutes({ spectator, limits }: { spectator: SpectatorSer
     await limits.take('spectator', req.ip);
     return handler(req);
   };
+  // A read of one item by the id in the path (`:<param>`): 400 for a malformed id, 404 for none.
+  const readById = (path: string, param: string, doc: Pick<RouteDoc, 'summary' | 'response'>, read: (id: number) => Promise<unknown>): Route => ({
+    method: 'GET',
+    path,
+    doc: { summary: doc.summary, tags: ['spectator'], response: doc.response, errors: [400, 404, 429] },
+    handler: limited(async (req) => json(200, await read(idParam(req.params[param], param)))),
+  });
   return [
     {
       method: 'GET',
@@ -28,28 +35,24 @@ export function spectatorRoutes({ spectator, limits }: { spectator: SpectatorSer
       },
       handler: limited(async (req) => json(200, { ...toPage(await spectator.listMatches(pageQuery(req.query, isActivityCursor))), synthetic: true })),
     },
-    {
-      method: 'GET',
-      path: '/api/v1/spectator/matches/:match_id',
-      doc: {
+    readById(
+      '/api/v1/spectator/matches/:match_id',
+      'match_id',
+      {
         summary: 'Public, no login: one current agent match (synthetic), with its pair and last message; 404 once it has ended.',
-        tags: ['spectator'],
         response: { status: 200, schema: spectatorMatchSchema, description: 'The agent match.' },
-        errors: [400, 404, 429],
       },
-      handler: limited(async (req) => json(200, await spectator.getMatch(idParam(req.params.match_id, 'match_id')))),
-    },
-    {
-      method: 'GET',
-      path: '/api/v1/spectator/agents/:user_id',
-      doc: {
+      (id) => spectator.getMatch(id),
+    ),
+    readById(
+      '/api/v1/spectator/agents/:user_id',
+      'user_id',
+      {
         summary: "Public, no login: an AI agent's card (display name, theme, bio, interests, city, age; never e-mail or birthdate).",
-        tags: ['spectator'],
         response: { status: 200, schema: spectatorAgentSchema, description: "The agent's card." },
-        errors: [400, 404, 429],
       },
-      handler: limited(async (req) => json(200, await spectator.agentCard(idParam(req.params.user_id, 'user_id')))),
-    },
+      (id) => spectator.agentCard(id),
+    ),
     {
       method: 'GET',
       path: '/api/v1/spectator/stats',

@@ -1,6 +1,7 @@
 import type { Logger } from '../../platform/logger.js';
 import type { RetryPolicy, WebhookDeliverer } from './webhook-deliverer.js';
-import { OwnedConnections, type QueueConnections } from '../../platform/redis/owned-connections.js';
+import type { QueueConnections } from '../../platform/redis/owned-connections.js';
+import { OwnedQueue, openQueue, type OpenedQueue } from '../../platform/queues/owned-queue.js';
 import { WebhookQueue } from './webhook-queue.js';
 import { WebhookWorker, type WebhookWorkerOptions } from './webhook-worker.js';
 
@@ -10,39 +11,28 @@ export type WebhookJobsOptions = {
   logger: Logger;
 };
 
-/** The webhook delivery queue and, once asked, a worker, with the Redis connections they own. */
-export class WebhookJobs {
-  private worker?: WebhookWorker;
-
+/**
+ * The webhook delivery queue and, once asked, a worker, with the Redis connections they own. Stopping waits
+ * for the deliveries in hand, each bounded by the delivery timeout.
+ */
+export class WebhookJobs extends OwnedQueue<WebhookQueue> {
   private constructor(
-    readonly queue: WebhookQueue,
+    opened: OpenedQueue<WebhookQueue>,
     private readonly options: WebhookJobsOptions,
-    private readonly connections: OwnedConnections,
-  ) {}
+  ) {
+    super(opened);
+  }
 
   static async open(options: WebhookJobsOptions): Promise<WebhookJobs> {
-    const owned = new OwnedConnections(options.logger);
-    const connection = owned.add(options.connections.queue, 'webhook queue');
-    await connection.connect();
-    return new WebhookJobs(new WebhookQueue(connection, options.retry.maxAttempts), options, owned);
+    return new WebhookJobs(
+      await openQueue('webhook', options.connections, options.logger, (connection) => new WebhookQueue(connection, options.retry.maxAttempts)),
+      options,
+    );
   }
 
   /** Starts a worker in this process, delivering with `deliverer`. */
   async startWorker(deliverer: WebhookDeliverer, options: WebhookWorkerOptions = {}): Promise<this> {
-    const connection = this.connections.add(this.options.connections.blocking, 'webhook worker');
-    this.worker = await new WebhookWorker(connection, deliverer, this.options.retry, this.options.logger, options).start();
+    await this.runWorker((connection) => new WebhookWorker(connection, deliverer, this.options.retry, this.options.logger, options).start());
     return this;
-  }
-
-  /** Graceful: the worker finishes the deliveries in hand (each bounded by the delivery timeout), then every connection closes. */
-  async stop(): Promise<void> {
-    await this.worker?.stop();
-    await this.queue.close();
-    await this.connections.quit();
-  }
-
-  disconnect() {
-    this.worker?.disconnect();
-    this.connections.disconnect();
   }
 }

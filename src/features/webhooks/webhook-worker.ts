@@ -1,8 +1,8 @@
-import { Worker, type Job } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Logger } from '../../platform/logger.js';
 import { retryDelayMs, type RetryPolicy, type WebhookDeliverer } from './webhook-deliverer.js';
 import type { DeliveryJob } from './webhook-scheduling.js';
-import { PauseWhileFull } from '../../platform/queues/pause-while-full.js';
+import { QueueWorker } from '../../platform/queues/queue-worker.js';
 import type { QueueConnection } from '../../platform/redis/owned-connections.js';
 import { WEBHOOK_QUEUE, WEBHOOK_QUEUE_PREFIX } from './webhook-queue.js';
 
@@ -29,9 +29,6 @@ class RetryLater extends Error {
  * (beyond a job taken over from a worker that died mid-delivery: at least once).
  */
 export class WebhookWorker {
-  private worker?: Worker<DeliveryJob>;
-  private whileFull?: PauseWhileFull;
-
   constructor(
     private readonly connection: QueueConnection,
     private readonly deliverer: WebhookDeliverer,
@@ -40,36 +37,30 @@ export class WebhookWorker {
     private readonly options: WebhookWorkerOptions = {},
   ) {}
 
-  async start(): Promise<this> {
+  async start(): Promise<QueueWorker<DeliveryJob>> {
     const { concurrency = 16, lockDurationMs = 30_000, stalledIntervalMs = 15_000 } = this.options;
-    this.worker = new Worker<DeliveryJob>(WEBHOOK_QUEUE, (job) => this.process(job), {
-      connection: this.connection,
+    return new QueueWorker<DeliveryJob>({
+      queue: WEBHOOK_QUEUE,
       prefix: WEBHOOK_QUEUE_PREFIX,
-      concurrency,
-      lockDuration: lockDurationMs,
-      stalledInterval: stalledIntervalMs,
-      // A job is taken over however often its workers die: its chain must not stop.
-      maxStalledCount: 1_000,
+      connection: this.connection,
+      logger: this.logger,
+      what: 'webhook',
+      paused: 'webhook deliveries',
+      process: (job) => this.process(job),
       settings: {
-        backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
-          error instanceof RetryLater ? error.retryInMs : retryDelayMs(this.retry, Math.max(1, attemptsMade)),
+        concurrency,
+        lockDuration: lockDurationMs,
+        stalledInterval: stalledIntervalMs,
+        // A job is taken over however often its workers die: its chain must not stop.
+        maxStalledCount: 1_000,
+        settings: {
+          backoffStrategy: (attemptsMade: number, _type?: string, error?: Error) =>
+            error instanceof RetryLater ? error.retryInMs : retryDelayMs(this.retry, Math.max(1, attemptsMade)),
+        },
       },
-    });
-    this.whileFull = new PauseWhileFull(this.worker, this.logger, 'webhook', 'webhook deliveries');
-    this.worker.on('failed', (job, error) =>
-      this.logger.debug({ err: error.message, webhookId: job?.data.webhookId, attempt: job?.attemptsMade }, 'webhook delivery attempt failed'),
-    );
-    await this.worker.waitUntilReady();
-    return this;
-  }
-
-  async stop(): Promise<void> {
-    this.whileFull?.stop();
-    await this.worker?.close();
-  }
-
-  disconnect() {
-    this.worker?.disconnect().catch(() => {});
+      failed: (job, error) =>
+        this.logger.debug({ err: error.message, webhookId: job?.data.webhookId, attempt: job?.attemptsMade }, 'webhook delivery attempt failed'),
+    }).ready();
   }
 
   private async process(job: Job<DeliveryJob>) {

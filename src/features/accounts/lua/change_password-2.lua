@@ -18,13 +18,9 @@
   Slot: one (hash of the account's index partition tag)
 ]]
 --- @include "includes/next_epoch"
+--- @include "includes/account_as_read"
 local id = ARGV[1]
-local stored = redis.call('HGET', KEYS[1], id)
-if not stored then
-  return -1
-end
-if stored ~= ARGV[2] then
-  return 0
-end
+local found = account_as_read(KEYS[1], id, ARGV[2])
+if found ~= 1 then return found end
 redis.call('HSET', KEYS[1], id, ARGV[3])
 return next_epoch(KEYS[2], id, ARGV[4], ARGV[5])

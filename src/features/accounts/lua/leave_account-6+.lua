@@ -25,10 +25,10 @@
 
   Slot: one (hash of the account's index partition tag)
 ]]
+--- @include "includes/account_as_read"
 local id = ARGV[1]
-local stored = redis.call('HGET', KEYS[1], id)
-if not stored then return -1 end
-if stored ~= ARGV[2] then return 0 end
+local found = account_as_read(KEYS[1], id, ARGV[2])
+if found ~= 1 then return found end
 redis.call('HSET', KEYS[6], id, ARGV[3])
 redis.call('HDEL', KEYS[1], id)
 redis.call('SETRANGE', KEYS[2], ARGV[4], struct.pack('>I4', 0))

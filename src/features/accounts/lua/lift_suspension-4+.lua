@@ -22,18 +22,14 @@
 
   Slot: one (hash of the account's index partition tag)
 ]]
---- @include "includes/next_epoch"
+--- @include "includes/standing_change"
 local id = ARGV[1]
-local stored = redis.call('HGET', KEYS[1], id)
-if not stored then
-  redis.call('HDEL', KEYS[2], id)
-  return {-1, 0}
-end
-if redis.call('HEXISTS', KEYS[2], id) == 0 then
-  return {2, current_epoch(KEYS[4], id)}
-end
-if stored ~= ARGV[2] then
-  return {0, 0}
+local refused = standing_change_refused(KEYS[1], KEYS[2], KEYS[4], id, ARGV[2], false)
+if refused then
+  if refused[1] == -1 then
+    redis.call('HDEL', KEYS[2], id)
+  end
+  return refused
 end
 for i = 5, #KEYS do
   redis.call('SADD', KEYS[i], id)

@@ -22,18 +22,10 @@
 
   Slot: one (hash of the account's index partition tag)
 ]]
---- @include "includes/next_epoch"
+--- @include "includes/standing_change"
 local id = ARGV[1]
-local stored = redis.call('HGET', KEYS[1], id)
-if not stored then
-  return {-1, 0}
-end
-if redis.call('HEXISTS', KEYS[2], id) == 1 then
-  return {2, current_epoch(KEYS[4], id)}
-end
-if stored ~= ARGV[2] then
-  return {0, 0}
-end
+local refused = standing_change_refused(KEYS[1], KEYS[2], KEYS[4], id, ARGV[2], true)
+if refused then return refused end
 for i = 5, #KEYS do
   redis.call('SREM', KEYS[i], id)
 end

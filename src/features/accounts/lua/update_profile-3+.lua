@@ -6,7 +6,7 @@
   worked out the sets to leave and join (city and state are normalised with Unicode rules the caller
   owns), so the script applies only while the stored account is still the one read; otherwise nothing is
   written and the caller reads again and retries. Concurrent patches of one account so never leave the
-  indexes disagreeing with the profile. A suspended account is out of every entry (lua/suspend_account-3+.lua):
+  indexes disagreeing with the profile. A suspended account is out of every entry (lua/suspend_account-4+.lua):
   only its account is written, and lifting the suspension files the profile stored then.
 
   KEYS[1] <pool>:<part>:accounts            hash: id -> the account
@@ -26,14 +26,10 @@
 
   Slot: one (hash of the account's index partition tag)
 ]]
+--- @include "includes/account_as_read"
 local id = ARGV[1]
-local stored = redis.call('HGET', KEYS[1], id)
-if not stored then
-  return -1
-end
-if stored ~= ARGV[2] then
-  return 0
-end
+local found = account_as_read(KEYS[1], id, ARGV[2])
+if found ~= 1 then return found end
 if redis.call('HEXISTS', KEYS[2], id) == 0 then
   local leaving = tonumber(ARGV[5])
   for i = 4, 3 + leaving do
