@@ -8,18 +8,16 @@ import type { RedisClient } from '../../src/platform/redis/redis.js';
 import { KEY_LAYOUT } from '../../src/platform/redis-server/key-layout-check.js';
 import { matchedPair } from '../support/matched-pair.js';
 import type { SeededAccount } from '../support/seeded-accounts.js';
-import { startApp, startTestRedis, type TestApp, type TestRedis } from '../support/stack.js';
+import { startApp, startStore, type TestApp, type TestRedis } from '../support/stack.js';
 
+let store: Awaited<ReturnType<typeof startStore>>;
 let redis: TestRedis;
 let client: RedisClient;
 beforeAll(async () => {
-  redis = await startTestRedis();
-  client = redis.client();
+  store = await startStore();
+  ({ server: redis, redis: client } = store);
 });
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 /** A key as layout 2 named a match's thread (a sorted set) or its ended thread. */
 const layout2Thread = (matchId: number) => keys.thread('agent', matchId).replace(':thread:', ':messages:');

@@ -3,25 +3,18 @@ import { UpgradeRateLimit } from '../../src/features/events/sockets/upgrade-rate
 import { RateLimiter } from '../../src/platform/limits/rate-limit-repository.js';
 import { UpgradeLimits } from '../../src/platform/limits/upgrade-limits.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { Scripts } from '../../src/platform/redis/scripts.js';
-import type { RedisClient } from '../../src/platform/redis/redis.js';
-import { startTestRedis, type TestRedis } from '../support/stack.js';
+import { startStore } from '../support/stack.js';
 
-let redis: TestRedis;
-let client: RedisClient;
+let store: Awaited<ReturnType<typeof startStore>>;
 
 beforeAll(async () => {
-  redis = await startTestRedis();
-  client = redis.client();
+  store = await startStore();
 });
-afterAll(async () => {
-  client?.disconnect();
-  await redis?.cleanup();
-});
+afterAll(() => store?.cleanup());
 
 describe('WebSocket upgrade rate limit', () => {
   it('lets an account past its limit by at most one upgrade per process: while a count is on the way, the next upgrade waits for it', async () => {
-    const limits = new UpgradeLimits(new RateLimiter(new Scripts(client)), { limit: 2, windowSeconds: 60 });
+    const limits = new UpgradeLimits(new RateLimiter(store.scripts), { limit: 2, windowSeconds: 60 });
     const limit = new UpgradeRateLimit(limits, createLogger('silent'));
     const account = { pool: 'agent' as const, userId: 7 };
     expect(limit.check(account)).toBeUndefined();

@@ -95,6 +95,8 @@ export async function startStore() {
   return {
     redis,
     scripts: new Scripts(redis),
+    /** The Redis itself, for a server (`startApp`) or a child process (`env`) to reach. */
+    server,
     cleanup: async () => {
       redis.disconnect();
       await server.cleanup();

@@ -13,7 +13,7 @@ import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { replyList, replyText } from '../../platform/redis/raw-reply.js';
 import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
-import { entryFields, messageFromEntry, newestFromEntries, type ThreadEntry } from './thread-entries.js';
+import { entryFields, messageFromEntry, messageIdOfEntry, newestFromEntries, type ThreadEntry } from './thread-entries.js';
 
 export type MessageDraft = Omit<Message, 'id'>;
 
@@ -100,7 +100,7 @@ export class MessageRepository {
     ]);
     if (reply.status === 'key_reused' || reply.status === 'not_found') return { status: reply.status };
     if (reply.status === 'created') {
-      const message = { ...draft, id: Number(reply.entryId.slice(0, reply.entryId.indexOf('-'))), created_at: now.toISOString() };
+      const message = { ...draft, id: messageIdOfEntry(reply.entryId), created_at: now.toISOString() };
       return { status: 'created', message, pending: { shard, id: `m${message.id}`, record: reply.pendingRecord } };
     }
     const message = 'entry' in reply ? messageFromEntry(match.id, reply.entry) : (JSON.parse(reply.json) as Message);

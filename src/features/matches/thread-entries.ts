@@ -13,18 +13,23 @@ export function entryFields(message: Pick<Message, 'sender_id' | 'body' | 'share
   return ['s', String(message.sender_id), 'b', message.body, 'i', mentioned];
 }
 
+/** A thread entry's id: the message id, then the time it was created (ms). */
+export const entryId = (messageId: number, createdMs: number): string => `${messageId}-${createdMs}`;
+
+/** The message id of a thread entry's id. */
+export const messageIdOfEntry = (id: string): number => Number(id.slice(0, id.indexOf('-')));
+
 /** A message from its thread entry. */
 export function messageFromEntry(matchId: number, [id, fields]: ThreadEntry): Message {
-  const cut = id.indexOf('-');
   const named = new Map<string, string>();
   for (let i = 0; i + 1 < fields.length; i += 2) named.set(fields[i]!, fields[i + 1]!);
   const mentioned = named.get('i');
   return {
-    id: Number(id.slice(0, cut)),
+    id: messageIdOfEntry(id),
     match_id: matchId,
     sender_id: Number(named.get('s')),
     body: named.get('b') ?? '',
-    created_at: new Date(Number(id.slice(cut + 1))).toISOString(),
+    created_at: new Date(Number(id.slice(id.indexOf('-') + 1))).toISOString(),
     shared_interests_mentioned: mentioned ? (JSON.parse(mentioned) as string[]) : [],
   };
 }

@@ -1,13 +1,13 @@
-import { Cluster } from 'ioredis';
 import type { Pool } from '../../platform/core/pool.js';
 import { KEY_PREFIX } from '../../platform/redis/key-space.js';
 import { keys } from '../../platform/redis/keys.js';
+import { masterNodes } from '../../platform/redis/master-nodes.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { replyIsOne } from '../../platform/redis/raw-reply.js';
 import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { Message } from './match.js';
-import { entryFields } from './thread-entries.js';
+import { entryFields, entryId } from './thread-entries.js';
 
 /** How many messages one step of the move takes (each step is one script call of about a millisecond). */
 const MESSAGES_PER_STEP = 200;
@@ -32,7 +32,7 @@ export class ThreadLayoutRepository {
 
   async moveAll(onThread?: (key: string) => void): Promise<ThreadMove> {
     const moved: ThreadMove = { threads: 0, messages: 0 };
-    for (const node of this.redis instanceof Cluster ? this.redis.nodes('master') : [this.redis]) {
+    for (const node of masterNodes(this.redis)) {
       for (const key of await sortedSetThreads(node)) {
         moved.messages += await this.moveThread(key);
         moved.threads += 1;
@@ -56,8 +56,7 @@ export class ThreadLayoutRepository {
       const marks = messages.length > 0 ? await this.redis.hmget(reads, ...messages.map((message) => `m:${message.id}`)) : [];
       const args = messages.flatMap((message, i) => {
         const [a, z] = (marks[i] ?? '0:0').split(':');
-        const entryId = `${message.id}-${Date.parse(message.created_at)}`;
-        return [members[i]!, message.id, entryId, ...entryFields(message), 'a', a ?? '0', 'z', z ?? '0'];
+        return [members[i]!, message.id, entryId(message.id, Date.parse(message.created_at)), ...entryFields(message), 'a', a ?? '0', 'z', z ?? '0'];
       });
       const done = await this.scripts.run(moveThreadEntries, [key, `${final}:moving`, final, reads], [messages.length, ...args]);
       count += messages.length;

@@ -1,4 +1,4 @@
-import { Cluster } from 'ioredis';
+import { masterNodes } from '../redis/master-nodes.js';
 import type { RedisClient } from '../redis/redis.js';
 
 /**
@@ -50,8 +50,7 @@ const LAID_OUT_FOR: readonly LaidOutFor[] = [
  * setting serves, or when CONFIG cannot be read (a managed Redis may forbid it).
  */
 export async function memorySettingsAdvice(redis: RedisClient): Promise<string | undefined> {
-  const nodes = redis instanceof Cluster ? redis.nodes('master') : [redis];
-  const values = await Promise.all(nodes.map((node) => readSettings(node, LAID_OUT_FOR)));
+  const values = await Promise.all(masterNodes(redis).map((node) => readSettings(node, LAID_OUT_FOR)));
   const off = LAID_OUT_FOR.filter((setting, i) => values.some((read) => read[i] !== undefined && !setting.serves(read[i])));
   if (off.length === 0) return undefined;
   const found = (setting: LaidOutFor) =>

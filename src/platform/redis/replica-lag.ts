@@ -1,4 +1,4 @@
-import { Cluster } from 'ioredis';
+import { masterNodes } from './master-nodes.js';
 import type { RedisClient } from './redis.js';
 
 /** What the masters say of their replicas: the fewest any master has online, and the most bytes any one is behind. */
@@ -6,8 +6,7 @@ export type ReplicaLag = { replicas: number; behindBytes: number };
 
 /** Reads INFO replication of every master (on a single Redis: of it). */
 export async function readReplicaLag(redis: RedisClient): Promise<ReplicaLag> {
-  const masters = redis instanceof Cluster ? redis.nodes('master') : [redis];
-  const reports = await Promise.all(masters.map((master) => master.info('replication')));
+  const reports = await Promise.all(masterNodes(redis).map((master) => master.info('replication')));
   let replicas = Number.POSITIVE_INFINITY;
   let behindBytes = 0;
   for (const report of reports) {
