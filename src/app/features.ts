@@ -195,7 +195,7 @@ export class ServerFeatures {
       'pool',
     );
     this.eventAppender = new EventAppender(streams);
-    this.outbox = new OutboxRunner<Known>(new OutboxRepository(redis), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
+    this.outbox = new OutboxRunner<Known>(new OutboxRepository(redis, scripts), logger, { maxAttempts: config.OUTBOX_MAX_ATTEMPTS, buried: deadLetters })
       .register(new MatchListing(new MatchListRepository(scripts, DAY_MS, threadKeptSeconds * 1000)))
       .register(new MatchEventSteps(this.eventAppender, this.users, this.messages).addAudience(spectatorAppends));
     const sources = { messages: this.messages, users: this.users, suspensions: this.suspensions, matches: this.matches };

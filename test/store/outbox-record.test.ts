@@ -33,7 +33,7 @@ afterAll(() => store?.cleanup());
 function runner(maxAttempts = 20): OutboxRunner {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(line) });
   const streams = new EventStreamRepository(client, scripts);
-  return new OutboxRunner(new OutboxRepository(client), logger, { maxAttempts })
+  return new OutboxRunner(new OutboxRepository(client, scripts), logger, { maxAttempts })
     .register(new MatchListing(new MatchListRepository(scripts)))
     .register(
       new MatchEventSteps(new EventAppender(streams), new UserRepository(client, scripts, accountFiling), new MessageRepository(client, scripts)).addAudience(

@@ -26,7 +26,7 @@ const PENDING = JSON.stringify([
 ]);
 
 /** Writes that complete another write Redis already took; each says why in its header. */
-const ALLOWED_WHEN_FULL = ['append_event', 'list_match'];
+const ALLOWED_WHEN_FULL = ['append_event', 'confirm_pending', 'list_match'];
 
 describe('every Lua script declares itself', () => {
   it('as a write script (refused whole when Redis is full), a read-only one, or a listed completion write', () => {
@@ -83,7 +83,7 @@ describe('every Lua script declares itself', () => {
       expect(await client.xlen(keys.userEvents('agent', 9))).toBe(1);
       expect(id).toMatch(/^\d+-\d+$/);
 
-      const runner = new OutboxRunner(new OutboxRepository(client), createLogger('silent'));
+      const runner = new OutboxRunner(new OutboxRepository(client, scripts), createLogger('silent'));
       runner
         .register(new MatchListing(new MatchListRepository(scripts)))
         .register(

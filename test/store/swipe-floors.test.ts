@@ -30,7 +30,7 @@ beforeAll(async () => {
   const { scripts } = store;
   redis = store.redis;
   swipes = new SwipeRepository(redis, scripts, new AccountReadsRepository(redis, scripts), { limit: 0, windowSeconds: 60 });
-  outbox = new OutboxRunner(new OutboxRepository(redis), createLogger('silent'));
+  outbox = new OutboxRunner(new OutboxRepository(redis, scripts), createLogger('silent'));
   outbox
     .register(new MatchListing(new MatchListRepository(scripts)))
     .register(

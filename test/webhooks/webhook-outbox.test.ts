@@ -33,6 +33,9 @@ describe('webhook deliveries and the outbox', () => {
     const hook = (await api.post('/api/v1/webhooks', { token: bo.token, body: { url: r.url, event_types: ['message.created'] } })).body as { id: string };
     await api.post(`/api/v1/likes/${bo.user_id}?kind=like`, { token: ada.token });
     const match = (await app.matches.find('agent', (await api.post(`/api/v1/likes/${ada.user_id}?kind=like`, { token: bo.token })).body.match.id))!;
+    // The match's own outbox steps run after its answer and end by looking for bo's webhook's next event: done
+    // late, on a busy machine, they would find the message below and queue it in the dying process's place.
+    await eventually('the outbox steps of the match done', async () => (await pendingRecords(app.redis, 'agent')) === 0);
 
     // The write commits (its pending record in the outbox), then a process runs its outbox step: the
     // event is appended to both streams, and the process "dies" before it queues the webhook's job.
@@ -40,7 +43,7 @@ describe('webhook deliveries and the outbox', () => {
     const draft = { match_id: match.id, sender_id: ada.user_id, body: 'hello', created_at: now.toISOString(), shared_interests_mentioned: [] };
     const outcome = await app.messages.append('agent', match, draft, now);
     if (outcome.status !== 'created') throw new Error(`message not created: ${outcome.status}`);
-    const dying = new OutboxRunner(new OutboxRepository(app.redis), createLogger('silent'))
+    const dying = new OutboxRunner(new OutboxRepository(app.redis, app.scripts), createLogger('silent'))
       .register(new MatchListing(new MatchListRepository(app.scripts)))
       .register(
         new MatchEventSteps(

@@ -1,6 +1,9 @@
 import type { RedisClient } from '../redis/redis.js';
 import type { Pool } from '../core/pool.js';
 import { keys } from '../redis/keys.js';
+import { optionalReplyText } from '../redis/raw-reply.js';
+import { script } from '../redis/script.js';
+import type { Scripts } from '../redis/scripts.js';
 
 /** A pending record as the commit script left it: its id and its JSON array of effects. */
 export type PendingRecord = { id: string; record: string };
@@ -14,6 +17,9 @@ export type BurialNote = { attempts: number; lastError: string };
 /** Failure counts of records that were then completed (by another path) lapse by themselves. */
 const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** lua/confirm_pending-1.lua: the record, or null when it is gone. */
+const confirmPending = script('confirm_pending', (raw) => optionalReplyText(raw) ?? null);
+
 /**
  * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
  * data, a pending record of the outbox steps its write needs in other hash slots (an account's index
@@ -25,7 +31,10 @@ const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
  * is deleted once all of its steps are done, and the sweeper completes records left behind.
  */
 export class OutboxRepository {
-  constructor(private readonly redis: RedisClient) {}
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly scripts: Scripts,
+  ) {}
 
   find(pool: Pool, shard: number, pendingId: string): Promise<string | null> {
     return this.redis.hget(keys.shardOutbox(pool, shard), pendingId);
@@ -40,6 +49,14 @@ export class OutboxRepository {
     const gone = ids.filter((_, i) => !records[i]);
     if (gone.length > 0) await this.redis.zrem(keys.shardOutboxDue(pool, shard), ...gone);
     return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i] }] : []));
+  }
+
+  /**
+   * The record as it stands, once the replicas asked for (REDIS_MIN_REPLICAS_ACK) hold the commit that wrote
+   * it (lua/confirm_pending-1.lua); null when it is gone. Throws ReplicasBehindError while they do not.
+   */
+  confirm(pool: Pool, shard: number, pendingId: string): Promise<string | null> {
+    return this.scripts.runAcknowledged(confirmPending, [keys.shardOutbox(pool, shard)], [pendingId]);
   }
 
   /**

@@ -90,7 +90,10 @@ export class OutboxRunner<Known = unknown> implements Outbox<Known> {
           let completed = 0;
           for (const { id, record } of await this.records.due(pool, shard, committedBy, SWEEP_BATCH)) {
             try {
-              await this.finish(pool, shard, id, await this.applyEffects(pool, id, record), true);
+              // Only a write the replicas confirmed: one answered 503 may yet be lost to a failover.
+              const confirmed = await this.records.confirm(pool, shard, id);
+              if (confirmed === null) continue;
+              await this.finish(pool, shard, id, await this.applyEffects(pool, id, confirmed), true);
               completed++;
             } catch (error) {
               await this.failed(pool, shard, id, record, error);
