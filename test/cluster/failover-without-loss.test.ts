@@ -104,6 +104,21 @@ async function inbox(account: Account): Promise<Frame[]> {
   }
 }
 
+/**
+ * A socket resumed after `since`. A 503 (the store still settling after the failover) is retried, as the
+ * contract tells a client to.
+ */
+async function resume(account: Account, since: string): Promise<EventSocket> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await EventSocket.open(servers[0]!.baseUrl, `/api/v1/ws?since=${encodeURIComponent(since)}`, { token: account.token });
+    } catch (error) {
+      if ((error as { status?: number }).status !== 503 || attempt === 20) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+
 /** The master holding most of the pairs' threads. */
 async function busiestMaster(pairs: Pair[]): Promise<number> {
   const counts = new Map<number, number>();
@@ -212,7 +227,7 @@ async function failOver(fault: 'kill' | 'pause') {
       const live = pair.sockets.get(account.user_id)!;
       live.ws.close();
       const last = live.frames.at(-1)!.id;
-      const resumed = await EventSocket.open(servers[0]!.baseUrl, `/api/v1/ws?since=${encodeURIComponent(last)}`, { token: account.token });
+      const resumed = await resume(account, last);
       try {
         const newest = stored.at(-1)!.id;
         if (newest !== last)
