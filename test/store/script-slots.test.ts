@@ -32,6 +32,10 @@ const SCRIPT_SLOTS: Record<string, SlotEntry> = {
   change_password: { slots: 'one-slot' },
   claim_email: { slots: 'one-slot' },
   claim_idempotency_key: { slots: 'one-slot' },
+  confirm_pending: {
+    slots: 'one-slot',
+    unreached: 'run by the outbox sweep on records left behind; test/cluster/sweeper-confirmation.test.ts runs it on a cluster',
+  },
   claim_webhook_ping: { slots: 'one-slot' },
   close_report: { slots: 'one-slot' },
   create_user: { slots: 'one-slot' },

@@ -13,7 +13,7 @@
   ARGV[1] the pending id
   Returns the record, or false when it is gone (completed since the sweeper listed it).
 
-  Slot: one (the shard's outbox)
+  Slot: one (hash of the outbox's shard tag)
 ]]
 local record = redis.call('HGET', KEYS[1], ARGV[1])
 if record then redis.call('HSET', KEYS[1], ARGV[1], record) end
