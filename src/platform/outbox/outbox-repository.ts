@@ -1,7 +1,7 @@
 import type { RedisClient } from '../redis/redis.js';
 import type { Pool } from '../core/pool.js';
 import { keys } from '../redis/keys.js';
-import { optionalReplyText } from '../redis/raw-reply.js';
+import { optionalReplyText, replyList } from '../redis/raw-reply.js';
 import { script } from '../redis/script.js';
 import type { Scripts } from '../redis/scripts.js';
 
@@ -17,8 +17,8 @@ export type BurialNote = { attempts: number; lastError: string };
 /** Failure counts of records that were then completed (by another path) lapse by themselves. */
 const FAILURES_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** lua/confirm_pending-1.lua: the record, or null when it is gone. */
-const confirmPending = script('confirm_pending', (raw) => optionalReplyText(raw) ?? null);
+/** lua/confirm_pending-1.lua: each record asked for, null where it is gone. */
+const confirmPending = script('confirm_pending', (raw) => replyList(raw).map((record) => optionalReplyText(record) ?? null));
 
 /**
  * The outboxes in Redis, one per pool and shard. A commit script writes, in the same atomic step as its
@@ -40,23 +40,20 @@ export class OutboxRepository {
     return this.redis.hget(keys.shardOutbox(pool, shard), pendingId);
   }
 
-  /** Up to `limit` records of the shard committed at or before `committedBy` (ms), oldest first. */
+  /**
+   * Up to `limit` records of the shard committed at or before `committedBy` (ms), oldest first, once the
+   * replicas asked for (REDIS_MIN_REPLICAS_ACK) hold the commits that wrote them (lua/confirm_pending-1.lua):
+   * a write answered 503 may yet be lost to a failover, and its steps must not run before. Throws
+   * ReplicasBehindError while the replicas do not confirm.
+   */
   async due(pool: Pool, shard: number, committedBy: number, limit: number): Promise<PendingRecord[]> {
     const ids = await this.redis.zrangebyscore(keys.shardOutboxDue(pool, shard), '-inf', committedBy, 'LIMIT', 0, limit);
     if (ids.length === 0) return [];
-    const records = await this.redis.hmget(keys.shardOutbox(pool, shard), ...ids);
+    const records = await this.scripts.runAcknowledged(confirmPending, [keys.shardOutbox(pool, shard)], ids);
     // An id whose record is gone was completed between the two reads (or half-deleted): drop it.
     const gone = ids.filter((_, i) => !records[i]);
     if (gone.length > 0) await this.redis.zrem(keys.shardOutboxDue(pool, shard), ...gone);
     return ids.flatMap((id, i) => (records[i] ? [{ id, record: records[i] }] : []));
-  }
-
-  /**
-   * The record as it stands, once the replicas asked for (REDIS_MIN_REPLICAS_ACK) hold the commit that wrote
-   * it (lua/confirm_pending-1.lua); null when it is gone. Throws ReplicasBehindError while they do not.
-   */
-  confirm(pool: Pool, shard: number, pendingId: string): Promise<string | null> {
-    return this.scripts.runAcknowledged(confirmPending, [keys.shardOutbox(pool, shard)], [pendingId]);
   }
 
   /**

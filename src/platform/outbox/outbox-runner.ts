@@ -90,10 +90,7 @@ export class OutboxRunner<Known = unknown> implements Outbox<Known> {
           let completed = 0;
           for (const { id, record } of await this.records.due(pool, shard, committedBy, SWEEP_BATCH)) {
             try {
-              // Only a write the replicas confirmed: one answered 503 may yet be lost to a failover.
-              const confirmed = await this.records.confirm(pool, shard, id);
-              if (confirmed === null) continue;
-              await this.finish(pool, shard, id, await this.applyEffects(pool, id, confirmed), true);
+              await this.finish(pool, shard, id, await this.applyEffects(pool, id, record), true);
               completed++;
             } catch (error) {
               await this.failed(pool, shard, id, record, error);
