@@ -1,0 +1,196 @@
+/**
+ * What a stored swipe costs Redis as an account's swipes pile up: the capacity model's 50 swipes a day
+ * (30 % likes) kept for 30 days is 1,500 swipes an account. Starts the service in this process on a private
+ * redis-server (no persistence) and `--swipers` swipers each swipe `--swipes` other accounts through the
+ * swipe service (its scripts, no HTTP); the targets never swipe back, so nothing matches. At each checkpoint
+ * (after 50, 500 and the last swipe of each swiper) it prints `used_memory` per stored swipe and, per key
+ * family, `MEMORY USAGE` with the encoding Redis chose: the swipers' swipe lists and passes, the pairs'
+ * hashes (a like's), and what a like leaves in its target's keys (the likers kept and the lift in the
+ * target's feed).
+ *
+ *   npx tsx bench/swipe-memory.ts [--swipers 10] [--swipes 1500] [--likes 0.3] [--json]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { Application } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/platform/logger.js';
+import { keys } from '../src/platform/redis/keys.js';
+import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import { prng } from './lib/profiles.js';
+
+/** One key family at a checkpoint: its bytes per entry it holds, and the encodings its keys had. */
+export type FamilyCost = { bytes: number; entries: number; bytes_per_entry: number; encodings: string[] };
+
+export type SwipeCheckpoint = {
+  swipes_per_swiper: number;
+  /** used_memory after less before, over every swipe stored. */
+  bytes_per_swipe: number;
+  swipe_lists: FamilyCost;
+  passes: FamilyCost;
+  pairs: FamilyCost;
+  /** The likers' lists and the feeds of the liked accounts, per like. */
+  targets_per_like: number;
+};
+
+export type SwipeMemoryResult = { swipers: number; like_share: number; checkpoints: SwipeCheckpoint[] };
+
+const CHECKPOINTS = [50, 500];
+
+export async function runSwipeMemory(opts: { swipers: number; swipes: number; likeShare: number; log?: (line: string) => void }): Promise<SwipeMemoryResult> {
+  const { swipers, swipes, likeShare, log = () => {} } = opts;
+  const dir = mkdtempSync(join(tmpdir(), 'swipe-memory-'));
+  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
+  const config = loadConfig({
+    PORT: 0,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    EMBEDDED_WORKER: false,
+    TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
+    LIKE_RATE_LIMIT: 100_000,
+  });
+  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
+  const probe = new Redis(redisProcess.url);
+  // Data only: used_memory less the clients' and the append-only file's buffers.
+  const usedMemory = async () => {
+    const info = await probe.info('memory');
+    const field = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1] ?? 0);
+    return field('used_memory') - field('mem_clients_normal') - field('mem_aof_buffer');
+  };
+  const family = async (names: string[], size: (key: string) => Promise<number>): Promise<FamilyCost> => {
+    let bytes = 0;
+    let entries = 0;
+    const encodings = new Set<string>();
+    for (const key of names) {
+      bytes += (await probe.memory('USAGE', key, 'SAMPLES', '0')) ?? 0;
+      entries += await size(key);
+      const encoding = await probe.object('ENCODING', key);
+      if (typeof encoding === 'string') encodings.add(encoding);
+    }
+    return { bytes, entries, bytes_per_entry: entries ? Math.round(bytes / entries) : 0, encodings: [...encodings].sort() };
+  };
+  const keysMatching = async (pattern: string) => {
+    const found: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await probe.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      found.push(...batch);
+    } while (cursor !== '0');
+    return found;
+  };
+
+  try {
+    // Two more accounts, whose swipes load the scripts before the first reading.
+    const accounts = swipers + swipes + 2;
+    log(`${accounts} accounts ...`);
+    const ids: number[] = [];
+    for (let n = 0; n < accounts; n += 100) {
+      const made = await Promise.all(
+        Array.from({ length: Math.min(100, accounts - n) }, (_, j) =>
+          app.users.create({
+            pool: 'agent',
+            email: `swipe-memory-${n + j}@example.com`,
+            passwordHash: 'none',
+            displayName: `Swiper ${n + j}`,
+            birthdate: '1990-01-01',
+            gender: 'other',
+            bio: '',
+            interests: ['chess'],
+            city: '',
+            state: '',
+            themeId: 1,
+          }),
+        ),
+      );
+      ids.push(...made.map((user) => user!.id));
+    }
+    const [warmA, warmB] = ids.splice(0, 2) as [number, number];
+    await app.swipeService.swipe({ pool: 'agent', userId: warmA }, warmB, 'pass');
+    await app.swipeService.swipe({ pool: 'agent', userId: warmA }, warmB, 'like');
+    const swiperIds = ids.slice(0, swipers);
+    const targetIds = ids.slice(swipers);
+    const orders = swiperIds.map((id) => {
+      const random = prng(id);
+      const order = [...targetIds];
+      for (let j = order.length - 1; j > 0; j--) {
+        const k = Math.floor(random() * (j + 1));
+        [order[j], order[k]] = [order[k]!, order[j]!];
+      }
+      return { id, order, random };
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const before = await usedMemory();
+    const checkpoints: SwipeCheckpoint[] = [];
+    let likes = 0;
+    let done = 0;
+    for (const stop of [...CHECKPOINTS.filter((c) => c < swipes), swipes]) {
+      log(`swiping up to ${stop} a swiper ...`);
+      for (; done < stop; done++) {
+        const kinds = orders.map(({ random }) => (random() < likeShare ? 'like' : 'pass'));
+        likes += kinds.filter((kind) => kind === 'like').length;
+        await Promise.all(orders.map(({ id, order }, s) => app.swipeService.swipe({ pool: 'agent', userId: id }, order[done]!, kinds[s]!)));
+      }
+      // The taste notes and lifts follow the answers.
+      await new Promise((r) => setTimeout(r, 300));
+      const stored = done * swipers;
+      const after = await usedMemory();
+      const pairKeys = await keysMatching('am:agent:*:pair:*');
+      const liked = targetIds.slice(0, done);
+      const targetBytes = await family([...liked.map((id) => keys.likers('agent', id)), ...liked.map((id) => keys.feed('agent', id))], async () => 0);
+      checkpoints.push({
+        swipes_per_swiper: done,
+        bytes_per_swipe: Math.round((after - before) / stored),
+        swipe_lists: await family(
+          swiperIds.map((id) => keys.swipes('agent', id)),
+          (key) => probe.hlen(key),
+        ),
+        passes: await family(
+          swiperIds.map((id) => keys.passes('agent', id)),
+          (key) => probe.zcard(key),
+        ),
+        pairs: await family(pairKeys, async () => 1),
+        targets_per_like: likes ? Math.round(targetBytes.bytes / likes) : 0,
+      });
+    }
+    return { swipers, like_share: likeShare, checkpoints };
+  } finally {
+    probe.disconnect();
+    await app.stop();
+    await redisProcess.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({
+    options: {
+      swipers: { type: 'string', default: '10' },
+      swipes: { type: 'string', default: '1500' },
+      likes: { type: 'string', default: '0.3' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const r = await runSwipeMemory({
+    swipers: Number(values.swipers),
+    swipes: Number(values.swipes),
+    likeShare: Number(values.likes),
+    log: (line) => console.error(line),
+  });
+  if (values.json) console.log(JSON.stringify(r, null, 2));
+  else {
+    const show = (f: FamilyCost) => `${f.bytes_per_entry} B an entry (${f.encodings.join(', ') || 'none'})`;
+    console.log(`\nRedis bytes per stored swipe, ${r.swipers} swipers, ${Math.round(r.like_share * 100)} % likes`);
+    for (const c of r.checkpoints) {
+      console.log(
+        `  ${String(c.swipes_per_swiper).padStart(5)} swipes a swiper: ${c.bytes_per_swipe} B a swipe; swipe list ${show(c.swipe_lists)}; passes ${show(c.passes)}; ` +
+          `pair ${show(c.pairs)}; likers and lifts ${c.targets_per_like} B a like`,
+      );
+    }
+  }
+  process.exit(0);
+}
