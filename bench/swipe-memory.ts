@@ -1,26 +1,30 @@
 /**
  * What a stored swipe costs Redis as an account's swipes pile up: the capacity model's 50 swipes a day
  * (30 % likes) kept for 30 days is 1,500 swipes an account. Starts the service in this process on a private
- * redis-server (no persistence) and `--swipers` swipers each swipe `--swipes` other accounts through the
+ * redis-server (no persistence), or with `--cluster` on a private three-master Redis Cluster, and `--swipers` swipers each swipe `--swipes` other accounts through the
  * swipe service (its scripts, no HTTP); the targets never swipe back, so nothing matches. At each checkpoint
  * (after 50, 500 and the last swipe of each swiper) it prints `used_memory` per stored swipe and, per key
  * family, `MEMORY USAGE` with the encoding Redis chose: the swipers' swipe lists and passes, the pairs'
  * hashes (a like's), and what a like leaves in its target's keys (the likers kept and the lift in the
  * target's feed).
  *
- *   npx tsx bench/swipe-memory.ts [--swipers 10] [--swipes 1500] [--likes 0.3] [--json]
+ *   npx tsx bench/swipe-memory.ts [--swipers 10] [--swipes 1500] [--likes 0.3] [--cluster] [--json]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { Application } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { keys } from '../src/platform/redis/keys.js';
+import { loadScripts } from '../src/platform/redis/script-loader.js';
+import { LUA_DIRS, SHARED_LUA_DIR } from '../src/platform/redis/scripts.js';
+import { startRedisCluster } from '../src/platform/redis-server/redis-cluster-process.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import type { RedisTopology } from '../src/platform/redis/redis-topology.js';
 import { prng } from './lib/profiles.js';
 
 /** One key family at a checkpoint: its bytes per entry it holds, and the encodings its keys had. */
@@ -37,14 +41,33 @@ export type SwipeCheckpoint = {
   targets_per_like: number;
 };
 
-export type SwipeMemoryResult = { swipers: number; like_share: number; checkpoints: SwipeCheckpoint[] };
+export type SwipeMemoryResult = { topology: RedisTopology['kind']; swipers: number; like_share: number; checkpoints: SwipeCheckpoint[] };
+
+/** A private Redis or Redis Cluster, and a client on it that sees every master. */
+async function privateStore(kind: RedisTopology['kind'], dir: string) {
+  if (kind === 'cluster') {
+    const cluster = await startRedisCluster({ appendfsync: 'everysec' });
+    const probe = new Cluster(cluster.nodes.map((node) => ({ host: node.split(':')[0], port: Number(node.split(':')[1]) })));
+    return { topology: { kind, nodes: cluster.nodes } as RedisTopology, probe, masters: () => probe.nodes('master'), stop: () => cluster.cleanup() };
+  }
+  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
+  const probe = new Redis(redisProcess.url);
+  return { topology: { kind, url: redisProcess.url } as RedisTopology, probe, masters: () => [probe], stop: () => redisProcess.stop() };
+}
 
 const CHECKPOINTS = [50, 500];
 
-export async function runSwipeMemory(opts: { swipers: number; swipes: number; likeShare: number; log?: (line: string) => void }): Promise<SwipeMemoryResult> {
-  const { swipers, swipes, likeShare, log = () => {} } = opts;
+export async function runSwipeMemory(opts: {
+  swipers: number;
+  swipes: number;
+  likeShare: number;
+  topology?: RedisTopology['kind'];
+  log?: (line: string) => void;
+}): Promise<SwipeMemoryResult> {
+  const { swipers, swipes, likeShare, topology = 'single', log = () => {} } = opts;
   const dir = mkdtempSync(join(tmpdir(), 'swipe-memory-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
+  const store = await privateStore(topology, dir);
+  const { probe } = store;
   const config = loadConfig({
     PORT: 0,
     HOST: '127.0.0.1',
@@ -53,13 +76,16 @@ export async function runSwipeMemory(opts: { swipers: number; swipes: number; li
     TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
     LIKE_RATE_LIMIT: 100_000,
   });
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
-  const probe = new Redis(redisProcess.url);
-  // Data only: used_memory less the clients' and the append-only file's buffers.
+  const app = await new Application({ config, redis: store.topology, logger: createLogger('warn') }).start();
+  // Data only, on every master: used_memory less the clients' and the append-only file's buffers.
   const usedMemory = async () => {
-    const info = await probe.info('memory');
-    const field = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1] ?? 0);
-    return field('used_memory') - field('mem_clients_normal') - field('mem_aof_buffer');
+    let bytes = 0;
+    for (const master of store.masters()) {
+      const info = await master.info('memory');
+      const field = (name: string) => Number(new RegExp(`${name}:(\\d+)`).exec(info)?.[1] ?? 0);
+      bytes += field('used_memory') - field('mem_clients_normal') - field('mem_aof_buffer');
+    }
+    return bytes;
   };
   const family = async (names: string[], size: (key: string) => Promise<number>): Promise<FamilyCost> => {
     let bytes = 0;
@@ -75,18 +101,21 @@ export async function runSwipeMemory(opts: { swipers: number; swipes: number; li
   };
   const keysMatching = async (pattern: string) => {
     const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await probe.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== '0');
+    for (const master of store.masters()) {
+      let cursor = '0';
+      do {
+        const [next, batch] = await master.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        found.push(...batch);
+      } while (cursor !== '0');
+    }
     return found;
   };
 
   try {
-    // Two more accounts, whose swipes load the scripts before the first reading.
-    const accounts = swipers + swipes + 2;
+    // Every script on every master before the first reading: a script's first call would count its text.
+    for (const master of store.masters()) for (const { lua } of loadScripts(LUA_DIRS, SHARED_LUA_DIR).values()) await master.script('LOAD', lua);
+    const accounts = swipers + swipes;
     log(`${accounts} accounts ...`);
     const ids: number[] = [];
     for (let n = 0; n < accounts; n += 100) {
@@ -109,9 +138,6 @@ export async function runSwipeMemory(opts: { swipers: number; swipes: number; li
       );
       ids.push(...made.map((user) => user!.id));
     }
-    const [warmA, warmB] = ids.splice(0, 2) as [number, number];
-    await app.swipeService.swipe({ pool: 'agent', userId: warmA }, warmB, 'pass');
-    await app.swipeService.swipe({ pool: 'agent', userId: warmA }, warmB, 'like');
     const swiperIds = ids.slice(0, swipers);
     const targetIds = ids.slice(swipers);
     const orders = swiperIds.map((id) => {
@@ -157,11 +183,11 @@ export async function runSwipeMemory(opts: { swipers: number; swipes: number; li
         targets_per_like: likes ? Math.round(targetBytes.bytes / likes) : 0,
       });
     }
-    return { swipers, like_share: likeShare, checkpoints };
+    return { topology, swipers, like_share: likeShare, checkpoints };
   } finally {
     probe.disconnect();
     await app.stop();
-    await redisProcess.stop();
+    await store.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -172,6 +198,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       swipers: { type: 'string', default: '10' },
       swipes: { type: 'string', default: '1500' },
       likes: { type: 'string', default: '0.3' },
+      cluster: { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -179,12 +206,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     swipers: Number(values.swipers),
     swipes: Number(values.swipes),
     likeShare: Number(values.likes),
+    topology: values.cluster ? 'cluster' : 'single',
     log: (line) => console.error(line),
   });
   if (values.json) console.log(JSON.stringify(r, null, 2));
   else {
     const show = (f: FamilyCost) => `${f.bytes_per_entry} B an entry (${f.encodings.join(', ') || 'none'})`;
-    console.log(`\nRedis bytes per stored swipe, ${r.swipers} swipers, ${Math.round(r.like_share * 100)} % likes`);
+    console.log(`\nRedis bytes per stored swipe (${r.topology} Redis), ${r.swipers} swipers, ${Math.round(r.like_share * 100)} % likes`);
     for (const c of r.checkpoints) {
       console.log(
         `  ${String(c.swipes_per_swiper).padStart(5)} swipes a swiper: ${c.bytes_per_swipe} B a swipe; swipe list ${show(c.swipe_lists)}; passes ${show(c.passes)}; ` +
