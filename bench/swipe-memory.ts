@@ -25,7 +25,7 @@ import { LUA_DIRS, SHARED_LUA_DIR } from '../src/platform/redis/scripts.js';
 import { startRedisCluster } from '../src/platform/redis-server/redis-cluster-process.js';
 import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import type { RedisTopology } from '../src/platform/redis/redis-topology.js';
-import { prng } from './lib/profiles.js';
+import { prng, shuffle } from './lib/profiles.js';
 
 /** One key family at a checkpoint: its bytes per entry it holds, and the encodings its keys had. */
 export type FamilyCost = { bytes: number; entries: number; bytes_per_entry: number; encodings: string[] };
@@ -142,23 +142,23 @@ export async function runSwipeMemory(opts: {
     const targetIds = ids.slice(swipers);
     const orders = swiperIds.map((id) => {
       const random = prng(id);
-      const order = [...targetIds];
-      for (let j = order.length - 1; j > 0; j--) {
-        const k = Math.floor(random() * (j + 1));
-        [order[j], order[k]] = [order[k]!, order[j]!];
-      }
-      return { id, order, random };
+      return { id, order: shuffle([...targetIds], random), random };
     });
     await new Promise((r) => setTimeout(r, 300));
     const before = await usedMemory();
     const checkpoints: SwipeCheckpoint[] = [];
     let likes = 0;
+    const liked = new Set<number>();
     let done = 0;
     for (const stop of [...CHECKPOINTS.filter((c) => c < swipes), swipes]) {
       log(`swiping up to ${stop} a swiper ...`);
       for (; done < stop; done++) {
         const kinds = orders.map(({ random }) => (random() < likeShare ? 'like' : 'pass'));
-        likes += kinds.filter((kind) => kind === 'like').length;
+        orders.forEach(({ order }, s) => {
+          if (kinds[s] !== 'like') return;
+          likes++;
+          liked.add(order[done]!);
+        });
         await Promise.all(orders.map(({ id, order }, s) => app.swipeService.swipe({ pool: 'agent', userId: id }, order[done]!, kinds[s]!)));
       }
       // The taste notes and lifts follow the answers.
@@ -166,8 +166,10 @@ export async function runSwipeMemory(opts: {
       const stored = done * swipers;
       const after = await usedMemory();
       const pairKeys = await keysMatching('am:agent:*:pair:*');
-      const liked = targetIds.slice(0, done);
-      const targetBytes = await family([...liked.map((id) => keys.likers('agent', id)), ...liked.map((id) => keys.feed('agent', id))], async () => 0);
+      const targetBytes = await family(
+        [...liked].flatMap((id) => [keys.likers('agent', id), keys.feed('agent', id)]),
+        async () => 0,
+      );
       checkpoints.push({
         swipes_per_swiper: done,
         bytes_per_swipe: Math.round((after - before) / stored),

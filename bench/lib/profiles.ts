@@ -14,6 +14,15 @@ export function prng(seed: number): () => number {
   };
 }
 
+/** Shuffles `items` in place (Fisher-Yates) with `random`, and returns them. */
+export function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let j = items.length - 1; j > 0; j--) {
+    const k = Math.floor(random() * (j + 1));
+    [items[j], items[k]] = [items[k]!, items[j]!];
+  }
+  return items;
+}
+
 /** Draws ranks 0..n-1 with probability proportional to 1/(rank+1)^s (Zipf). */
 export function zipf(n: number, s = 1.1): (random: () => number) => number {
   const cumulative = new Float64Array(n);

@@ -5,7 +5,7 @@ import { perCore, redisInfo } from '../lib/monitor.js';
 import { formatPercent } from '../lib/format.js';
 import { bearer, loadPhase, sleep, wrkCpuLine, wrkPhase } from '../lib/phase.js';
 import type { BenchAgent } from '../lib/population.js';
-import { prng } from '../lib/profiles.js';
+import { prng, shuffle } from '../lib/profiles.js';
 import { failureSummary } from '../lib/report.js';
 import { emptyResult, type BenchContext, type PhaseResult, type Scenario, type WrkCeiling } from '../lib/types.js';
 import type { WrkKind, WrkScript } from '../lib/wrk-script.js';
@@ -16,7 +16,8 @@ const LIKES = '/api/v1/likes/{user_id}';
  * Swipe throughput: authenticated POST /likes from many keep-alive clients, each agent swiping through
  * everyone else (then again: the latest swipe replaces the earlier one): first passes only (the hot path,
  * one script, never a match), then 50% like, 45% pass, 5% super_like, so that matches form along the way. With
- * wrk on PATH, each phase again from wrk with agents of its own, and the uWS route too. Then Redis memory per
+ * wrk on PATH, each phase again from wrk with agents of its own, then likes only from wrk (a third group, first
+ * likes on their targets), and the uWS route too. Then Redis memory per
  * stored swipe and per match, from INFO memory before and after a known number of each, on a separate group of agents.
  */
 export const swipesScenario: Scenario = {
@@ -147,11 +148,10 @@ const mixedKind = (random: () => number) => {
 /** Every other agent's id in agent `a`'s own shuffled order (another order for a later round, `again`), and the generator it continues. */
 function swipeOrder(agents: BenchAgent[], a: number, again: boolean): { order: number[]; random: () => number } {
   const random = prng(agents[a]!.id * 31 + (again ? 7 : 0));
-  const order = agents.filter((_, j) => j !== a).map((agent) => agent.id);
-  for (let j = order.length - 1; j > 0; j--) {
-    const k = Math.floor(random() * (j + 1));
-    [order[j], order[k]] = [order[k]!, order[j]!];
-  }
+  const order = shuffle(
+    agents.filter((_, j) => j !== a).map((agent) => agent.id),
+    random,
+  );
   return { order, random };
 }
 
@@ -171,20 +171,31 @@ function swiperScript(agents: BenchAgent[], a: number, again: boolean, kindOf: (
 
 /**
  * wrk's agents files: the pass phase walks the first round of every agent's order, the mixed phase the
- * second; the like phase walks the first round of another group's.
+ * second. The like phase takes another group: its first half likes its second half, each liker in its own
+ * shuffled order, and the liked never swipe, so that no like completes a match (the mixed phase has those).
  */
-function wrkAgentsFiles(script: WrkScript, agents: BenchAgent[], likers: BenchAgent[]): Record<WrkKind, string> {
+function wrkAgentsFiles(script: WrkScript, agents: BenchAgent[], likeGroup: BenchAgent[]): Record<WrkKind, string> {
   const round = (group: BenchAgent[], again: boolean) => group.map((agent, a) => ({ token: agent.token, targets: swipeOrder(group, a, again).order }));
-  return { pass: script.writeAgents(round(agents, false)), mixed: script.writeAgents(round(agents, true)), like: script.writeAgents(round(likers, false)) };
+  const half = Math.ceil(likeGroup.length / 2);
+  const liked = likeGroup.slice(half);
+  const likers = likeGroup.slice(0, half).map((agent) => ({
+    token: agent.token,
+    targets: shuffle(
+      liked.map((target) => target.id),
+      prng(agent.id * 31 + 13),
+    ),
+  }));
+  return { pass: script.writeAgents(round(agents, false)), mixed: script.writeAgents(round(agents, true)), like: script.writeAgents(likers) };
 }
 
-/** A wrk phase; a failure of wrk itself becomes a note, and the Node generator's figures stand alone. */
+/** What each wrk phase sends, as its phase's description. */
 const WRK_PHASES: Record<WrkKind, string> = {
   pass: 'the pass-only swipes again, sent by wrk for agents of its own: POST /api/v1/likes/{id}?kind=pass',
   mixed: 'the mixed swipes again (50/45/5% like/pass/super_like), sent by wrk for its agents, a second round through all the others',
-  like: 'likes only, sent by wrk for a group of agents of their own, each through all the others: a like matches when its target liked back first',
+  like: 'likes only, sent by wrk for half a group of agents of their own, each through the other half, who never swipe: likes that make no match',
 };
 
+/** A wrk phase; a failure of wrk itself becomes a note, and the Node generator's figures stand alone. */
 async function tryWrk(ctx: BenchContext, notes: string[], name: string, kind: WrkKind, agentsFile: string): Promise<PhaseResult | undefined> {
   if (ctx.aborted()) return undefined;
   const description = WRK_PHASES[kind];
