@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../src/platform/core/dates.js';
-import { keys } from '../../src/platform/redis/keys.js';
+import { keys, PASSES_KEPT } from '../../src/platform/redis/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { startStack } from '../support/stack.js';
 
@@ -86,7 +86,7 @@ describe('a feed that never runs dry', () => {
     expect(ids(await feed(account))).not.toContain(target.user_id);
     const after = Date.now();
     // timed as made a day before the read: older than any undo window
-    const timedAt = Number(await stack.app.redis.zscore(keys.passes('agent', account.user_id), String(target.user_id)));
+    const timedAt = Number(await stack.app.redis.hget(keys.swipes('agent', account.user_id), String(target.user_id)));
     expect(timedAt).toBeGreaterThanOrEqual(before - DAY_MS);
     expect(timedAt).toBeLessThanOrEqual(after - DAY_MS);
     const undo = await stack.api.delete(`/api/v1/likes/${target.user_id}`, { token: account.token });
@@ -97,20 +97,47 @@ describe('a feed that never runs dry', () => {
     expect(ids(await feed(account))).toContain(target.user_id);
   });
 
-  it('expires old passes a bounded step per feed read, the oldest first', async () => {
+  it('expires old passes a bounded step per feed read', async () => {
+    const account = await registerAgent(stack.api);
+    const swipes = keys.swipes('agent', account.user_id);
+    // 2,000 expired passes (on ids no account holds; only their number matters), held as their times, and one that stands
+    const stale = Array.from({ length: 2_000 }, (_, i) => 900_000 + i);
+    const expiredAt = Date.now() - (PASS_EXPIRY_DAYS + 1) * DAY_MS;
+    await stack.app.redis.hset(swipes, Object.fromEntries([...stale.map((id, i) => [String(id), String(expiredAt + i)]), ['1', String(Date.now())]]));
+
+    await feed(account);
+    const left = await stack.app.redis.hlen(swipes);
+    expect(left).toBeGreaterThan(1);
+    expect(left).toBeLessThan(2_001);
+    // the sweep goes on at the next reads, a page of the swipe list each
+    for (let read = 0; read < 40 && (await stack.app.redis.hlen(swipes)) > 1; read++) await feed(account);
+    expect(await stack.app.redis.hkeys(swipes)).toEqual(['1']);
+  });
+
+  it('folds passes stored before the swipe list held their times, expiring the old ones first, a bounded step per read', async () => {
     const account = await registerAgent(stack.api);
     const swipes = keys.swipes('agent', account.user_id);
     const passes = keys.passes('agent', account.user_id);
-    // 250 expired passes (on ids no account holds; only their number matters), and one that stands
+    // as stored before: a bare pass in the swipe list, its time in the passes; 250 expired, 300 standing
     const stale = Array.from({ length: 250 }, (_, i) => 900_000 + i);
-    await stack.app.redis.hset(swipes, Object.fromEntries([...stale, 1].map((id) => [String(id), 'pass'])));
-    await stack.app.redis.zadd(passes, ...stale.flatMap((id, i) => [Date.now() - (PASS_EXPIRY_DAYS + 1) * DAY_MS + i, String(id)]), Date.now(), '1');
+    const standing = Array.from({ length: 300 }, (_, i) => 950_000 + i);
+    const now = Date.now();
+    await stack.app.redis.hset(swipes, Object.fromEntries([...stale, ...standing].map((id) => [String(id), 'pass'])));
+    await stack.app.redis.zadd(passes, ...stale.flatMap((id, i) => [now - (PASS_EXPIRY_DAYS + 1) * DAY_MS + i, String(id)]));
+    await stack.app.redis.zadd(passes, ...standing.flatMap((id, i) => [now - DAY_MS + i, String(id)]));
 
     await feed(account);
-    expect(await stack.app.redis.zcard(passes)).toBe(51);
-    expect(await stack.app.redis.zrange(passes, '0', '0')).toEqual([String(stale[200])]);
-    await feed(account);
-    expect(await stack.app.redis.zrange(passes, '0', '-1')).toEqual(['1']);
-    expect(await stack.app.redis.hkeys(swipes)).toEqual(['1']);
+    // the oldest expired passes first, at most 200 of them, and none folded while expired ones are left
+    // (the sweep's first page may take a few more of them)
+    const oldest = Number((await stack.app.redis.zrange(passes, '0', '0'))[0]);
+    expect(oldest).toBeGreaterThanOrEqual(stale[200]!);
+    expect(await stack.app.redis.zcard(passes)).toBeGreaterThanOrEqual(300);
+    expect(await stack.app.redis.zcard(passes)).toBeLessThanOrEqual(350);
+    for (let read = 0; read < 5; read++) await feed(account);
+    // the passes keep the newest PASSES_KEPT; every standing pass has its time in the swipe list
+    expect(await stack.app.redis.zrange(passes, '0', '-1')).toEqual(standing.slice(-PASSES_KEPT).map(String));
+    expect(await stack.app.redis.hlen(swipes)).toBe(300);
+    expect(await stack.app.redis.hget(swipes, String(standing[0]))).toBe(String(now - DAY_MS));
+    expect(await stack.app.redis.hget(swipes, String(standing[299]))).toBe(String(now - DAY_MS + 299));
   });
 });

@@ -89,7 +89,10 @@ describe('POST /api/v1/likes/{user_id}', () => {
     // a first pass is kept in the swiper's own keys only
     expect((await like(c!, d!.user_id, 'pass')).body).toMatchObject({ outcome: 'recorded', matched: false });
     expect(await stack.app.redis.hget(keys.pair('agent', c!.user_id, d!.user_id), String(c!.user_id))).toBeNull();
-    expect(await stack.app.redis.hget(keys.swipes('agent', c!.user_id), String(d!.user_id))).toBe('pass');
+    // a pass is held in the swipe list as its time, and is the newest in the passes
+    const passedAt = await stack.app.redis.hget(keys.swipes('agent', c!.user_id), String(d!.user_id));
+    expect(passedAt).toMatch(/^\d{13}$/);
+    expect(await stack.app.redis.zscore(keys.passes('agent', c!.user_id), String(d!.user_id))).toBe(passedAt);
     expect((await like(d!, c!.user_id)).body).toMatchObject({ outcome: 'recorded', matched: false });
     const matched = await like(c!, d!.user_id, 'super_like');
     expect(matched.body).toMatchObject({ outcome: 'matched', matched: true });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../src/platform/redis/keys.js';
+import { keys, PASSES_KEPT } from '../../src/platform/redis/keys.js';
 import { registerAgent, registerMember, type Account } from '../support/accounts.js';
 import { moveMemberIdsAway } from '../support/pool-ids.js';
 import { startStack } from '../support/stack.js';
@@ -67,6 +67,19 @@ describe('DELETE /api/v1/likes/{user_id}: undo the last pass', () => {
     expect(await feedIds(viewer)).not.toContain(c.user_id);
     expect((await undo(viewer, d.user_id)).status).toBe(200);
     expect(await feedIds(viewer)).toContain(d.user_id);
+  });
+
+  it('undoes the last of more passes than the passes keep, and an older one pushed out of them is still refused as not the last', async () => {
+    const swiper = await registerAgent(stack.api);
+    const targets = await Promise.all(Array.from({ length: PASSES_KEPT + 3 }, () => registerAgent(stack.api)));
+    for (const target of targets) await swipe(swiper, target, 'pass');
+    expect(await stack.app.redis.zcard(keys.passes('agent', swiper.user_id))).toBe(PASSES_KEPT);
+    const first = await undo(swiper, targets[0]!.user_id);
+    expect(first.status, first.text).toBe(409);
+    expect(first.body.error).toMatchObject({ code: 'cannot_undo', reason: 'not_last_pass' });
+    expect((await undo(swiper, targets.at(-1)!.user_id)).status).toBe(200);
+    // every other pass stands, its time in the swipe list
+    expect(await stack.app.redis.hlen(keys.swipes('agent', swiper.user_id))).toBe(targets.length - 1);
   });
 
   it('refuses a pass older than UNDO_WINDOW_SECONDS (409 cannot_undo, window_passed), which stays', async () => {

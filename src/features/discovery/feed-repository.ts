@@ -9,7 +9,7 @@ import { newestAccounts } from './discovery-index-repository.js';
 import { accountsInRosterBucket } from './roster-repository.js';
 import { ALL_PARTITIONS, INDEX_PARTITIONS, indexPartition, userShard } from '../../platform/redis/key-space.js';
 import type { Pool } from '../../platform/core/pool.js';
-import { keys } from '../../platform/redis/keys.js';
+import { keys, PASSES_KEPT } from '../../platform/redis/keys.js';
 import { decodeCard } from '../accounts/index.js';
 import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
@@ -52,6 +52,8 @@ export type RankBounds = { candidates: number; minSample: number; step?: number 
 const DEFAULT_BOUNDS: RankBounds = { candidates: RANK_CANDIDATES, minSample: RANK_MIN_SAMPLE, step: RANK_STEP };
 /** The most passes one feed read expires (a few hundred µs of Redis time at most). */
 const PASS_EXPIRY_STEP = 200;
+/** An account's swipe list is swept for expired passes at most once an hour (a page of it a feed read). */
+const PASS_SWEEP_EVERY_MS = 3_600_000;
 /** The liked-you lift in stored units, which the feed scripts add from the owner's likers. */
 const LIFT = LIKED_YOU_BONUS * SCORE_SCALE;
 /** The ranked list handed to lua/rank_feed-4.lua holds this many more than the feed size, in case of a swipe meanwhile. */
@@ -240,14 +242,15 @@ export class FeedRepository {
   /**
    * Expires the account's passes made at or before `cutoffMs` (at most `step` of them, the oldest first:
    * the rest go at the next reads) and counts the swipes still standing and the accounts a block keeps
-   * from it (lua/expire_passes-4.lua). Passes stored before passes had a time are timed first, a step at a
-   * time, as made a day before `nowMs`.
+   * from it (lua/expire_passes-4.lua): the passes its passes still hold, then those of its swipe list, a page
+   * of it a read, in a sweep at most every PASS_SWEEP_EVERY_MS. Passes stored before passes had a time are
+   * timed on the way, as made a day before `nowMs`.
    */
   settlePasses(pool: Pool, id: number, nowMs: number, cutoffMs: number, step = PASS_EXPIRY_STEP): Promise<{ expired: number; swiped: number; hidden: number }> {
     return this.scripts.runHot(
       expirePasses,
       [keys.swipes(pool, id), keys.passes(pool, id), keys.passesTimed(pool, id), keys.hidden(pool, id)],
-      [cutoffMs, step, nowMs - DAY_MS],
+      [cutoffMs, step, nowMs - DAY_MS, nowMs, PASS_SWEEP_EVERY_MS, PASSES_KEPT],
     );
   }
 

@@ -1,7 +1,10 @@
 import { optionalReplyText, replyList, replyText } from '../../platform/redis/raw-reply.js';
 import type { SwipeKind } from './swipe-schemas.js';
 
-/** What a swipe counted and applied at once replaced ('' where nothing was), as lua/begin_swipe-6.lua answers it. */
+/**
+ * What a swipe counted and applied at once replaced ('' where nothing was), as lua/begin_swipe-6.lua answers it:
+ * `kind` is the swipe list's value (a kind, or a pass's time).
+ */
 export type SwipeReplaced = { kind: string; passedAt: string; feedScore: string; newPassAt: string };
 
 /**

@@ -5,7 +5,7 @@ import { indexPartition, pairShard, SHARDS } from '../../platform/redis/key-spac
 import type { PendingRef } from '../../platform/outbox/outbox-repository.js';
 import { IDEMPOTENCY_TTL_SECONDS } from '../../platform/redis/idempotency-ttl.js';
 import type { Pool } from '../../platform/core/pool.js';
-import { keys } from '../../platform/redis/keys.js';
+import { keys, PASSES_KEPT } from '../../platform/redis/keys.js';
 import { replyIsOne } from '../../platform/redis/raw-reply.js';
 import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
@@ -239,6 +239,7 @@ export class SwipeRepository {
       now.getTime(),
       idempotencyKey === undefined ? '' : `${toId}${FINGERPRINT_SEPARATOR}${kind}`,
       IDEMPOTENCY_TTL_SECONDS,
+      PASSES_KEPT,
     ]);
   }
 

@@ -17,6 +17,12 @@ const ip = (part: number) => partitionTag(part);
  * pool's accounts of that partition only (`indexPartition(id)`), and a read across the pool gathers over
  * every partition.
  */
+/**
+ * How many of an account's newest passes `keys.passes` keeps (for the undo of the last one, and so that the
+ * next pass is timed after them); every pass's time is in `keys.swipes`.
+ */
+export const PASSES_KEPT = 8;
+
 export const keys = {
   /** String: the key layout the stored data is in (src/platform/redis-server/key-layout-check.ts). */
   keyLayout: () => `${P}config:layout`,
@@ -48,22 +54,26 @@ export const keys = {
    */
   accountSockets: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:sockets:${id}`,
   /**
-   * Hash: the user's outgoing swipes, target id → kind (like, super_like, pass). Everyone in it is out of
-   * the user's feed. At most one field per account of the pool; a pass leaves it when it expires or is undone.
+   * Hash: the user's outgoing swipes, target id → kind (like, super_like) or, for a pass, its time (ms); a
+   * bare `pass` is one stored before the list held passes' times (its time is in `passes`, or it has none).
+   * Everyone in it is out of the user's feed. At most one field per account of the pool; a pass leaves it
+   * when it expires (PASS_EXPIRY_DAYS: swept out at the account's feed reads, lua/expire_passes-4.lua) or is
+   * undone.
    */
   swipes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:swipes:${id}`,
   /**
-   * Sorted set: the user's passes, target id → when (ms; strictly increasing per user, so the highest is the
-   * last pass), beside `swipes`. A pass is here while it stands; it leaves when it expires (PASS_EXPIRY_DAYS:
-   * taken out of both keys, a bounded step at each feed read, lua/expire_passes-4.lua), is undone, or is
-   * replaced by a like. At most one entry per account of the pool. A pass stored before passes had a time
-   * (in `swipes` only) is timed at the account's feed reads (see `passesTimed`).
+   * Sorted set: the user's newest passes (at most PASSES_KEPT), target id → when (ms; strictly increasing
+   * per user, so the highest is the last pass, the one an undo takes back), beside `swipes`. A pass leaves
+   * it when a newer one pushes it out (its time stays in `swipes`), when it expires, is undone, or is
+   * replaced by a like. Stored before `swipes` held passes' times, it held every pass; the account's feed
+   * reads fold those into `swipes`, a bounded step a read (lua/expire_passes-4.lua).
    */
   passes: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes:${id}`,
   /**
-   * String: while the account's passes stored before passes had a time are being timed (a step of
-   * `swipes` per feed read, lua/expire_passes-4.lua), the HSCAN cursor; "done" after. One per account that
-   * read its feed; a few bytes, no lifetime.
+   * String: the sweep of `swipes` for expired passes (a page per feed read, lua/expire_passes-4.lua): its
+   * HSCAN cursor during a sweep, "@<ms>" between sweeps (when the next may start; "done", written by earlier
+   * versions once their passes were timed, counts as "@0"). One per account that read its feed; a few
+   * bytes, no lifetime.
    */
   passesTimed: (pool: Pool, id: number | string) => `${P}${pool}:${u(id)}:passes-timed:${id}`,
   /**

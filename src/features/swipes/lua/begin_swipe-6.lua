@@ -5,8 +5,11 @@
   this target and kind (the claim lua/claim_idempotency_key-1.lua keeps for messages, here in the same
   call): a key held by another target or kind refuses the swipe, and nothing else is written. Applying the
   swipe: the target joins the swiper's swipe list (which keeps it out of the swiper's feed from now on) and
-  leaves the swiper's feed; a pass is timed in the swiper's passes (so that it can expire, and the last one
-  be undone), any other kind takes the target out of them. A swipe answered with an error may have been
+  leaves the swiper's feed; a pass is held there as its time (so that it can expire), and is one of the
+  swiper's newest passes (so that the last one can be undone); any other kind takes the target out of them.
+  The passes keep the newest ARGV[9] only: when one more makes them ARGV[9] + 1, the oldest leaves them
+  (its time is in the swipe list). More than that means passes stored before the swipe list held their
+  times, which the account's feed reads fold into it (lua/expire_passes-4.lua). A swipe answered with an error may have been
   applied here only, which changes nothing but the swiper's feed, and its retry applies it again.
 
   Three ways to call it (ARGV[5]):
@@ -22,9 +25,9 @@
   the last pass even when two come within one ms.
 
   KEYS[1] am:<pool>:{shard}:rl:like:<from>   the swiper's swipe counter (string with a TTL)
-  KEYS[2] am:<pool>:{shard}:swipes:<from>    target id -> kind
+  KEYS[2] am:<pool>:{shard}:swipes:<from>    target id -> kind, or a pass's time (ms)
   KEYS[3] am:<pool>:{shard}:feed:<from>      the target is removed from it
-  KEYS[4] am:<pool>:{shard}:passes:<from>    target id -> time of the pass (ms)
+  KEYS[4] am:<pool>:{shard}:passes:<from>    the newest passes: target id -> time of the pass (ms)
   KEYS[5] am:<pool>:{shard}:idem-claim:<from>:like:<key>   the Idempotency-Key's claim (untouched when ARGV[7] is '')
   KEYS[6] am:<pool>:{shard}:hidden:<from>   the accounts a block keeps from the swiper, either way
   ARGV[1] target id
@@ -35,11 +38,12 @@
   ARGV[6] now, ms
   ARGV[7] the request's fingerprint ("<target>\n<kind>") to claim the key with; '' without a key
   ARGV[8] the claim's lifetime, seconds
+  ARGV[9] how many of the newest passes the passes keep
 
   Returns {allowed (1|0), ms until the window ends (0 when not counted), 1 when the target was in the feed
   (the feed now has room) else 0, the fingerprint of the request holding the key when another does, else
   false, 1 when a block keeps the target from the swiper (the swipe is answered as one on nobody) else 0},
-  and when ARGV[5] is 2 and the swipe was applied, four more: the kind it replaced in the swipe list, its
+  and when ARGV[5] is 2 and the swipe was applied, four more: what it replaced in the swipe list, its
   previous time in the passes, its previous score in the feed (each false when there was none), and the
   time the pass was given (false for another kind). Nothing is written past the limit; only the count when
   the key is another request's or the target hidden.
@@ -69,16 +73,23 @@ local was_kind = false
 if mode == '2' then was_kind = redis.call('HGET', KEYS[2], target) end
 local was_passed = redis.call('ZSCORE', KEYS[4], target)
 local was_in_feed = redis.call('ZSCORE', KEYS[3], target)
-redis.call('HSET', KEYS[2], target, kind)
 local passed_at = false
 if kind == 'pass' then
   local at = tonumber(ARGV[6])
   local last = redis.call('ZRANGE', KEYS[4], -1, -1, 'WITHSCORES')
   if last[2] and tonumber(last[2]) >= at then at = tonumber(last[2]) + 1 end
-  redis.call('ZADD', KEYS[4], at, target)
   passed_at = string.format('%d', at)
-elseif was_passed then
-  redis.call('ZREM', KEYS[4], target)
+  redis.call('HSET', KEYS[2], target, passed_at)
+  redis.call('ZADD', KEYS[4], at, target)
+  if redis.call('ZCARD', KEYS[4]) == tonumber(ARGV[9]) + 1 then
+    local oldest = redis.call('ZPOPMIN', KEYS[4])
+    if redis.call('HGET', KEYS[2], oldest[1]) == 'pass' then
+      redis.call('HSET', KEYS[2], oldest[1], string.format('%d', tonumber(oldest[2])))
+    end
+  end
+else
+  redis.call('HSET', KEYS[2], target, kind)
+  if was_passed then redis.call('ZREM', KEYS[4], target) end
 end
 local left_feed = 0
 if was_in_feed then left_feed = redis.call('ZREM', KEYS[3], target) end
