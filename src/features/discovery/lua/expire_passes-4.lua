@@ -35,6 +35,8 @@
 
   Slot: one (hash of the account's shard tag)
 ]]
+--- @include "includes/pass_time"
+
 local swipes, passes, sweep = KEYS[1], KEYS[2], KEYS[3]
 local cutoff, step, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[4])
 local expired = 0
@@ -55,9 +57,7 @@ if #old < step then
     local folded = redis.call('ZRANGE', passes, 0, math.min(extra, step) - 1, 'WITHSCORES')
     local members = {}
     for i = 1, #folded, 2 do
-      if redis.call('HGET', swipes, folded[i]) == 'pass' then
-        redis.call('HSET', swipes, folded[i], string.format('%d', tonumber(folded[i + 1])))
-      end
+      time_bare_pass(swipes, folded[i], folded[i + 1])
       members[#members + 1] = folded[i]
     end
     redis.call('ZREM', passes, unpack(members))
@@ -66,11 +66,9 @@ end
 
 local state = redis.call('GET', sweep)
 local cursor, start = '0', 0
-if state == 'done' then
-  start = 0
-elseif state and string.sub(state, 1, 1) == '@' then
+if state and string.sub(state, 1, 1) == '@' then
   start = tonumber(string.sub(state, 2)) or 0
-elseif state then
+elseif state and state ~= 'done' then
   cursor = state
 end
 if now >= start then

@@ -51,6 +51,7 @@
   Slot: one (hash of the swiper's shard tag)
 ]]
 --- @include "includes/fixed_window"
+--- @include "includes/pass_time"
 
 local limit = tonumber(ARGV[3])
 local mode = ARGV[5]
@@ -83,9 +84,7 @@ if kind == 'pass' then
   redis.call('ZADD', KEYS[4], at, target)
   if redis.call('ZCARD', KEYS[4]) == tonumber(ARGV[9]) + 1 then
     local oldest = redis.call('ZPOPMIN', KEYS[4])
-    if redis.call('HGET', KEYS[2], oldest[1]) == 'pass' then
-      redis.call('HSET', KEYS[2], oldest[1], string.format('%d', tonumber(oldest[2])))
-    end
+    time_bare_pass(KEYS[2], oldest[1], oldest[2])
   end
 else
   redis.call('HSET', KEYS[2], target, kind)
