@@ -53,8 +53,34 @@ function startFailureLine(error: unknown, topology: RedisTopology, embedded: boo
   return `cannot reach Redis at ${topology.url} (${reason}): start that Redis, fix REDIS_URL, or unset REDIS_URL to use an embedded redis-server.`;
 }
 
+/**
+ * On the first SIGTERM or SIGINT: `stop`, then exit 0. Taken before start-up begins, because a process with
+ * no listener dies at once by the signal: a signal that comes while it starts waits for the start instead.
+ */
+function stopOnSignal(logger: Logger, what: string, stop: () => Promise<void>) {
+  const shutdown = async (signal: string) => {
+    logger.info(`${signal}: stopping${what}`);
+    await stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
 async function serve(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
+  const starting = startService(config, logger);
+  stopOnSignal(logger, '', async () => {
+    const { app, embedded } = await starting;
+    await app.stop();
+    await embedded?.stop();
+  });
+  return (await starting).app;
+}
+
+/** The server on its Redis; a start that fails prints one line and exits 1. */
+async function startService(config: Config, logger: Logger) {
   const { topology, embedded } = await resolveRedis(config, logger);
   const app = new Application({ config, redis: topology, logger });
   try {
@@ -65,16 +91,7 @@ async function serve(config: Config) {
     await embedded?.stop();
     process.exit(1);
   }
-  const shutdown = async (signal: string) => {
-    logger.info(`${signal}: stopping`);
-    await app.stop();
-    await embedded?.stop();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  return app;
+  return { app, embedded };
 }
 
 /** The service (as `serve` starts it) plus simulated agents using its public API. */
@@ -92,23 +109,14 @@ async function worker(config: Config) {
     process.exit(1);
   }
   const logger = createLogger(config.LOG_LEVEL);
-  let running: { stop: () => Promise<void> };
-  try {
-    running = await startWorkers(config, topology, logger);
-  } catch (error) {
+  const starting = startWorkers(config, topology, logger).catch((error: unknown) => {
     if (error instanceof UnsupportedRedisError) console.error(error.message);
     else logger.fatal({ err: error }, 'could not start the ranking worker');
     process.exit(1);
-  }
+  });
+  stopOnSignal(logger, ' the ranking worker', async () => (await starting).stop());
+  await starting;
   logger.info('ranking worker started');
-  const shutdown = async (signal: string) => {
-    logger.info(`${signal}: stopping the ranking worker`);
-    await running.stop();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
 }
 
 /** `npm run migrate`: moves the stored data to this version's key layout, with the service stopped. */

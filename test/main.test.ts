@@ -31,6 +31,22 @@ describe('npm start (the embedded default)', () => {
     }
   });
 
+  it('takes a SIGTERM that comes while it starts: it finishes starting, then stops both and exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-early-'));
+    const proc = run({ PORT: String(await freePort()), DATA_DIR: dataDir, REDIS_URL: '' });
+    try {
+      await proc.waitFor(/started embedded redis-server/);
+      expect(proc.output()).not.toMatch(/listening on/);
+      proc.child.kill('SIGTERM');
+      expect(await proc.exited).toBe(0);
+      expect(proc.output()).toMatch(/SIGTERM: stopping/);
+      const redisPort = Number(/redis:\/\/127\.0\.0\.1:(\d+)/.exec(proc.output())![1]);
+      await expect(fetch(`http://127.0.0.1:${redisPort}`)).rejects.toThrow();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('refuses a DATA_DIR that another running service owns, and leaves that service alone', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'agent-match-owned-'));
     const port = await freePort();
