@@ -8,28 +8,23 @@
  *
  *   npx tsx bench/adversarial-browse.ts --agents 100000 [--clients 4] [--seconds 20] [--jobs 20] [--seed 42] [--json]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { AccountReadsRepository } from '../src/features/accounts/account-reads-repository.js';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
 import { FeedRanker } from '../src/features/discovery/feed-ranker.js';
 import { DiscoveryIndexRepository } from '../src/features/discovery/discovery-index-repository.js';
 import { FeedRepository } from '../src/features/discovery/feed-repository.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR } from '../src/platform/redis/scripts.js';
 import { spawnTs, stopChild, waitForLine } from './lib/children.js';
 import { Histogram, summarize } from './lib/histogram.js';
 import { prng } from './lib/profiles.js';
 import { cityName, interestName, seedZipfPool, stateName, stateOfCity } from './lib/zipf-pool.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 export type AdversarialBrowseOptions = {
   agents: number;
@@ -83,11 +78,9 @@ function adversarialQueries(): Array<[string, string]> {
 export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Promise<AdversarialBrowseResult> {
   const { agents, interests = 2_000, clients = 4, seconds = 20, jobs = 20, seed = 42, log = () => {} } = opts;
   const random = prng(seed);
-  const dir = mkdtempSync(join(tmpdir(), 'adversarial-browse-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
-  const probe = new Redis(redisProcess.url);
+  const redis = await startPrivateRedis('adversarial-browse');
+  const app = await startBenchApp(redis.topology);
+  const probe = new Redis(redis.url);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   const scriptNames = scriptsBySha();
   try {
@@ -180,8 +173,7 @@ export async function runAdversarialBrowse(opts: AdversarialBrowseOptions): Prom
   } finally {
     probe.disconnect();
     await app.stop();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

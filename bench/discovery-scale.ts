@@ -8,15 +8,10 @@
  *
  * `runDiscoveryScale(opts)` returns the same figures as a plain object, for the bench runner.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { AccountReadsRepository } from '../src/features/accounts/account-reads-repository.js';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import type { BrowseFilters } from '../src/features/discovery/browse-schemas.js';
 import { GENDERS } from '../src/features/accounts/account-schemas.js';
 import { RankingJobs } from '../src/features/discovery/ranking-jobs.js';
@@ -29,12 +24,13 @@ import { FeedRepository, type FeedPosition } from '../src/features/discovery/fee
 import { keys } from '../src/platform/redis/keys.js';
 import { ALL_PARTITIONS, indexPartition } from '../src/platform/redis/key-space.js';
 import { queueConnections } from '../src/platform/redis/redis.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { Histogram, summarize, type LatencySummary } from './lib/histogram.js';
 import { familyFigures, familyTable, measureKeyFamilies, type FamilyFigures } from './lib/key-families.js';
 import { JsonClient } from '../src/clients/json-client.js';
 import { LoopbackAddresses } from './lib/loopback.js';
 import { prng, zipf } from './lib/profiles.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 export type DiscoveryScaleOptions = {
   /** Seeded agents. */
@@ -132,14 +128,12 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
   const stateOf = zipfRanks(20, 1, random);
   const interestName = (rank: number) => `interest-${String(rank).padStart(4, '0')}`;
 
-  const dir = mkdtempSync(join(tmpdir(), 'discovery-scale-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
+  const redis = await startPrivateRedis('discovery-scale');
   // The server answers HTTP with no worker of its own; this process runs the one worker (like the
   // embedded default), told not to rank the seeded pool wholesale on start.
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
   const logger = createLogger('warn');
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger }).start();
-  const probe = new Redis(redisProcess.url, { lazyConnect: true });
+  const app = await startBenchApp(redis.topology, {}, logger);
+  const probe = new Redis(redis.url, { lazyConnect: true });
   await probe.connect();
   const index = new DiscoveryIndexRepository(app.redis, app.scripts, new AccountReadsRepository(app.redis, app.scripts));
   const feeds = new FeedRepository(app.redis, app.scripts);
@@ -237,7 +231,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     const feedBytesMean = feedBytes.reduce((a, b) => a + b, 0) / Math.max(1, feedBytes.length);
 
     // -- registration to feed, through HTTP and the worker -------------------------------------------
-    jobs = await RankingJobs.start({ connections: queueConnections({ kind: 'single', url: redisProcess.url }), ranker, logger, worker: { reconcile: false } });
+    jobs = await RankingJobs.start({ connections: queueConnections(redis.topology), ranker, logger, worker: { reconcile: false } });
     log(`registering ${registrations} agents over HTTP, timing until their feed is ranked and spread ...`);
     const client = new JsonClient(baseUrl, { maxSockets: 256 });
     const addresses = new LoopbackAddresses(true);
@@ -399,8 +393,7 @@ export async function runDiscoveryScale(opts: DiscoveryScaleOptions): Promise<Di
     await jobs?.stop();
     probe.disconnect();
     await app.stop();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

@@ -11,17 +11,12 @@
  *
  *   npx tsx bench/message-memory.ts [--messages 2000] [--matches 100] [--long 100000] [--json]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
 import { keys } from '../src/platform/redis/keys.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 export type MessageMemoryResult = {
   bytes_per_message: Array<{ body: string; body_bytes: number; messages: number; at_rest: number; with_marks: number; thread_share: number }>;
@@ -35,18 +30,9 @@ const BODIES = [
 
 export async function runMessageMemory(opts: { messages: number; matches: number; long: number; log?: (line: string) => void }): Promise<MessageMemoryResult> {
   const { messages, matches, long, log = () => {} } = opts;
-  const dir = mkdtempSync(join(tmpdir(), 'message-memory-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const config = loadConfig({
-    PORT: 0,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    EMBEDDED_WORKER: false,
-    TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
-    THREAD_MAX_MESSAGES: Math.max(long, 10),
-  });
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
-  const probe = new Redis(redisProcess.url);
+  const redis = await startPrivateRedis('message-memory');
+  const app = await startBenchApp(redis.topology, { THREAD_MAX_MESSAGES: Math.max(long, 10) });
+  const probe = new Redis(redis.url);
   const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))![1]);
   const markBytes = async () => {
     let sum = 0;
@@ -147,8 +133,7 @@ export async function runMessageMemory(opts: { messages: number; matches: number
   } finally {
     probe.disconnect();
     await app.stop();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

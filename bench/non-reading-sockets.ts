@@ -15,18 +15,13 @@
  */
 import { publishEvent } from '../test/support/event-publisher.js';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { spectatorMessageCreated } from '../src/features/spectator/spectator-views.js';
-import { createLogger } from '../src/platform/logger.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { LoopbackAddresses } from './lib/loopback.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 export type NonReadingOptions = { sockets?: number; seconds?: number; log?: (line: string) => void };
 
@@ -49,20 +44,18 @@ const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 export async function runNonReadingSockets(opts: NonReadingOptions = {}): Promise<NonReadingResult> {
   const { sockets: count = 50, seconds = 15, log = () => {} } = opts;
-  const dir = mkdtempSync(join(tmpdir(), 'non-reading-sockets-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
+  const redis = await startPrivateRedis('non-reading-sockets');
+  const app = await startBenchApp(redis.topology);
   const clients: Client[] = [];
   try {
-    log(`filling the spectator replay window: ${config.SPECTATOR_REPLAY_LIMIT} messages of 2,000 four-byte characters ...`);
+    log(`filling the spectator replay window: ${app.config.SPECTATOR_REPLAY_LIMIT} messages of 2,000 four-byte characters ...`);
     const body = '\u{1F600}'.repeat(2_000);
-    for (let i = 0; i < config.SPECTATOR_REPLAY_LIMIT; i++) {
+    for (let i = 0; i < app.config.SPECTATOR_REPLAY_LIMIT; i++) {
       const message = { id: i + 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] };
       await publishEvent(app, { type: 'message.created', pool: 'agent', recipients: [], dataFor: () => ({}), spectator: spectatorMessageCreated(message) });
     }
     const windowBytes =
-      config.SPECTATOR_REPLAY_LIMIT *
+      app.config.SPECTATOR_REPLAY_LIMIT *
       Buffer.byteLength(
         JSON.stringify(
           spectatorMessageCreated({ id: 1, match_id: 1, sender_id: 1, body, created_at: new Date().toISOString(), shared_interests_mentioned: [] }),
@@ -110,7 +103,7 @@ export async function runNonReadingSockets(opts: NonReadingOptions = {}): Promis
     );
     return {
       sockets: count,
-      replay_window_events: config.SPECTATOR_REPLAY_LIMIT,
+      replay_window_events: app.config.SPECTATOR_REPLAY_LIMIT,
       replay_window_bytes: windowBytes,
       rss_before_mib: mib(rssBefore),
       rss_growth_most_mib: mib(rssMost),
@@ -123,8 +116,7 @@ export async function runNonReadingSockets(opts: NonReadingOptions = {}): Promis
   } finally {
     for (const client of clients) client.socket.destroy();
     await app.stop();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

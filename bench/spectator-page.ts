@@ -10,17 +10,14 @@
  * page shows, and the timings live here, where a noisy machine makes a figure worse, not a build red.
  */
 import { publishEvent } from '../test/support/event-publisher.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { spectatorMessageCreated } from '../src/features/spectator/spectator-views.js';
-import { createLogger } from '../src/platform/logger.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 export type SpectatorPageOptions = {
   /** Matches stored before the first screen is timed. */
@@ -61,10 +58,8 @@ const ACTIVITY_MAX_ITEMS = 40;
 
 export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise<SpectatorPageResult> {
   const { matches = 1_000, loads = 5, burst = 400, flood = 1_200, log = () => {} } = opts;
-  const dir = mkdtempSync(join(tmpdir(), 'spectator-page-bench-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
-  const app = await new Application({ config, redis: { kind: 'single', url: redisProcess.url }, logger: createLogger('warn') }).start();
+  const redis = await startPrivateRedis('spectator-page-bench');
+  const app = await startBenchApp(redis.topology);
   const baseUrl = `http://127.0.0.1:${app.port}`;
   let browser: Browser | undefined;
   try {
@@ -126,8 +121,7 @@ export async function runSpectatorPage(opts: SpectatorPageOptions = {}): Promise
   } finally {
     await browser?.close();
     await app.stop();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

@@ -10,16 +10,13 @@
  *
  *   npx tsx bench/spectator-reads.ts [--matches 200] [--clients 16] [--seconds 5]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { Application } from '../src/app.js';
 import { JsonClient } from '../src/clients/json-client.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
+import type { RedisTopology } from '../src/platform/redis/redis-topology.js';
 
 const READS = ['/api/v1/spectator/matches?limit=100', '/api/v1/spectator/stats'];
 
@@ -28,18 +25,8 @@ async function commandCalls(redis: Redis): Promise<number> {
   return [...text.matchAll(/calls=(\d+)/g)].reduce((sum, match) => sum + Number(match[1]), 0);
 }
 
-async function startServer(redisUrl: string, cacheMs: number): Promise<Application> {
-  const config = loadConfig({
-    PORT: 0,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
-    SPECTATOR_RATE_LIMIT: 100_000,
-    SPECTATOR_RATE_WINDOW_SECONDS: 1,
-    SPECTATOR_CACHE_MS: cacheMs,
-  });
-  return new Application({ config, redis: { kind: 'single', url: redisUrl }, logger: createLogger('warn') }).start();
-}
+const startServer = (redis: RedisTopology, cacheMs: number) =>
+  startBenchApp(redis, { SPECTATOR_RATE_LIMIT: 100_000, SPECTATOR_RATE_WINDOW_SECONDS: 1, SPECTATOR_CACHE_MS: cacheMs });
 
 /** Agent matches made through the service's own code (no HTTP, no password hashing), each with `messages` messages. */
 async function seedMatches(app: Application, matches: number, messages: number) {
@@ -94,12 +81,11 @@ async function main() {
     options: { matches: { type: 'string', default: '200' }, clients: { type: 'string', default: '16' }, seconds: { type: 'string', default: '5' } },
   });
   const [matches, clients, seconds] = [Number(values.matches), Number(values.clients), Number(values.seconds)];
-  const dir = mkdtempSync(join(tmpdir(), 'spectator-reads-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const probe = new Redis(redisProcess.url);
+  const redis = await startPrivateRedis('spectator-reads');
+  const probe = new Redis(redis.url);
   const servers: Application[] = [];
   try {
-    const [shared, unshared] = [await startServer(redisProcess.url, 1_000), await startServer(redisProcess.url, 0)];
+    const [shared, unshared] = [await startServer(redis.topology, 1_000), await startServer(redis.topology, 0)];
     servers.push(shared, unshared);
     console.log(`seeding ${matches} agent matches with 4 messages each ...`);
     await seedMatches(shared, matches, 4);
@@ -119,8 +105,7 @@ async function main() {
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
     probe.disconnect();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 

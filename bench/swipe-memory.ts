@@ -10,22 +10,17 @@
  *
  *   npx tsx bench/swipe-memory.ts [--swipers 10] [--swipes 1500] [--likes 0.3] [--cluster] [--json]
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
 import { keys } from '../src/platform/redis/keys.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR } from '../src/platform/redis/scripts.js';
 import { startRedisCluster } from '../src/platform/redis-server/redis-cluster-process.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import type { RedisTopology } from '../src/platform/redis/redis-topology.js';
 import { prng, shuffle } from './lib/profiles.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 /** One key family at a checkpoint: its bytes per entry it holds, and the encodings its keys had. */
 export type FamilyCost = { bytes: number; entries: number; bytes_per_entry: number; encodings: string[] };
@@ -44,15 +39,15 @@ export type SwipeCheckpoint = {
 export type SwipeMemoryResult = { topology: RedisTopology['kind']; swipers: number; like_share: number; checkpoints: SwipeCheckpoint[] };
 
 /** A private Redis or Redis Cluster, and a client on it that sees every master. */
-async function privateStore(kind: RedisTopology['kind'], dir: string) {
+async function privateStore(kind: RedisTopology['kind']) {
   if (kind === 'cluster') {
     const cluster = await startRedisCluster({ appendfsync: 'everysec' });
     const probe = new Cluster(cluster.nodes.map((node) => ({ host: node.split(':')[0], port: Number(node.split(':')[1]) })));
     return { topology: { kind, nodes: cluster.nodes } as RedisTopology, probe, masters: () => probe.nodes('master'), stop: () => cluster.cleanup() };
   }
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const probe = new Redis(redisProcess.url);
-  return { topology: { kind, url: redisProcess.url } as RedisTopology, probe, masters: () => [probe], stop: () => redisProcess.stop() };
+  const redis = await startPrivateRedis('swipe-memory');
+  const probe = new Redis(redis.url);
+  return { topology: redis.topology, probe, masters: () => [probe], stop: redis.stop };
 }
 
 const CHECKPOINTS = [50, 500];
@@ -65,18 +60,9 @@ export async function runSwipeMemory(opts: {
   log?: (line: string) => void;
 }): Promise<SwipeMemoryResult> {
   const { swipers, swipes, likeShare, topology = 'single', log = () => {} } = opts;
-  const dir = mkdtempSync(join(tmpdir(), 'swipe-memory-'));
-  const store = await privateStore(topology, dir);
+  const store = await privateStore(topology);
   const { probe } = store;
-  const config = loadConfig({
-    PORT: 0,
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'warn',
-    EMBEDDED_WORKER: false,
-    TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret',
-    LIKE_RATE_LIMIT: 100_000,
-  });
-  const app = await new Application({ config, redis: store.topology, logger: createLogger('warn') }).start();
+  const app = await startBenchApp(store.topology, { LIKE_RATE_LIMIT: 100_000 });
   // Data only, on every master: used_memory less the clients' and the append-only file's buffers.
   const usedMemory = async () => {
     let bytes = 0;
@@ -190,7 +176,6 @@ export async function runSwipeMemory(opts: {
     probe.disconnect();
     await app.stop();
     await store.stop();
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { RedisProcess } from '../../src/platform/redis-server/redis-process.js';
+import { startPrivateRedis, type PrivateRedis } from './private-redis.js';
 import { machineBusyCpuSeconds, processCpuSeconds } from './children.js';
 import { Histogram, summarize } from './histogram.js';
 import { runLoad, type LoadRequest } from './http-load.js';
@@ -163,13 +160,11 @@ const cpuSeconds = () => {
 
 /** PING round trip on one connection in lock-step, then throughput with 16 connections, one PING in flight each. */
 async function measureRedis(redisUrl: string | undefined, durationMs: number, progress: Progress): Promise<Ceilings['redis']> {
-  let privateRedis: RedisProcess | undefined;
-  let dir: string | undefined;
+  let privateRedis: PrivateRedis | undefined;
   let url = redisUrl;
   let source = "the service's Redis";
   if (!url) {
-    dir = mkdtempSync(join(tmpdir(), 'agent-match-bench-redis-'));
-    privateRedis = await new RedisProcess({ dir, persist: false }).start();
+    privateRedis = await startPrivateRedis('agent-match-bench-redis');
     url = privateRedis.url;
     source = 'a private redis-server on this machine (the target Redis is unknown: pass --redis-url)';
   }
@@ -202,6 +197,5 @@ async function measureRedis(redisUrl: string | undefined, durationMs: number, pr
   } finally {
     for (const client of clients) client.disconnect();
     await privateRedis?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
