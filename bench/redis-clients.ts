@@ -14,26 +14,21 @@
  *   npx tsx bench/redis-clients.ts [--calls 20000] [--rounds 3] [--json]
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GlideClient, Script } from '@valkey/valkey-glide';
 import { createClient } from 'redis';
-import { Application } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/platform/logger.js';
 import { indexPartition, matchShard, pairShard, SHARDS } from '../src/platform/redis/key-space.js';
-import { keys } from '../src/platform/redis/keys.js';
+import { keys, PASSES_KEPT } from '../src/platform/redis/keys.js';
 import { DEFAULT_THREAD_BOUNDS } from '../src/features/matches/message-repository.js';
 import { entryFields } from '../src/features/matches/thread-entries.js';
 import { createRedis } from '../src/platform/redis/redis.js';
-import { RedisProcess } from '../src/platform/redis-server/redis-process.js';
 import { ScriptConnection, type ScriptSource } from '../src/platform/redis/script-connection.js';
 import { loadScripts } from '../src/platform/redis/script-loader.js';
 import { LUA_DIRS, SHARED_LUA_DIR, Scripts } from '../src/platform/redis/scripts.js';
 import { storedAccountOf } from '../src/features/accounts/user-repository.js';
 import { storedInterests } from '../src/features/accounts/profile-cards.js';
+import { startPrivateRedis } from './lib/private-redis.js';
+import { startBenchApp } from './lib/bench-app.js';
 
 type Word = string | number;
 type Call = { keys: string[]; args: Word[] };
@@ -120,8 +115,7 @@ async function openClients(url: string): Promise<Client[]> {
 
 /** Agents and matches written through the service (its users, swipes and matches), then the service stopped. */
 async function seed(url: string, agents: number) {
-  const config = loadConfig({ PORT: 0, HOST: '127.0.0.1', LOG_LEVEL: 'warn', EMBEDDED_WORKER: false, TOKEN_SECRET: 'bench-secret-bench-secret-bench-secret' });
-  const app = await new Application({ config, redis: { kind: 'single', url }, logger: createLogger('warn') }).start();
+  const app = await startBenchApp({ kind: 'single', url });
   try {
     const ids: number[] = [];
     for (let n = 0; n < agents; n++) {
@@ -172,8 +166,9 @@ function shapes(ids: number[], matches: Array<{ a: number; b: number; id: number
       keys.feed(POOL, from),
       keys.passes(POOL, from),
       keys.idempotencyClaim(POOL, from, 'like', ''),
+      keys.hidden(POOL, from),
     ],
-    args: [to, 'pass', 100_000, 1_000, 1, now.getTime(), '', 0],
+    args: [to, 'pass', 100_000, 1_000, 1, now.getTime(), '', 0, PASSES_KEPT],
   }));
   const recordCalls: Call[] = swipes.map(({ from, to }) => {
     const shard = pairShard(from, to);
@@ -260,19 +255,18 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 export async function runRedisClients(opts: { calls: number; rounds: number; log?: (line: string) => void }): Promise<CellResult[]> {
   const { calls, rounds, log = () => {} } = opts;
-  const dir = mkdtempSync(join(tmpdir(), 'redis-clients-'));
-  const redisProcess = await new RedisProcess({ dir, persist: false }).start();
-  const admin = createRedis({ kind: 'single', url: redisProcess.url });
+  const redis = await startPrivateRedis('redis-clients');
+  const admin = createRedis(redis.topology);
   let clients: Client[] = [];
   try {
     await admin.connect();
     log('seeding agents and matches through the service ...');
-    const { ids, matches } = await seed(redisProcess.url, 64);
+    const { ids, matches } = await seed(redis.url, 64);
     const interests = new Map<number, string>();
     const probe = new Scripts(admin);
     for (const id of ids) interests.set(id, storedInterests((await storedAccountOf(probe, POOL, id))!));
     const all = shapes(ids, matches, interests);
-    clients = await openClients(redisProcess.url);
+    clients = await openClients(redis.url);
     for (const name of ['begin_swipe', 'record_swipe', 'append_message']) await admin.script('LOAD', script(name).lua);
     // Messages' outbox records pile up (nothing completes them here): dropped after each append cell.
     const outboxes = [...new Set(matches.flatMap((m) => [keys.shardOutbox(POOL, matchShard(m.id)), keys.shardOutboxDue(POOL, matchShard(m.id))]))];
@@ -317,8 +311,7 @@ export async function runRedisClients(opts: { calls: number; rounds: number; log
   } finally {
     for (const client of clients) await client.close().catch(() => undefined);
     admin.disconnect();
-    await redisProcess.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await redis.stop();
   }
 }
 
