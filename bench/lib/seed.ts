@@ -5,6 +5,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { hashPassword } from '../../src/features/accounts/password-hasher.js';
 import { DiscoveryIndexer } from '../../src/features/discovery/discovery-indexer.js';
 import { createRedis } from '../../src/platform/redis/redis.js';
+import { assertCurrentKeyLayout } from '../../src/platform/redis-server/key-layout-check.js';
 import { Scripts } from '../../src/platform/redis/scripts.js';
 import { UserRepository } from '../../src/features/accounts/user-repository.js';
 import { agentProfile, BENCH_PASSWORD } from './profiles.js';
@@ -32,6 +33,9 @@ export async function seedAgents(topology: RedisTopology, count: number, runId: 
   await redis.connect();
   const started = performance.now();
   try {
+    // As the service does when it starts: an empty database is marked with this version's key layout
+    // (seeded accounts without it would read as an earlier version's), any other is checked.
+    await assertCurrentKeyLayout(redis, topology);
     const scripts = new Scripts(redis);
     const users = new UserRepository(redis, scripts, accountFiling);
     const indexer = new DiscoveryIndexer({ schedule: async () => {} }, createLogger('warn'));
