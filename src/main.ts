@@ -57,9 +57,9 @@ function startFailureLine(error: unknown, topology: RedisTopology, embedded: boo
  * On the first SIGTERM or SIGINT: `stop`, then exit 0. Taken before start-up begins, because a process with
  * no listener dies at once by the signal: a signal that comes while it starts waits for the start instead.
  */
-function stopOnSignal(logger: Logger, what: string, stop: () => Promise<void>) {
+function stopOnSignal(logger: Logger, stopping: string, stop: () => Promise<void>) {
   const shutdown = async (signal: string) => {
-    logger.info(`${signal}: stopping${what}`);
+    logger.info(`${signal}: ${stopping}`);
     await stop();
     logger.info('stopped');
     process.exit(0);
@@ -71,7 +71,7 @@ function stopOnSignal(logger: Logger, what: string, stop: () => Promise<void>) {
 async function serve(config: Config) {
   const logger = createLogger(config.LOG_LEVEL);
   const starting = startService(config, logger);
-  stopOnSignal(logger, '', async () => {
+  stopOnSignal(logger, 'stopping', async () => {
     const { app, embedded } = await starting;
     await app.stop();
     await embedded?.stop();
@@ -114,7 +114,7 @@ async function worker(config: Config) {
     else logger.fatal({ err: error }, 'could not start the ranking worker');
     process.exit(1);
   });
-  stopOnSignal(logger, ' the ranking worker', async () => (await starting).stop());
+  stopOnSignal(logger, 'stopping the ranking worker', async () => (await starting).stop());
   await starting;
   logger.info('ranking worker started');
 }
