@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { keys } from '../src/platform/redis/keys.js';
 import { startPrivateRedis } from './lib/private-redis.js';
+import { scanNode } from '../src/platform/redis/scan-keys.js';
 import { startBenchApp } from './lib/bench-app.js';
 
 export type MessageMemoryResult = {
@@ -36,12 +37,7 @@ export async function runMessageMemory(opts: { messages: number; matches: number
   const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await probe.info('memory'))![1]);
   const markBytes = async () => {
     let sum = 0;
-    let cursor = '0';
-    do {
-      const [next, found] = await probe.scan(cursor, 'MATCH', 'am:*:applied', 'COUNT', 1000);
-      cursor = next;
-      for (const key of found) sum += (await probe.memory('USAGE', key)) ?? 0;
-    } while (cursor !== '0');
+    for (const key of await scanNode(probe, 'am:*:applied')) sum += (await probe.memory('USAGE', key)) ?? 0;
     return sum;
   };
   let seq = 0;

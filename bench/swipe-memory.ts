@@ -20,6 +20,7 @@ import { startRedisCluster } from '../src/platform/redis-server/redis-cluster-pr
 import type { RedisTopology } from '../src/platform/redis/redis-topology.js';
 import { prng, shuffle } from './lib/profiles.js';
 import { startPrivateRedis } from './lib/private-redis.js';
+import { scanNode } from '../src/platform/redis/scan-keys.js';
 import { startBenchApp } from './lib/bench-app.js';
 
 /** One key family at a checkpoint: its bytes per entry it holds, and the encodings its keys had. */
@@ -85,18 +86,7 @@ export async function runSwipeMemory(opts: {
     }
     return { bytes, entries, bytes_per_entry: entries ? Math.round(bytes / entries) : 0, encodings: [...encodings].sort() };
   };
-  const keysMatching = async (pattern: string) => {
-    const found: string[] = [];
-    for (const master of store.masters()) {
-      let cursor = '0';
-      do {
-        const [next, batch] = await master.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = next;
-        found.push(...batch);
-      } while (cursor !== '0');
-    }
-    return found;
-  };
+  const keysMatching = async (pattern: string) => (await Promise.all(store.masters().map((master) => scanNode(master, pattern)))).flat();
 
   try {
     // Every script on every master before the first reading: a script's first call would count its text.

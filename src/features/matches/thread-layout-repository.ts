@@ -4,6 +4,7 @@ import { keys } from '../../platform/redis/keys.js';
 import { masterNodes } from '../../platform/redis/master-nodes.js';
 import type { RedisClient } from '../../platform/redis/redis.js';
 import { replyIsOne } from '../../platform/redis/raw-reply.js';
+import { scanNode } from '../../platform/redis/scan-keys.js';
 import { script } from '../../platform/redis/script.js';
 import type { Scripts } from '../../platform/redis/scripts.js';
 import type { Message } from './match.js';
@@ -68,14 +69,7 @@ export class ThreadLayoutRepository {
 /** The keys of every thread still kept as a sorted set on one node (layout 2). */
 async function sortedSetThreads(node: RedisClient): Promise<string[]> {
   const found: string[] = [];
-  for (const pattern of [`${KEY_PREFIX}*:messages:*`, `${KEY_PREFIX}*:ended-thread:*`]) {
-    let cursor = '0';
-    do {
-      const [next, batch] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1_000, 'TYPE', 'zset');
-      cursor = next;
-      found.push(...batch);
-    } while (cursor !== '0');
-  }
+  for (const pattern of [`${KEY_PREFIX}*:messages:*`, `${KEY_PREFIX}*:ended-thread:*`]) found.push(...(await scanNode(node, pattern, 'zset')));
   return found;
 }
 
